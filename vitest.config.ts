@@ -1,0 +1,41 @@
+import { defineConfig } from 'vitest/config';
+
+// One config, four projects: `npm run test:unit` runs contract + web, `npm run test:api` runs the
+// server suite once per database engine (PostgreSQL URL provided by scripts/with-postgres.mjs).
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'contract', include: ['contract/src/**/*.test.ts'], environment: 'node' } },
+      {
+        extends: './web/vite.config.ts',
+        test: {
+          name: 'web',
+          root: './web',
+          include: ['src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['./src/test/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server-sqlite',
+          include: ['server/src/**/*.test.ts'],
+          environment: 'node',
+          env: { TEST_DB: 'sqlite' },
+          testTimeout: 20000,
+          hookTimeout: 30000,
+        },
+      },
+      {
+        test: {
+          name: 'server-postgres',
+          include: ['server/src/**/*.test.ts'],
+          environment: 'node',
+          env: { TEST_DB: 'postgres' },
+          testTimeout: 20000,
+          hookTimeout: 30000,
+        },
+      },
+    ],
+  },
+});
