@@ -31,10 +31,21 @@ export type TTokenResponse = z.infer<typeof ZTokenResponse>;
  * spec's payload but always ignored: self sign-up creates a waitlisted user.
  */
 export const ZRegisterRequest = z.object({
-  email: ZEmail,
-  password: z.string().min(SIGNUP_PASSWORD_MIN, 'Password must be at least 6 characters long.').max(256),
-  first_name: z.string().trim().min(1, 'Please fill in all fields.').max(100),
-  last_name: z.string().trim().min(1, 'Please fill in all fields.').max(100),
+  email: z.string({ message: 'Please fill in all fields.' }).pipe(ZEmail),
+  password: z
+    .string({ message: 'Please fill in all fields.' })
+    .min(SIGNUP_PASSWORD_MIN, 'Password must be at least 6 characters long.')
+    .max(256),
+  first_name: z
+    .string({ message: 'Please fill in all fields.' })
+    .trim()
+    .min(1, 'Please fill in all fields.')
+    .max(100),
+  last_name: z
+    .string({ message: 'Please fill in all fields.' })
+    .trim()
+    .min(1, 'Please fill in all fields.')
+    .max(100),
   user_level: z.string().optional(),
   organization_id: z.string().nullable().optional(),
 });

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+// A missing field reads "Field required" rather than zod's type jargon, in every schema.
+z.config({
+  customError: (iss) =>
+    iss.code === 'invalid_type' && iss.input === undefined ? 'Field required' : undefined,
+});
+
 /** Every error body the API returns: a message the screen can show, or field-level details (422). */
 export const ZErrorBody = z.object({
   detail: z.union([

@@ -14,8 +14,10 @@ export const ZOrganization = z.object({
   member_count: z.number(),
   /** The caller's own membership level in this organization, null when not a member (platform admin). */
   my_access_level: ZOrgAccessLevel.nullable(),
-  /** Whether the caller may rename/delete this organization and manage its members. */
+  /** Whether the caller may add, edit and remove this organization's members. */
   can_manage: z.boolean(),
+  /** Whether the caller may rename and delete this organization (platform admin, or a CEO member). */
+  can_edit: z.boolean(),
 });
 export type TOrganization = z.infer<typeof ZOrganization>;
 

@@ -108,7 +108,11 @@ export const ZUserListQuery = z.object({
 });
 
 /** Display name used across the app: first + last name, else the e-mail. */
-export function displayName(u: { first_name?: string | null; last_name?: string | null; email: string }): string {
+export function displayName(u: {
+  first_name?: string | null;
+  last_name?: string | null;
+  email: string;
+}): string {
   const n = [u.first_name, u.last_name].filter((s) => s && s.trim()).join(' ');
   return n || u.email;
 }

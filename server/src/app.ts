@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config.ts';
+import { createDb, type DbHandle } from './db/index.ts';
+import { migrateToLatest } from './db/migrations/index.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { authPlugin } from './platform/auth/authenticate.ts';
+import { LoginGuard } from './platform/auth/login-guard.ts';
+import { TokenSigner } from './platform/auth/tokens.ts';
+import type { AppContext } from './platform/context.ts';
+import { registerErrorHandler } from './platform/error-handler.ts';
+import { loggerOptions } from './platform/logging.ts';
+import { registerSpa } from './platform/spa.ts';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Stop taking new requests (503), end streams, close the server and the database. */
+  drain(): Promise<void>;
+}
+
+export interface BuildOptions {
+  /** Reuse an open database (tests); otherwise one is opened from config.db and closed on shutdown. */
+  database?: DbHandle;
+  /** Run migrations before serving (default true). */
+  migrate?: boolean;
+  /** Serve the built SPA from config.webDist (default true). */
+  serveWeb?: boolean;
+}
+
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  // Toast and dialog libraries set inline styles at run time; scripts stay strictly 'self'.
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  mediaSrc: ["'self'", 'blob:'],
+  frameSrc: ["'self'", 'blob:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  upgradeInsecureRequests: null,
+};
+
+export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Promise<BuiltApp> {
+  const handle = opts.database ?? createDb(config.db);
+  if (opts.migrate !== false) await migrateToLatest(handle.db);
+
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ctx: AppContext = {
+    db: handle.db,
+    dialect: handle.dialect,
+    config,
+    signer: new TokenSigner(config.jwtSecret),
+    loginGuard: new LoginGuard(config.loginMaxFailures),
+  };
+
+  let draining = false;
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    if (draining)
+      return reply
+        .code(503)
+        .header('connection', 'close')
+        .send({ detail: 'The server is restarting. Please retry.' });
+  });
+
+  registerErrorHandler(app);
+  await app.register(authPlugin, { db: ctx.db, signer: ctx.signer });
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: CSP_DIRECTIVES },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Command Centre API', version: '0.1.0', description: 'Executive AI command centre' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    uiConfig: { docExpansion: 'list' },
+  });
+  app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+
+  await app.register(systemRoutes, { ctx, isDraining: () => draining });
+  await app.register(authRoutes, { ctx });
+  await app.register(usersRoutes, { ctx });
+  await app.register(organizationsRoutes, { ctx });
+
+  if (opts.serveWeb !== false) await registerSpa(app, config.webDist);
+
+  app.addHook('onClose', async () => {
+    if (!opts.database) await handle.close();
+  });
+
+  return {
+    app,
+    ctx,
+    async drain() {
+      draining = true;
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The repository root, whether running from src/ (tsx) or dist/ (bundled). */
+const repoRoot = path.resolve(here, '..', '..');
+
+const bool = (def: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v) =>
+      v === undefined || v === '' ? def : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase()),
+    );
+
+/**
+ * Every environment variable the server reads, parsed and documented in one place
+ * (the README's configuration table mirrors this list).
+ */
+const ZEnv = z.object({
+  NODE_ENV: z.string().default('development'),
+  /** Port the API and the web app are served on. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Interface to listen on. */
+  HOST: z.string().default('0.0.0.0'),
+  /** `file:./data/app.db` (SQLite, default) or `postgres://user:pass@host:5432/db`. */
+  DATABASE_URL: z.string().default('file:./data/app.db'),
+  /** HS256 secret for access tokens; generated and stored in the data directory when absent. */
+  JWT_SECRET: z.string().optional(),
+  /** Create an admin on an empty database with these credentials (instead of the demo workspace). */
+  ADMIN_EMAIL: z.string().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  /** Seed the demo workspace on an empty database (default: on for SQLite, off for PostgreSQL). */
+  DEMO_SEED: z.string().optional(),
+  /** Password for the demo accounts; generated and printed when absent. */
+  DEMO_PASSWORD: z.string().optional(),
+  /** Address shown in the landing page footer. */
+  CONTACT_EMAIL: z.string().default('beta@commandcentre.example'),
+  /** Where uploaded files are stored. */
+  FILES_DIR: z.string().optional(),
+  MAX_UPLOAD_MB: z.coerce.number().positive().default(25),
+  /** Directory of the built web app (served with history fallback). */
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Sign-in / sign-up requests allowed per IP per minute. */
+  RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(20),
+  /** Failed sign-ins allowed per account in 15 minutes before it is temporarily locked. */
+  LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
+  /** Trust X-Forwarded-* headers (set when behind a reverse proxy). */
+  TRUST_PROXY: bool(false),
+  /** Largest JSON body accepted, in bytes. */
+  BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.string().optional(),
+  GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
+  AI_DEFAULT_MODEL: z.string().default('gpt-5-chat'),
+});
+
+export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export interface AppConfig {
+  env: string;
+  port: number;
+  host: string;
+  db: DbConfig;
+  dataDir: string;
+  jwtSecret: string;
+  adminEmail?: string;
+  adminPassword?: string;
+  demoSeed: boolean;
+  demoPassword?: string;
+  contactEmail: string;
+  filesDir: string;
+  maxUploadMb: number;
+  webDist: string;
+  logLevel: string;
+  rateLimitAuthMax: number;
+  loginMaxFailures: number;
+  trustProxy: boolean;
+  bodyLimit: number;
+  ai: { openaiApiKey?: string; openaiBaseUrl?: string; googleApiKey?: string; defaultModel: string };
+}
+
+export function parseDatabaseUrl(url: string): DbConfig {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return { kind: 'postgres', url };
+  if (url === ':memory:' || url === 'file::memory:') return { kind: 'sqlite', file: ':memory:' };
+  const file = url.startsWith('file:') ? url.slice('file:'.length) : url;
+  return { kind: 'sqlite', file: path.resolve(file) };
+}
+
+/** A stored secret survives restarts so sessions stay valid; it is created once with mode 600. */
+function storedSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const msg = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${msg}`);
+  }
+  const e = parsed.data;
+  const db = parseDatabaseUrl(e.DATABASE_URL);
+  const dataDir =
+    db.kind === 'sqlite' && db.file !== ':memory:' ? path.dirname(db.file) : path.resolve('data');
+  let jwtSecret = e.JWT_SECRET;
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    if (e.NODE_ENV === 'production')
+      throw new Error('JWT_SECRET must be at least 32 characters in production');
+  }
+  if (!jwtSecret) jwtSecret = storedSecret(dataDir);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    db,
+    dataDir,
+    jwtSecret,
+    adminEmail: e.ADMIN_EMAIL || undefined,
+    adminPassword: e.ADMIN_PASSWORD || undefined,
+    demoSeed:
+      e.DEMO_SEED === undefined || e.DEMO_SEED === '' ? db.kind === 'sqlite' : bool(false).parse(e.DEMO_SEED),
+    demoPassword: e.DEMO_PASSWORD || undefined,
+    contactEmail: e.CONTACT_EMAIL,
+    filesDir: path.resolve(e.FILES_DIR ?? path.join(dataDir, 'files')),
+    maxUploadMb: e.MAX_UPLOAD_MB,
+    webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'web', 'dist')),
+    logLevel: e.LOG_LEVEL,
+    rateLimitAuthMax: e.RATE_LIMIT_AUTH_MAX,
+    loginMaxFailures: e.LOGIN_MAX_FAILURES,
+    trustProxy: e.TRUST_PROXY,
+    bodyLimit: e.BODY_LIMIT,
+    ai: {
+      openaiApiKey: e.OPENAI_API_KEY,
+      openaiBaseUrl: e.OPENAI_BASE_URL,
+      googleApiKey: e.GOOGLE_GENERATIVE_AI_API_KEY,
+      defaultModel: e.AI_DEFAULT_MODEL,
+    },
+  };
+}

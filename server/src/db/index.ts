@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DbConfig } from '../config.ts';
+import type { Database } from './types.ts';
+
+export type Db = Kysely<Database>;
+export type Dialect = DbConfig['kind'];
+
+export interface DbHandle {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export function createDb(cfg: DbConfig): DbHandle {
+  if (cfg.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: cfg.url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  if (cfg.file !== ':memory:') mkdirSync(path.dirname(cfg.file), { recursive: true });
+  const sqlite = new SQLite(cfg.file);
+  // Durability first: no acknowledged write may be lost to a crash (ARCHITECTURE.md section 9).
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+export const nowIso = () => new Date().toISOString();
+
+/** Runs fn in a transaction, joining the caller's when one is already open (services compose). */
+export function withTx<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../../platform/context.ts';
+import { withTx } from '../index.ts';
+import { countUsers, createAccount, findCredentials } from '../../modules/users/users.service.ts';
+import { verifyPassword } from '../../platform/auth/passwords.ts';
+import { createOrganization, addMember } from '../../modules/organizations/organizations.service.ts';
+
+export const DEMO_ORGANIZATION = 'Northwind Ventures';
+export const DEMO_USERS = [
+  {
+    email: 'admin@demo.example',
+    first_name: 'Alex',
+    last_name: 'Morgan',
+    user_level: 'admin',
+    role: 'Platform Administrator',
+  },
+  {
+    email: 'ceo@demo.example',
+    first_name: 'Olivia',
+    last_name: 'Chen',
+    user_level: 'ceo',
+    role: 'Chief Executive Officer',
+  },
+  {
+    email: 'maya@demo.example',
+    first_name: 'Maya',
+    last_name: 'Patel',
+    user_level: 'user',
+    role: 'Head of Operations',
+  },
+  {
+    email: 'leo@demo.example',
+    first_name: 'Leo',
+    last_name: 'Garcia',
+    user_level: 'user',
+    role: 'Finance Lead',
+  },
+] as const;
+
+export interface SeedResult {
+  kind: 'demo' | 'admin' | 'none';
+  credentials: { email: string; password: string; level: string }[];
+}
+
+const credentialsFile = (ctx: AppContext) => path.join(ctx.config.dataDir, 'demo-credentials.json');
+
+/**
+ * On an empty database: ADMIN_EMAIL/ADMIN_PASSWORD create the first admin; otherwise, when DEMO_SEED is
+ * on, a demo workspace (one organization, an admin, a ceo and two users). A generated demo password is
+ * kept in the data directory (mode 600) so the sign-in details can be printed on every start.
+ */
+export async function seedIfEmpty(ctx: AppContext): Promise<SeedResult> {
+  if ((await countUsers(ctx)) > 0) return { kind: 'none', credentials: [] };
+  const { adminEmail, adminPassword } = ctx.config;
+  if (adminEmail && adminPassword) {
+    await createAccount(ctx, {
+      email: adminEmail,
+      password: adminPassword,
+      user_level: 'admin',
+      first_name: 'Admin',
+    });
+    return {
+      kind: 'admin',
+      credentials: [{ email: adminEmail.toLowerCase(), password: adminPassword, level: 'admin' }],
+    };
+  }
+  if (!ctx.config.demoSeed) return { kind: 'none', credentials: [] };
+
+  const password = ctx.config.demoPassword ?? randomBytes(9).toString('base64url');
+  const ids: Record<string, string> = {};
+  await withTx(ctx.db, async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    for (const u of DEMO_USERS) ids[u.email] = await createAccount(tctx, { ...u, password });
+    const ceo = {
+      id: ids['ceo@demo.example'],
+      email: 'ceo@demo.example',
+      first_name: 'Olivia',
+      last_name: 'Chen',
+      user_level: 'ceo',
+      organization_id: null,
+    };
+    const org = await createOrganization(tctx, ceo, DEMO_ORGANIZATION);
+    await addMember(tctx, ceo, org.id, { email: 'admin@demo.example', org_access_level: 'admin' });
+    await addMember(tctx, ceo, org.id, { email: 'maya@demo.example', org_access_level: 'manager' });
+    await addMember(tctx, ceo, org.id, { email: 'leo@demo.example', org_access_level: 'user' });
+  });
+  if (!ctx.config.demoPassword && ctx.config.db.kind === 'sqlite') {
+    mkdirSync(ctx.config.dataDir, { recursive: true });
+    writeFileSync(credentialsFile(ctx), JSON.stringify({ password }), { mode: 0o600 });
+  }
+  return {
+    kind: 'demo',
+    credentials: DEMO_USERS.map((u) => ({ email: u.email, password, level: u.user_level })),
+  };
+}
+
+/** The demo sign-in details to print on a later start, while the demo CEO still uses that password. */
+export async function knownDemoCredentials(ctx: AppContext): Promise<SeedResult['credentials']> {
+  let password = ctx.config.demoPassword;
+  if (!password && existsSync(credentialsFile(ctx))) {
+    try {
+      password = JSON.parse(readFileSync(credentialsFile(ctx), 'utf8')).password;
+    } catch {
+      return [];
+    }
+  }
+  if (!password) return [];
+  const ceo = await findCredentials(ctx, 'ceo@demo.example');
+  if (!ceo || !(await verifyPassword(ceo.password_hash, password))) return [];
+  return DEMO_USERS.map((u) => ({ email: u.email, password: password as string, level: u.user_level }));
+}

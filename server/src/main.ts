@@ -1,0 +1,48 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { knownDemoCredentials, seedIfEmpty } from './db/seed/demo.ts';
+
+async function main() {
+  const config = loadConfig();
+  const { app, ctx, drain } = await buildApp(config);
+
+  const seeded = await seedIfEmpty(ctx);
+  const credentials = seeded.kind === 'none' ? await knownDemoCredentials(ctx) : seeded.credentials;
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+  const lines = [
+    '',
+    `  Command Centre is running at ${url}`,
+    `  API docs: ${url}/api/docs   Database: ${ctx.dialect}`,
+  ];
+  if (credentials.length) {
+    lines.push('', `  Sign in with (${seeded.kind === 'admin' ? 'first admin' : 'demo workspace'}):`);
+    for (const c of credentials)
+      lines.push(`    ${c.level.padEnd(6)} ${c.email.padEnd(22)} password: ${c.password}`);
+  } else if (
+    seeded.kind === 'none' &&
+    (await import('./modules/users/users.service.ts').then((m) => m.countUsers(ctx))) === 0
+  ) {
+    lines.push('', '  No users yet: set ADMIN_EMAIL and ADMIN_PASSWORD (or DEMO_SEED=true) and restart.');
+  }
+  console.log(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'draining');
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    await drain();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

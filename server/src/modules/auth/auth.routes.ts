@@ -1,0 +1,52 @@
+import { ZErrorBody, ZRegisterRequest, ZTokenRequest, ZTokenResponse, ZUser } from '@cc/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../platform/context.ts';
+import { register } from '../users/users.service.ts';
+import { login, logout } from './auth.service.ts';
+
+export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Per-IP limits on the two endpoints that guessers and bots hit; accounts have their own brake.
+  const authLimit = { max: ctx.config.rateLimitAuthMax, timeWindow: '1 minute' };
+
+  app.post(
+    '/api/auth/token',
+    {
+      config: { auth: 'public', rateLimit: authLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in (form-encoded username = e-mail, password, remember_me)',
+        consumes: ['application/x-www-form-urlencoded'],
+        body: ZTokenRequest,
+        response: { 200: ZTokenResponse, 401: ZErrorBody, 429: ZErrorBody },
+      },
+    },
+    async (req) => login(ctx, req.body, req.headers['user-agent'] ?? null),
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      config: { auth: 'any' },
+      schema: { tags: ['auth'], summary: 'Revoke the current session', response: { 204: z.null() } },
+    },
+    async (req, reply) => {
+      if (req.sessionId) await logout(ctx, req.sessionId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/users/register',
+    {
+      config: { auth: 'public', rateLimit: authLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign up: always creates a waitlisted user',
+        body: ZRegisterRequest,
+        response: { 201: ZUser, 409: ZErrorBody, 422: ZErrorBody },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await register(ctx, req.body)),
+  );
+};

@@ -1,0 +1,39 @@
+import { sql } from 'kysely';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../platform/context.ts';
+
+export const systemRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; isDraining: () => boolean }> = async (
+  app,
+  { ctx, isDraining },
+) => {
+  // Liveness: a bare JSON route with no auth and no I/O (also the bench's control route).
+  app.get(
+    '/healthz',
+    {
+      config: { auth: 'public' },
+      schema: { hide: true, response: { 200: z.object({ status: z.literal('ok') }) } },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  // Readiness: the database answers and the server is not draining.
+  app.get('/readyz', { config: { auth: 'public' }, schema: { hide: true } }, async (_req, reply) => {
+    if (isDraining()) return reply.code(503).send({ status: 'draining' });
+    await sql`select 1`.execute(ctx.db);
+    return { status: 'ready', database: ctx.dialect };
+  });
+
+  app.get(
+    '/api/public-config',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['system'],
+        summary: 'Settings the public pages need',
+        response: { 200: z.object({ contact_email: z.string() }) },
+      },
+    },
+    async () => ({ contact_email: ctx.config.contactEmail }),
+  );
+};

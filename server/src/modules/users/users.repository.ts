@@ -1,0 +1,112 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import type { ProfilesTable, UsersTable } from '../../db/types.ts';
+
+/** The columns of a user with their profile and primary organization name: what the presenter needs. */
+function selectUsers(db: Db) {
+  return db
+    .selectFrom('users')
+    .innerJoin('profiles', 'profiles.user_id', 'users.id')
+    .leftJoin('organizations', 'organizations.id', 'users.organization_id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.first_name',
+      'users.last_name',
+      'users.user_level',
+      'users.organization_id',
+      'users.role',
+      'users.created_at',
+      'users.updated_at',
+      'organizations.name as organization_name',
+      'profiles.name as profile_name',
+      'profiles.role as profile_role',
+      'profiles.objectives',
+      'profiles.behavior_notes',
+      'profiles.knowledge_summary',
+      'profiles.custom_prompts',
+      'profiles.created_at as profile_created_at',
+      'profiles.updated_at as profile_updated_at',
+    ]);
+}
+
+export type UserRow = NonNullable<Awaited<ReturnType<typeof findUserById>>>;
+
+export function findUserById(db: Db, id: string) {
+  return selectUsers(db).where('users.id', '=', id).executeTakeFirst();
+}
+
+export function findCredentialsByEmail(db: Db, email: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'password_hash', 'user_level'])
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
+}
+
+export function findPasswordHash(db: Db, id: string) {
+  return db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirst();
+}
+
+export async function emailTaken(db: Db, email: string, exceptId?: string): Promise<boolean> {
+  let q = db.selectFrom('users').select('id').where('email', '=', email.toLowerCase());
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const r = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Newest first; search matches name, e-mail or organization name, case-insensitively. */
+export function listUsers(db: Db, opts: { search?: string; skip: number; limit: number }) {
+  let q = selectUsers(db);
+  const s = opts.search?.trim().toLowerCase();
+  if (s) {
+    const like = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`lower(users.email)`, 'like', sql`${like} escape '\\'`),
+        eb(
+          sql`lower(coalesce(users.first_name, '') || ' ' || coalesce(users.last_name, ''))`,
+          'like',
+          sql`${like} escape '\\'`,
+        ),
+        eb(sql`lower(coalesce(organizations.name, ''))`, 'like', sql`${like} escape '\\'`),
+      ]),
+    );
+  }
+  return q
+    .orderBy('users.created_at', 'desc')
+    .orderBy('users.id')
+    .offset(opts.skip)
+    .limit(opts.limit)
+    .execute();
+}
+
+export async function insertUser(db: Db, user: UsersTable, profile: ProfilesTable): Promise<void> {
+  await db.insertInto('users').values(user).execute();
+  await db.insertInto('profiles').values(profile).execute();
+}
+
+export async function updateUserColumns(db: Db, id: string, set: Partial<UsersTable>): Promise<void> {
+  if (Object.keys(set).length === 0) return;
+  await db.updateTable('users').set(set).where('id', '=', id).execute();
+}
+
+export async function updateProfileColumns(
+  db: Db,
+  userId: string,
+  set: Partial<ProfilesTable>,
+): Promise<void> {
+  if (Object.keys(set).length === 0) return;
+  await db.updateTable('profiles').set(set).where('user_id', '=', userId).execute();
+}
+
+export async function deleteUser(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}

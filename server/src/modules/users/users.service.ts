@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type TUser,
+  type ZAdminCreateUserRequest,
+  type ZAdminUpdateUserRequest,
+  type ZRegisterRequest,
+  type ZUpdateMeRequest,
+  parseCustomPrompts,
+} from '@cc/contract';
+import type { z } from 'zod';
+import { nowIso, withTx } from '../../db/index.ts';
+import type { ProfilesTable, UsersTable } from '../../db/types.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
+import { revokeUserSessions } from '../../platform/auth/sessions.repository.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
+import {
+  acceptInvites,
+  assertOrganizationExists,
+  ensureMembership,
+  syncMemberEmail,
+} from '../organizations/organizations.service.ts';
+import * as repo from './users.repository.ts';
+import { presentUser } from './users.presenter.ts';
+
+const isAdmin = (u: { user_level: string }) => u.user_level === 'admin';
+const PROTECTED_LEVELS = new Set(['admin', 'ceo']);
+
+async function load(ctx: AppContext, id: string, viewer: { user_level: string }): Promise<TUser> {
+  const row = await repo.findUserById(ctx.db, id);
+  if (!row) throw notFound('User not found');
+  return presentUser(row, { withCustomPrompts: isAdmin(viewer) });
+}
+
+/** Creates the user and profile rows in the caller's transaction. */
+async function insertAccount(
+  ctx: AppContext,
+  input: {
+    email: string;
+    password: string;
+    user_level: string;
+    first_name?: string | null;
+    last_name?: string | null;
+    organization_id?: string | null;
+    role?: string | null;
+  },
+): Promise<string> {
+  if (await repo.emailTaken(ctx.db, input.email))
+    throw conflict('An account with this email already exists.');
+  const now = nowIso();
+  const id = randomUUID();
+  const name = [input.first_name, input.last_name].filter(Boolean).join(' ') || null;
+  const user: UsersTable = {
+    id,
+    email: input.email.toLowerCase(),
+    password_hash: await hashPassword(input.password),
+    first_name: input.first_name ?? null,
+    last_name: input.last_name ?? null,
+    user_level: input.user_level,
+    organization_id: input.organization_id ?? null,
+    role: input.role ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  const profile: ProfilesTable = {
+    user_id: id,
+    name,
+    role: input.role ?? null,
+    objectives: '[]',
+    behavior_notes: null,
+    knowledge_summary: null,
+    custom_prompts: '{}',
+    created_at: now,
+    updated_at: now,
+  };
+  await repo.insertUser(ctx.db, user, profile);
+  return id;
+}
+
+/** Self sign-up: always waitlisted, whatever the body says; pending invites for the e-mail are accepted. */
+export async function register(ctx: AppContext, body: z.output<typeof ZRegisterRequest>): Promise<TUser> {
+  const input = body;
+  const id = await withTx(ctx.db, async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const newId = await insertAccount(tctx, { ...input, user_level: 'waitlisted', organization_id: null });
+    await acceptInvites(tctx, newId, input.email);
+    return newId;
+  });
+  return load(ctx, id, { user_level: 'waitlisted' });
+}
+
+export const getMe = (ctx: AppContext, me: AuthUser) => load(ctx, me.id, me);
+
+/** Splits an update body into user columns and profile columns (changed fields only). */
+function splitColumns(body: {
+  first_name?: string | null;
+  last_name?: string | null;
+  role?: string | null;
+  name?: string | null;
+  objectives?: string[];
+  behavior_notes?: string | null;
+  knowledge_summary?: string | null;
+  custom_prompts?: unknown;
+}) {
+  const now = nowIso();
+  const user: Partial<UsersTable> = {};
+  const profile: Partial<ProfilesTable> = {};
+  if (body.first_name !== undefined) user.first_name = body.first_name;
+  if (body.last_name !== undefined) user.last_name = body.last_name;
+  if (body.role !== undefined) {
+    user.role = body.role;
+    profile.role = body.role;
+  }
+  if (body.name !== undefined) profile.name = body.name;
+  if (body.objectives !== undefined) {
+    profile.objectives = JSON.stringify(body.objectives.map((o) => o.trim()).filter(Boolean));
+  }
+  if (body.behavior_notes !== undefined) profile.behavior_notes = body.behavior_notes;
+  if (body.knowledge_summary !== undefined) profile.knowledge_summary = body.knowledge_summary;
+  if (body.custom_prompts !== undefined)
+    profile.custom_prompts = JSON.stringify(parseCustomPrompts(body.custom_prompts));
+  if (Object.keys(user).length) user.updated_at = now;
+  if (Object.keys(profile).length) profile.updated_at = now;
+  return { user, profile };
+}
+
+export async function updateMe(
+  ctx: AppContext,
+  me: AuthUser,
+  sessionId: string,
+  body: z.output<typeof ZUpdateMeRequest>,
+): Promise<TUser> {
+  const input = body;
+  if (input.user_level !== undefined) throw forbidden('You cannot change your own user level.');
+  if (input.custom_prompts !== undefined && !isAdmin(me)) {
+    throw forbidden('Only administrators can edit custom prompts.');
+  }
+  const { password, current_password, user_level: _l, ...fields } = input;
+  let newHash: string | undefined;
+  if (password !== undefined) {
+    if (!current_password) throw badRequest('Current password is required.');
+    const stored = await repo.findPasswordHash(ctx.db, me.id);
+    if (!stored || !(await verifyPassword(stored.password_hash, current_password))) {
+      throw badRequest('Current password is incorrect.');
+    }
+    newHash = await hashPassword(password);
+  }
+  const { user, profile } = splitColumns(fields);
+  if (newHash) user.password_hash = newHash;
+  await withTx(ctx.db, async (trx) => {
+    await repo.updateUserColumns(trx, me.id, user);
+    await repo.updateProfileColumns(trx, me.id, profile);
+    // A password change signs out every other device; this one stays signed in.
+    if (newHash) await revokeUserSessions(trx, me.id, sessionId);
+  });
+  return load(ctx, me.id, me);
+}
+
+export async function listUsers(
+  ctx: AppContext,
+  admin: AuthUser,
+  q: { search?: string; skip: number; limit: number },
+) {
+  const rows = await repo.listUsers(ctx.db, q);
+  return rows.map((r) => presentUser(r, { withCustomPrompts: isAdmin(admin) }));
+}
+
+export async function adminCreateUser(
+  ctx: AppContext,
+  admin: AuthUser,
+  body: z.output<typeof ZAdminCreateUserRequest>,
+) {
+  const input = body;
+  const id = await withTx(ctx.db, async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    if (input.organization_id) await assertOrganizationExists(tctx, input.organization_id);
+    const newId = await insertAccount(tctx, input);
+    if (input.organization_id) await ensureMembership(tctx, input.organization_id, newId, input.email);
+    await acceptInvites(tctx, newId, input.email);
+    return newId;
+  });
+  return load(ctx, id, admin);
+}
+
+/**
+ * Account changes shared by the admin user manager and organization member editing. A change of level
+ * or password, or of e-mail, revokes the user's sessions.
+ */
+export async function updateAccount(
+  ctx: AppContext,
+  userId: string,
+  input: Omit<z.output<typeof ZAdminUpdateUserRequest>, 'custom_prompts'> & { custom_prompts?: unknown },
+): Promise<void> {
+  const current = await repo.findUserById(ctx.db, userId);
+  if (!current) throw notFound('User not found');
+  const { email, password, user_level, organization_id, ...fields } = input;
+  const { user, profile } = splitColumns(fields);
+  let revoke = false;
+  if (email !== undefined && email !== current.email) {
+    if (await repo.emailTaken(ctx.db, email, userId))
+      throw conflict('An account with this email already exists.');
+    user.email = email;
+    revoke = true;
+  }
+  if (password !== undefined) {
+    user.password_hash = await hashPassword(password);
+    revoke = true;
+  }
+  if (user_level !== undefined && user_level !== current.user_level) {
+    user.user_level = user_level;
+    revoke = true;
+  }
+  if (organization_id !== undefined && organization_id !== current.organization_id) {
+    if (organization_id) await assertOrganizationExists(ctx, organization_id);
+    user.organization_id = organization_id;
+  }
+  if (Object.keys(user).length) user.updated_at = nowIso();
+  await withTx(ctx.db, async (trx) => {
+    await repo.updateUserColumns(trx, userId, user);
+    await repo.updateProfileColumns(trx, userId, profile);
+    if (user.organization_id) {
+      await ensureMembership({ ...ctx, db: trx }, user.organization_id, userId, user.email ?? current.email);
+    }
+    if (user.email) await syncMemberEmail({ ...ctx, db: trx }, userId, user.email);
+    if (revoke) await revokeUserSessions(trx, userId);
+  });
+}
+
+export async function adminUpdateUser(
+  ctx: AppContext,
+  admin: AuthUser,
+  id: string,
+  body: z.output<typeof ZAdminUpdateUserRequest>,
+) {
+  const input = body;
+  if (id === admin.id && input.user_level !== undefined && input.user_level !== admin.user_level) {
+    throw forbidden('You cannot change your own user level.');
+  }
+  await updateAccount(ctx, id, input);
+  return load(ctx, id, admin);
+}
+
+export async function adminDeleteUser(ctx: AppContext, admin: AuthUser, id: string): Promise<void> {
+  if (id === admin.id) throw forbidden('You cannot delete your own account.');
+  const target = await repo.findUserById(ctx.db, id);
+  if (!target) throw notFound('User not found');
+  if (PROTECTED_LEVELS.has(target.user_level)) throw forbidden('Admin and CEO accounts cannot be deleted.');
+  await repo.deleteUser(ctx.db, id); // sessions, profile and memberships cascade
+}
+
+/** For sign-in: the stored hash of the account with this e-mail. */
+export const findCredentials = (ctx: AppContext, email: string) => repo.findCredentialsByEmail(ctx.db, email);
+
+/** For other modules: a user's id and level by e-mail, or undefined. */
+export async function findUserByEmail(ctx: AppContext, email: string) {
+  const r = await repo.findCredentialsByEmail(ctx.db, email);
+  return r ? { id: r.id, email: r.email, user_level: r.user_level } : undefined;
+}
+
+export async function getUserSummary(ctx: AppContext, id: string) {
+  const r = await repo.findUserById(ctx.db, id);
+  return r
+    ? {
+        id: r.id,
+        email: r.email,
+        first_name: r.first_name,
+        last_name: r.last_name,
+        user_level: r.user_level,
+        organization_id: r.organization_id,
+      }
+    : undefined;
+}
+
+/** Sets the user's primary organization, optionally only when unset or when it currently is `onlyIfEquals`. */
+export async function setPrimaryOrganization(
+  ctx: AppContext,
+  userId: string,
+  orgId: string | null,
+  opts: { onlyIfEmpty?: boolean; onlyIfEquals?: string } = {},
+): Promise<void> {
+  const current = await repo.findUserById(ctx.db, userId);
+  if (!current) return;
+  if (opts.onlyIfEmpty && current.organization_id) return;
+  if (opts.onlyIfEquals !== undefined && current.organization_id !== opts.onlyIfEquals) return;
+  await repo.updateUserColumns(ctx.db, userId, { organization_id: orgId, updated_at: nowIso() });
+}
+
+export const countUsers = (ctx: AppContext) => repo.countUsers(ctx.db);
+export const createAccount = insertAccount;

@@ -1,0 +1,47 @@
+import type { Db } from '../../db/index.ts';
+import { nowIso } from '../../db/index.ts';
+
+export async function insertSession(
+  db: Db,
+  s: { id: string; user_id: string; expires_at: string; user_agent: string | null },
+): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values({ ...s, created_at: nowIso(), revoked_at: null })
+    .execute();
+}
+
+/** The session with its user in one indexed lookup: the hot path of every authenticated request. */
+export function findActiveSessionUser(db: Db, sessionId: string, userId: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.first_name',
+      'users.last_name',
+      'users.user_level',
+      'users.organization_id',
+      'sessions.expires_at',
+    ])
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.user_id', '=', userId)
+    .where('sessions.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function revokeSession(db: Db, sessionId: string): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: nowIso() }).where('id', '=', sessionId).execute();
+}
+
+/** Revokes every live session of a user, optionally keeping one (the caller's own). */
+export async function revokeUserSessions(db: Db, userId: string, exceptSessionId?: string): Promise<void> {
+  let q = db
+    .updateTable('sessions')
+    .set({ revoked_at: nowIso() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
+  if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
+  await q.execute();
+}

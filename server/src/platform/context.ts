@@ -1,0 +1,13 @@
+import type { AppConfig } from '../config.ts';
+import type { Db, Dialect } from '../db/index.ts';
+import type { LoginGuard } from './auth/login-guard.ts';
+import type { TokenSigner } from './auth/tokens.ts';
+
+/** What services need from the running app; passed explicitly, so tests and the bench can build one. */
+export interface AppContext {
+  db: Db;
+  dialect: Dialect;
+  config: AppConfig;
+  signer: TokenSigner;
+  loginGuard: LoginGuard;
+}

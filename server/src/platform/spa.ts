@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Serves the built web app: hashed assets cached for a year, index.html never cached, and every
+ * non-API GET that is not a file falls back to index.html (client-side routing).
+ */
+export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
+  const index = path.join(webDist, 'index.html');
+  if (!existsSync(index)) {
+    app.log.warn({ webDist }, 'web app not built: run `npm run build` to serve the UI');
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: webDist,
+    wildcard: false,
+    index: false,
+    setHeaders(res, file) {
+      res.header(
+        'cache-control',
+        file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const urlPath = req.url.split('?')[0];
+    const isApi = urlPath === '/api' || urlPath.startsWith('/api/');
+    if (isApi || (req.method !== 'GET' && req.method !== 'HEAD') || path.extname(urlPath)) {
+      return reply.code(404).send({ detail: `Not found: ${req.method} ${urlPath}` });
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+}
