@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BENCH_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO_ROOT = path.resolve(BENCH_DIR, '..');
+export const RESULTS_FILE = path.join(BENCH_DIR, 'results', 'latest.json');
+export const DEMO_PASSWORD = 'demo-password-1';
+
+function num(name: string, def: number, min = 0): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return def;
+  const v = Number(raw);
+  if (!Number.isFinite(v) || v < min) throw new Error(`${name} must be a number >= ${min} (got "${raw}")`);
+  return v;
+}
+
+/**
+ * Load settings (ARCHITECTURE.md section 8: autocannon -c 32, 10 s after a warm-up, median of 3).
+ * Override for a quick check, e.g. `BENCH_DURATION=2 BENCH_RUNS=1 npm run bench -w bench`.
+ */
+export interface BenchSettings {
+  /** Seconds per measured run. */
+  duration: number;
+  /** Measured runs per route; the median run (by req/s) is reported. */
+  runs: number;
+  /** Seconds of unmeasured load before the runs. */
+  warmup: number;
+  /** Connections for ordinary routes. */
+  connections: number;
+  /** Connections for POST /api/auth/token (argon2id is deliberately slow and CPU-bound). */
+  authConnections: number;
+  /** Only run the scenario groups whose name contains one of these (BENCH_ONLY=http,bundle). */
+  only: string[];
+}
+
+export function loadSettings(): BenchSettings {
+  return {
+    duration: num('BENCH_DURATION', 10, 1),
+    runs: Math.round(num('BENCH_RUNS', 3, 1)),
+    warmup: num('BENCH_WARMUP', 2, 0),
+    connections: Math.round(num('BENCH_CONNECTIONS', 32, 1)),
+    authConnections: Math.round(num('BENCH_AUTH_CONNECTIONS', 8, 1)),
+    only: (process.env.BENCH_ONLY ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  };
+}

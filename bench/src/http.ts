@@ -1,0 +1,114 @@
+import autocannon from 'autocannon';
+import type { BenchSettings } from './config.ts';
+
+export interface HttpTarget {
+  /** Short label for the table. */
+  name: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Connections for this route (default: settings.connections). */
+  connections?: number;
+  /** Why this route is measured differently, printed with the results. */
+  note?: string;
+}
+
+export interface RunFigures {
+  req_per_sec: number;
+  p50_ms: number;
+  p99_ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+export interface HttpResult extends RunFigures {
+  group: string;
+  name: string;
+  method: string;
+  path: string;
+  connections: number;
+  duration_s: number;
+  /** req/s of this route divided by req/s of the control route measured in the same run. */
+  ratio_to_control: number | null;
+  /** Status of one probe request before the load, so a 401/404 benchmark is never mistaken for data. */
+  probe_status: number;
+  runs: RunFigures[];
+  note?: string;
+}
+
+function once(baseURL: string, t: HttpTarget, connections: number, duration: number) {
+  return autocannon({
+    url: baseURL + t.path,
+    method: t.method,
+    headers: t.headers,
+    body: t.body,
+    connections,
+    duration,
+    pipelining: 1,
+  });
+}
+
+function figures(r: autocannon.Result): RunFigures {
+  return {
+    req_per_sec: Math.round(r.requests.average),
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
+}
+
+/** The median run by req/s (for an even count, the lower middle one: a real run, not an average). */
+export function medianRun(runs: RunFigures[]): RunFigures {
+  const sorted = [...runs].sort((a, b) => a.req_per_sec - b.req_per_sec);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/** Warm-up, then `settings.runs` measured runs of `settings.duration` seconds; reports the median. */
+export async function measure(
+  baseURL: string,
+  group: string,
+  t: HttpTarget,
+  settings: BenchSettings,
+  control: HttpResult | null,
+): Promise<HttpResult> {
+  const connections = t.connections ?? settings.connections;
+  const probe = await fetch(baseURL + t.path, { method: t.method, headers: t.headers, body: t.body });
+  await probe.arrayBuffer();
+  if (probe.status >= 300) {
+    console.warn(
+      `  ! ${t.method} ${t.path} answered ${probe.status} before the load: its figures are not valid`,
+    );
+  }
+  if (settings.warmup > 0) await once(baseURL, t, connections, settings.warmup);
+  const runs: RunFigures[] = [];
+  for (let i = 0; i < settings.runs; i++) {
+    runs.push(figures(await once(baseURL, t, connections, settings.duration)));
+  }
+  const median = medianRun(runs);
+  const ratio = control && control.req_per_sec > 0 ? median.req_per_sec / control.req_per_sec : null;
+  const result: HttpResult = {
+    group,
+    name: t.name,
+    method: t.method,
+    path: t.path,
+    connections,
+    duration_s: settings.duration,
+    ...median,
+    ratio_to_control: ratio === null ? null : Math.round(ratio * 1000) / 1000,
+    probe_status: probe.status,
+    runs,
+    note: t.note,
+  };
+  const bad = median.non2xx + median.errors;
+  console.log(
+    `  ${t.method.padEnd(4)} ${t.path.padEnd(22)} ${String(median.req_per_sec).padStart(7)} req/s  p99 ${median.p99_ms} ms` +
+      (bad ? `  (${median.non2xx} non-2xx, ${median.errors} errors)` : ''),
+  );
+  return result;
+}

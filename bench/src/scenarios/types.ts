@@ -1,0 +1,43 @@
+import type { BenchSettings } from '../config.ts';
+import type { HttpResult } from '../http.ts';
+
+export interface BundleFile {
+  file: string;
+  raw_bytes: number;
+  gzip_bytes: number;
+  /** Why the file counts: entry script, modulepreload, route chunk, or seen loading in Chromium. */
+  reason: string;
+}
+
+export interface BundleResult {
+  page: string;
+  /** How the file list was found: 'manifest' (entry + preloads + route chunk), 'entry+preloads', 'chromium'. */
+  method: string;
+  files: BundleFile[];
+  total_gzip_bytes: number;
+  budget_gzip_bytes: number;
+  within_budget: boolean;
+  note?: string;
+}
+
+export interface BenchContext {
+  baseURL: string;
+  settings: BenchSettings;
+  /** The control route (bare JSON, no auth) measured first in this run; ratios are relative to it. */
+  control: HttpResult;
+  /** An access token for a demo account (cached per e-mail). */
+  token: (email: string) => Promise<string>;
+}
+
+export interface GroupResult {
+  http?: HttpResult[];
+  bundles?: BundleResult[];
+  notes?: string[];
+}
+
+/** One file per group under src/scenarios/, listed in src/scenarios/index.ts. */
+export interface ScenarioGroup {
+  name: string;
+  description: string;
+  run: (ctx: BenchContext) => Promise<GroupResult>;
+}

@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DEMO_PASSWORD, REPO_ROOT } from './config.ts';
+
+export interface BenchServer {
+  baseURL: string;
+  pid: number;
+  stop: () => Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts the built server (`node server/dist/main.js`) on a free loopback port with a fresh SQLite
+ * database and the demo workspace, rate limits out of the way, and waits for GET /healthz.
+ */
+export async function startServer(): Promise<BenchServer> {
+  const main = path.join(REPO_ROOT, 'server', 'dist', 'main.js');
+  if (!existsSync(main)) throw new Error('server/dist/main.js is missing: run `npm run build` first');
+  const tmpDir = mkdtempSync(path.join(tmpdir(), 'cc-bench-'));
+  const port = await freePort();
+  const output: string[] = [];
+  const child: ChildProcess = spawn(process.execPath, [main], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `file:${path.join(tmpDir, 'bench.db')}`,
+      FILES_DIR: path.join(tmpDir, 'files'),
+      DEMO_SEED: 'true',
+      DEMO_PASSWORD,
+      JWT_SECRET: randomBytes(48).toString('base64url'),
+      RATE_LIMIT_AUTH_MAX: '100000000',
+      LOGIN_MAX_FAILURES: '100000000',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  const keep = (b: Buffer) => {
+    output.push(b.toString());
+    if (output.length > 200) output.shift();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGTERM');
+      if (await Promise.race([gone.then(() => false), sleep(10_000).then(() => true)])) {
+        child.kill('SIGKILL');
+        await gone;
+      }
+    }
+    rmSync(tmpDir, { recursive: true, force: true });
+  };
+
+  const baseURL = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const res = await fetch(`${baseURL}/healthz`);
+      if (res.status === 200) return { baseURL, pid: child.pid ?? 0, stop };
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  await stop();
+  throw new Error(`the server did not become healthy:\n${output.join('').split('\n').slice(-30).join('\n')}`);
+}

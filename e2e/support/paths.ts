@@ -1,0 +1,9 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The e2e workspace directory. */
+export const E2E_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The repository root (the built server is started from here). */
+export const REPO_ROOT = path.resolve(E2E_DIR, '..');
+/** Everything a run leaves behind: reports, screenshots, traces, the server log. Git-ignored. */
+export const ARTIFACTS_DIR = path.join(E2E_DIR, 'artifacts');

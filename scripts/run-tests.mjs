@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// The full test run (`npm test`): each step in order, stopping at the first failure, then one summary
+// line `N passed, N failed` (the last line of the output, for CI to read).
+//
+//   typecheck -> lint -> unit (contract + web) -> api (SQLite + PostgreSQL) -> e2e (build + Playwright)
+//
+// Test counts come from the Vitest JSON reporter (added to the unit and api steps on the command line)
+// and from the Playwright JSON reporter (configured in e2e/playwright.config.ts). A step that fails
+// without a failed test in its report (type errors, lint, a crash) counts as one failure.
+//
+//   node scripts/run-tests.mjs                 # everything
+//   node scripts/run-tests.mjs unit api        # only the named steps, same order
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REPORTS = mkdtempSync(join(tmpdir(), 'cc-test-reports-'));
+const PLAYWRIGHT_JSON = join(ROOT, 'e2e', 'artifacts', 'results.json');
+
+const vitestJson = (name) => {
+  const file = join(REPORTS, `${name}.json`);
+  return { file, args: ['--', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`] };
+};
+
+const unitReport = vitestJson('unit');
+const apiReport = vitestJson('api');
+
+/** @type {{name: string, script: string, args?: string[], report?: {kind: 'vitest'|'playwright', file: string}}[]} */
+const STEPS = [
+  { name: 'typecheck', script: 'typecheck' },
+  { name: 'lint', script: 'lint' },
+  {
+    name: 'unit',
+    script: 'test:unit',
+    args: unitReport.args,
+    report: { kind: 'vitest', file: unitReport.file },
+  },
+  { name: 'api', script: 'test:api', args: apiReport.args, report: { kind: 'vitest', file: apiReport.file } },
+  { name: 'e2e', script: 'test:e2e', report: { kind: 'playwright', file: PLAYWRIGHT_JSON } },
+];
+
+let current = null;
+let stopping = false;
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    stopping = true;
+    if (current && current.exitCode === null) current.kill(sig);
+  });
+}
+
+function run(script, args = []) {
+  return new Promise((res) => {
+    const child = spawn('npm', ['run', script, ...args], { cwd: ROOT, stdio: 'inherit', env: process.env });
+    current = child;
+    child.on('error', () => res(127));
+    child.on('exit', (code, signal) => res(code ?? (signal ? 128 : 1)));
+  });
+}
+
+/** @returns {{passed: number, failed: number, skipped: number} | null} */
+function readCounts(report) {
+  if (!report || !existsSync(report.file)) return null;
+  try {
+    const data = JSON.parse(readFileSync(report.file, 'utf8'));
+    if (report.kind === 'vitest') {
+      return {
+        passed: data.numPassedTests ?? 0,
+        failed: data.numFailedTests ?? 0,
+        skipped: (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0),
+      };
+    }
+    const s = data.stats ?? {};
+    return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: s.unexpected ?? 0, skipped: s.skipped ?? 0 };
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  const only = process.argv.slice(2);
+  const steps = only.length ? STEPS.filter((s) => only.includes(s.name)) : STEPS;
+  if (only.length && steps.length !== only.length) {
+    console.error(`unknown step in ${only.join(', ')}; steps are ${STEPS.map((s) => s.name).join(', ')}`);
+    return 2;
+  }
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const lines = [];
+  let exitCode = 0;
+  for (const step of steps) {
+    if (stopping) break;
+    if (step.report?.kind === 'playwright') rmSync(step.report.file, { force: true });
+    const started = Date.now();
+    console.log(`\n==> [run-tests] ${step.name}: npm run ${step.script}\n`);
+    const code = await run(step.script, step.args);
+    const secs = ((Date.now() - started) / 1000).toFixed(0);
+    const counts = readCounts(step.report);
+    let failed = counts?.failed ?? 0;
+    if (code !== 0 && failed === 0) failed = 1; // a failed step always shows as a failure
+    totals.passed += counts?.passed ?? 0;
+    totals.failed += failed;
+    totals.skipped += counts?.skipped ?? 0;
+    const detail = counts
+      ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped)`
+      : '';
+    lines.push(`  ${code === 0 ? 'ok  ' : 'FAIL'} ${step.name.padEnd(10)} ${secs.padStart(4)} s${detail}`);
+    if (code !== 0) {
+      exitCode = code;
+      const rest = steps.slice(steps.indexOf(step) + 1).map((s) => s.name);
+      if (rest.length) lines.push(`  stopped at the first failure; not run: ${rest.join(', ')}`);
+      break;
+    }
+  }
+  if (stopping && exitCode === 0) exitCode = 130;
+  rmSync(REPORTS, { recursive: true, force: true });
+  console.log(`\n==> [run-tests] summary\n${lines.join('\n')}`);
+  if (totals.skipped) console.log(`  ${totals.skipped} skipped`);
+  console.log(`${totals.passed} passed, ${totals.failed} failed`);
+  return exitCode;
+}
+
+main().then((code) => process.exit(code));
