@@ -17,7 +17,7 @@ import { authPlugin } from './platform/auth/authenticate.ts';
 import { LoginGuard } from './platform/auth/login-guard.ts';
 import { TokenSigner } from './platform/auth/tokens.ts';
 import type { AppContext } from './platform/context.ts';
-import { registerErrorHandler } from './platform/error-handler.ts';
+import { registerErrorHandler, sendNotFound } from './platform/error-handler.ts';
 import { loggerOptions } from './platform/logging.ts';
 import { registerSpa } from './platform/spa.ts';
 
@@ -120,7 +120,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(usersRoutes, { ctx });
   await app.register(organizationsRoutes, { ctx });
 
-  if (opts.serveWeb !== false) await registerSpa(app, config.webDist);
+  const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));
+  if (!servingWeb) app.setNotFoundHandler(sendNotFound);
 
   app.addHook('onClose', async () => {
     if (!opts.database) await handle.close();

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { AppError } from './errors.ts';
@@ -49,8 +49,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     req.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ detail: 'Internal Server Error', request_id: req.id });
   });
+}
 
-  app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({ detail: `Not found: ${req.method} ${req.url.split('?')[0]}` }),
-  );
+/** The JSON 404 for API paths (and for everything when no web app is served). */
+export function sendNotFound(req: FastifyRequest, reply: FastifyReply) {
+  return reply.code(404).send({ detail: `Not found: ${req.method} ${req.url.split('?')[0]}` });
 }

@@ -2,16 +2,17 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { sendNotFound } from './error-handler.ts';
 
 /**
  * Serves the built web app: hashed assets cached for a year, index.html never cached, and every
  * non-API GET that is not a file falls back to index.html (client-side routing).
  */
-export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
+export async function registerSpa(app: FastifyInstance, webDist: string): Promise<boolean> {
   const index = path.join(webDist, 'index.html');
   if (!existsSync(index)) {
     app.log.warn({ webDist }, 'web app not built: run `npm run build` to serve the UI');
-    return;
+    return false;
   }
   await app.register(fastifyStatic, {
     root: webDist,
@@ -28,9 +29,10 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
     const urlPath = req.url.split('?')[0];
     const isApi = urlPath === '/api' || urlPath.startsWith('/api/');
     if (isApi || (req.method !== 'GET' && req.method !== 'HEAD') || path.extname(urlPath)) {
-      return reply.code(404).send({ detail: `Not found: ${req.method} ${urlPath}` });
+      return sendNotFound(req, reply);
     }
     reply.header('cache-control', 'no-cache');
     return reply.sendFile('index.html');
   });
+  return true;
 }

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { describe } from 'vitest';
+import { type BuiltApp, buildApp } from '../src/app.ts';
+import { type AppConfig, loadConfig } from '../src/config.ts';
+import { createAccount } from '../src/modules/users/users.service.ts';
+import { addMember, createOrganization } from '../src/modules/organizations/organizations.service.ts';
+
+export const TEST_DB = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
+const pgAdminUrl = process.env.TEST_PG_URL;
+
+if (TEST_DB === 'postgres' && !pgAdminUrl) {
+  console.warn('\n!!! PostgreSQL not available (TEST_PG_URL unset): server-postgres tests SKIPPED !!!\n');
+}
+/** `describe` for API suites: runs on the engine of this project (sqlite / postgres). */
+export const apiSuite = TEST_DB === 'postgres' && !pgAdminUrl ? describe.skip : describe;
+
+export const PASSWORD = 'correct-horse-9';
+
+export interface TestApp extends BuiltApp {
+  config: AppConfig;
+  close(): Promise<void>;
+  /** Creates an account directly (no HTTP) and returns its id. */
+  createUser(
+    level: string,
+    overrides?: { email?: string; first_name?: string; password?: string },
+  ): Promise<TestUser>;
+  login(email: string, password?: string): Promise<string>;
+  req(opts: {
+    method: InjectOptions['method'];
+    url: string;
+    token?: string;
+    body?: unknown;
+    form?: Record<string, string>;
+  }): Promise<LightMyRequestResponse>;
+  createOrg(owner: TestUser, name?: string): Promise<string>;
+  addToOrg(
+    owner: TestUser,
+    orgId: string,
+    member: TestUser,
+    level?: 'user' | 'manager' | 'admin',
+  ): Promise<void>;
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  user_level: string;
+  token: string;
+}
+
+async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (TEST_DB === 'postgres') {
+    const name = `t_${randomUUID().replace(/-/g, '')}`;
+    const admin = new pg.Client({ connectionString: pgAdminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(pgAdminUrl as string);
+    u.pathname = `/${name}`;
+    return {
+      url: u.toString(),
+      drop: async () => {
+        const c = new pg.Client({ connectionString: pgAdminUrl });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'cc-test-'));
+  return {
+    url: `file:${path.join(dir, 'test.db')}`,
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { url, drop } = await freshDatabaseUrl();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-data-'));
+  const config = loadConfig({
+    DATABASE_URL: url,
+    JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    LOG_LEVEL: 'silent',
+    DEMO_SEED: 'false',
+    RATE_LIMIT_AUTH_MAX: '10000',
+    FILES_DIR: path.join(dataDir, 'files'),
+    ...env,
+  });
+  const built = await buildApp(config, { serveWeb: env.WEB_DIST !== undefined });
+  await built.app.ready();
+  let counter = 0;
+
+  const req: TestApp['req'] = ({ method, url: u, token, body, form }) => {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      return built.app.inject({ method, url: u, headers, payload: new URLSearchParams(form).toString() });
+    }
+    return built.app.inject({
+      method,
+      url: u,
+      headers,
+      ...(body !== undefined ? { payload: body as object } : {}),
+    });
+  };
+
+  const login = async (email: string, password = PASSWORD) => {
+    const res = await req({ method: 'POST', url: '/api/auth/token', form: { username: email, password } });
+    if (res.statusCode !== 200) throw new Error(`login failed for ${email}: ${res.statusCode} ${res.body}`);
+    return res.json().access_token as string;
+  };
+
+  return {
+    ...built,
+    config,
+    req,
+    login,
+    async close() {
+      await built.app.close();
+      await built.ctx.db.destroy().catch(() => {});
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    async createUser(level, o = {}) {
+      counter += 1;
+      const email = o.email ?? `${level}${counter}-${randomUUID().slice(0, 6)}@test.example`;
+      const id = await createAccount(built.ctx, {
+        email,
+        password: o.password ?? PASSWORD,
+        user_level: level,
+        first_name: o.first_name ?? `${level[0].toUpperCase()}${level.slice(1)}${counter}`,
+        last_name: 'Tester',
+      });
+      return { id, email, user_level: level, token: await login(email, o.password ?? PASSWORD) };
+    },
+    async createOrg(owner, name = `Org ${randomUUID().slice(0, 6)}`) {
+      const org = await createOrganization(
+        built.ctx,
+        {
+          id: owner.id,
+          email: owner.email,
+          user_level: owner.user_level,
+          first_name: null,
+          last_name: null,
+          organization_id: null,
+        },
+        name,
+      );
+      return org.id;
+    },
+    async addToOrg(owner, orgId, member, level = 'user') {
+      await addMember(
+        built.ctx,
+        {
+          id: owner.id,
+          email: owner.email,
+          user_level: owner.user_level,
+          first_name: null,
+          last_name: null,
+          organization_id: null,
+        },
+        orgId,
+        { email: member.email, org_access_level: level },
+      );
+    },
+  };
+}
