@@ -1,0 +1,90 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, Outlet, type RouteObject, ScrollRestoration } from 'react-router';
+import { PageLoader } from '../components/page-loader';
+import { RequireAuth, RequireLevel } from './guards';
+import { RouteError } from './route-error';
+import { ADMIN_LEVELS, FACTORY_LEVELS } from '../lib/access';
+
+// Every page is its own chunk: the public pages never download the signed-in app.
+const LandingPage = lazy(() => import('../features/landing/pages/landing-page'));
+const AboutPage = lazy(() => import('../features/landing/pages/about-page'));
+const LoginPage = lazy(() => import('../features/auth/pages/login-page'));
+const SignupPage = lazy(() => import('../features/auth/pages/signup-page'));
+const WaitlistPage = lazy(() => import('../features/auth/pages/waitlist-page'));
+const AppShell = lazy(() => import('./shell/app-shell'));
+const CeoDashboardPage = lazy(() => import('../features/dashboard/pages/ceo-dashboard-page'));
+const StrategyPage = lazy(() => import('../features/strategy/pages/strategy-page'));
+const MyTasksPage = lazy(() => import('../features/tasks/pages/my-tasks-page'));
+const RunPage = lazy(() => import('../features/run/pages/run-page'));
+const ConversationsPage = lazy(() => import('../features/run/pages/conversations-page'));
+const ConversationPage = lazy(() => import('../features/run/pages/conversation-page'));
+const TestRunPage = lazy(() => import('../features/run/pages/test-run-page'));
+const NotesPage = lazy(() => import('../features/notes/pages/notes-page'));
+const FilesPage = lazy(() => import('../features/files/pages/files-page'));
+const CommsPage = lazy(() => import('../features/comms/pages/comms-page'));
+const ContactsPage = lazy(() => import('../features/contacts/pages/contacts-page'));
+const AiFactoryPage = lazy(() => import('../features/factory/pages/ai-factory-page'));
+const ProfilePage = lazy(() => import('../features/profile/pages/profile-page'));
+const OrganizationPage = lazy(() => import('../features/organization/pages/organization-page'));
+const AdminPage = lazy(() => import('../features/admin/pages/admin-page'));
+const NotFoundPage = lazy(() => import('./not-found-page'));
+
+function RootLayout() {
+  return (
+    <>
+      <Suspense fallback={<PageLoader />}>
+        <Outlet />
+      </Suspense>
+      <ScrollRestoration />
+    </>
+  );
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { path: '/', element: <LandingPage /> },
+      { path: '/login', element: <LoginPage /> },
+      { path: '/signup', element: <SignupPage /> },
+      { path: '/about', element: <AboutPage /> },
+      { path: '/waitlist', element: <WaitlistPage /> },
+      {
+        path: '/app',
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <AppShell />,
+            children: [
+              { index: true, element: <Navigate to="/app/ceodashboard" replace /> },
+              { path: 'ceodashboard', element: <CeoDashboardPage /> },
+              { path: 'strategy', element: <StrategyPage /> },
+              { path: 'my-tasks', element: <MyTasksPage /> },
+              { path: 'run', element: <RunPage /> },
+              { path: 'conversations', element: <ConversationsPage /> },
+              { path: 'conversations/:conversationId', element: <ConversationPage /> },
+              { path: 'test-run', element: <TestRunPage /> },
+              { path: 'notes', element: <NotesPage /> },
+              { path: 'files', element: <FilesPage /> },
+              { path: 'comms', element: <CommsPage /> },
+              { path: 'contacts', element: <ContactsPage /> },
+              { path: 'profile', element: <ProfilePage /> },
+              { path: 'organization', element: <OrganizationPage /> },
+              {
+                element: <RequireLevel levels={FACTORY_LEVELS} />,
+                children: [{ path: 'ai-factory', element: <AiFactoryPage /> }],
+              },
+              {
+                element: <RequireLevel levels={ADMIN_LEVELS} />,
+                children: [{ path: 'admin', element: <AdminPage /> }],
+              },
+              { path: '*', element: <NotFoundPage /> },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];

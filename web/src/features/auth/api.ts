@@ -1,0 +1,52 @@
+import type { TTokenResponse, TUser } from '@cc/contract';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, setToken } from '../../lib/api';
+import { currentUserKey } from '../../lib/auth';
+
+export interface SignInInput {
+  email: string;
+  password: string;
+  rememberMe: boolean;
+}
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  first_name: string;
+  last_name: string;
+}
+
+/**
+ * Exchanges credentials for a token, loads the user with it, and only then stores the token, so a
+ * failed login leaves the visitor signed out and a successful one knows at once where to go.
+ */
+export async function signIn(queryClient: QueryClient, input: SignInInput): Promise<TUser> {
+  const token = await api<TTokenResponse>('/api/auth/token', {
+    method: 'POST',
+    form: { username: input.email.trim(), password: input.password, remember_me: String(input.rememberMe) },
+    anonymous: true,
+    skipSessionRule: true,
+  });
+  const me = await api<TUser>('/api/users/me', { token: token.access_token, skipSessionRule: true });
+  queryClient.removeQueries();
+  queryClient.setQueryData(currentUserKey, me);
+  setToken(token.access_token);
+  return me;
+}
+
+export function useSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: (input: SignInInput) => signIn(queryClient, input) });
+}
+
+export function useRegister() {
+  return useMutation({
+    mutationFn: (input: RegisterInput) =>
+      api<TUser>('/api/users/register', {
+        method: 'POST',
+        json: { ...input, email: input.email.trim() },
+        anonymous: true,
+        skipSessionRule: true,
+      }),
+  });
+}

@@ -1,0 +1,97 @@
+import { type FormEvent, useState } from 'react';
+import { Link, Navigate, useSearchParams } from 'react-router';
+import { PublicLayout } from '../../../components/public-layout';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Spinner } from '../../../components/ui/spinner';
+import { isApiError } from '../../../lib/api';
+import { useAuth } from '../../../lib/auth';
+import { DEFAULT_APP_PATH, safeAppRedirect } from '../../../lib/redirect';
+import { useSignIn } from '../api';
+import { AuthCard } from '../components/auth-card';
+
+/** The message shown when a login attempt fails. */
+export function loginErrorMessage(err: unknown): string {
+  if (isApiError(err)) {
+    const data = err.data as { detail?: unknown } | undefined;
+    return data && typeof data === 'object' && data.detail ? err.message : 'Login failed';
+  }
+  return 'An error occurred during login.';
+}
+
+export default function LoginPage() {
+  const { token, user } = useAuth();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [rememberMe, setRememberMe] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const signIn = useSignIn();
+
+  const target = safeAppRedirect(params.get('redirect')) ?? DEFAULT_APP_PATH;
+  if (token) return <Navigate to={user?.user_level === 'waitlisted' ? '/waitlist' : target} replace />;
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (!email.trim() || !password) {
+      setError('Please enter both email and password.');
+      return;
+    }
+    setError(null);
+    signIn.mutate({ email, password, rememberMe }, { onError: (err) => setError(loginErrorMessage(err)) });
+  };
+
+  return (
+    <PublicLayout nav="signup">
+      <AuthCard title="Welcome back" subtitle="Sign in to your command centre.">
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Login">
+          {error ? <Alert>{error}</Alert> : null}
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="login-email">Email</Label>
+            <Input
+              id="login-email"
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              autoFocus
+            />
+          </div>
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="login-password">Password</Label>
+            <Input
+              id="login-password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </div>
+          <label htmlFor="login-remember" className="flex w-fit cursor-pointer items-center gap-2.5 text-sm">
+            <input
+              id="login-remember"
+              type="checkbox"
+              checked={rememberMe}
+              onChange={(e) => setRememberMe(e.target.checked)}
+              className="size-4 rounded border-border accent-primary"
+            />
+            Remember me
+          </label>
+          <Button type="submit" size="lg" disabled={signIn.isPending} className="w-full">
+            {signIn.isPending ? <Spinner /> : null}
+            {signIn.isPending ? 'Logging in…' : 'Login'}
+          </Button>
+        </form>
+        <p className="mt-6 text-center text-sm text-muted-foreground">
+          No account yet?{' '}
+          <Link to="/signup" className="font-medium text-primary underline-offset-4 hover:underline">
+            Sign Up
+          </Link>
+        </p>
+      </AuthCard>
+    </PublicLayout>
+  );
+}

@@ -1,0 +1,107 @@
+import type { TAddOrgUserRequest, TOrganization, TOrgMember, TUpdateOrgUserRequest } from '@cc/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+import { currentUserKey } from '../../lib/auth';
+
+/**
+ * An organization as the API returns it. `can_edit` (rename/delete) is sent by the server but not yet
+ * part of the contract; without it, rename/delete is offered to ceo/admin callers who can manage it.
+ */
+export type Organization = TOrganization & { can_edit?: boolean };
+
+export const orgKeys = {
+  all: ['organizations'] as const,
+  list: () => [...orgKeys.all, 'list'] as const,
+  members: (orgId: string) => [...orgKeys.all, orgId, 'members'] as const,
+};
+
+export const organizationsQuery = () =>
+  queryOptions({
+    queryKey: orgKeys.list(),
+    queryFn: ({ signal }) => api<Organization[]>('/api/organizations', { signal }),
+  });
+
+export const membersQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: orgKeys.members(orgId),
+    queryFn: ({ signal }) =>
+      api<TOrgMember[]>(`/api/organizations/${encodeURIComponent(orgId)}/users`, { signal }),
+  });
+
+export function useOrganizations() {
+  return useQuery(organizationsQuery());
+}
+
+export function useOrgMembers(orgId: string | undefined) {
+  return useQuery({ ...membersQuery(orgId ?? ''), enabled: Boolean(orgId) });
+}
+
+/** Organization and membership changes can move the signed-in user's own primary organization. */
+function useInvalidateOrgs() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: orgKeys.all }),
+      queryClient.invalidateQueries({ queryKey: currentUserKey }),
+    ]);
+}
+
+const orgPath = (orgId: string) => `/api/organizations/${encodeURIComponent(orgId)}`;
+const memberPath = (orgId: string, userId: string) => `${orgPath(orgId)}/users/${encodeURIComponent(userId)}`;
+
+export function useCreateOrganization() {
+  const invalidate = useInvalidateOrgs();
+  return useMutation({
+    mutationFn: (name: string) => api<Organization>('/api/organizations', { method: 'POST', json: { name } }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useRenameOrganization() {
+  const invalidate = useInvalidateOrgs();
+  return useMutation({
+    mutationFn: ({ id, name }: { id: string; name: string }) =>
+      api<Organization>(orgPath(id), { method: 'PATCH', json: { name } }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteOrganization() {
+  const invalidate = useInvalidateOrgs();
+  return useMutation({
+    mutationFn: (id: string) => api<void>(orgPath(id), { method: 'DELETE' }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useAddMember(orgId: string) {
+  const invalidate = useInvalidateOrgs();
+  return useMutation({
+    mutationFn: (body: TAddOrgUserRequest) =>
+      api<TOrgMember>(`${orgPath(orgId)}/users`, { method: 'POST', json: body }),
+    onSuccess: invalidate,
+  });
+}
+
+/** The path names the member's account; an invite (no account yet) by its member id. */
+export function memberTargetId(m: TOrgMember): string {
+  return m.user_id ?? m.id;
+}
+
+export function useUpdateMember(orgId: string) {
+  const invalidate = useInvalidateOrgs();
+  return useMutation({
+    mutationFn: ({ member, changes }: { member: TOrgMember; changes: TUpdateOrgUserRequest }) =>
+      api<TOrgMember>(memberPath(orgId, memberTargetId(member)), { method: 'PATCH', json: changes }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useRemoveMember(orgId: string) {
+  const invalidate = useInvalidateOrgs();
+  return useMutation({
+    mutationFn: (member: TOrgMember) =>
+      api<void>(memberPath(orgId, memberTargetId(member)), { method: 'DELETE' }),
+    onSuccess: invalidate,
+  });
+}

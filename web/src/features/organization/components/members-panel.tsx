@@ -1,0 +1,211 @@
+import { displayName, type TOrgMember, type TUser } from '@cc/contract';
+import { Pencil, Trash2, UserPlus } from 'lucide-react';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { Alert } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { serverDetail } from '../../../lib/api';
+import { formatDate } from '../../../lib/format';
+import { notify } from '../../../lib/toast';
+import { type Organization, useAddMember, useOrgMembers, useRemoveMember, useUpdateMember } from '../api';
+import { type MemberValues, memberChanges } from './member-changes';
+import { ACCESS_LEVEL_LABELS, MemberDialog } from './member-dialog';
+
+/**
+ * The server lets an organization manager change a member's access level, but account fields only of
+ * regular members other than themselves (a platform admin may change anyone's).
+ */
+export function accountLockedFor(member: TOrgMember, me: TUser): boolean {
+  if (me.user_level === 'admin') return false;
+  return member.user_id === me.id || member.user_level === 'admin' || member.user_level === 'ceo';
+}
+
+export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
+  const members = useOrgMembers(org.id);
+  const add = useAddMember(org.id);
+  const update = useUpdateMember(org.id);
+  const remove = useRemoveMember(org.id);
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<TOrgMember | null>(null);
+  const [removing, setRemoving] = useState<TOrgMember | null>(null);
+  const manage = org.can_manage;
+
+  const onAdd = (values: MemberValues) => {
+    add.mutate(
+      {
+        email: values.email.trim(),
+        org_access_level: values.org_access_level || 'user',
+        first_name: values.first_name.trim() || undefined,
+        last_name: values.last_name.trim() || undefined,
+      },
+      {
+        onSuccess: (m) => {
+          setAdding(false);
+          notify.success(m.is_invite ? 'Invitation Sent' : 'Member Added', m.email);
+        },
+        onError: (err) => notify.error('Add Failed', serverDetail(err) ?? 'Could not add the member.'),
+      },
+    );
+  };
+
+  const onEdit = (values: MemberValues) => {
+    if (!editing) return;
+    const changes = memberChanges(editing, values);
+    if (Object.keys(changes).length === 0) {
+      notify.info('No Changes', 'No user information was changed.');
+      setEditing(null);
+      return;
+    }
+    update.mutate(
+      { member: editing, changes },
+      {
+        onSuccess: () => {
+          setEditing(null);
+          notify.success('User Updated');
+        },
+        onError: (err) => notify.error('Update Failed', serverDetail(err) ?? 'Could not update the member.'),
+      },
+    );
+  };
+
+  const onRemove = () => {
+    if (!removing) return;
+    remove.mutate(removing, {
+      onSuccess: () => {
+        setRemoving(null);
+        notify.success('Member Removed');
+      },
+      onError: (err) => notify.error('Remove Failed', serverDetail(err) ?? 'Could not remove the member.'),
+    });
+  };
+
+  return (
+    <section aria-labelledby={`members-${org.id}`} className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h3 id={`members-${org.id}`} className="text-base font-semibold">
+          Members
+        </h3>
+        {manage ? (
+          <Button size="sm" onClick={() => setAdding(true)}>
+            <UserPlus aria-hidden="true" />
+            Add member
+          </Button>
+        ) : null}
+      </div>
+
+      {members.isPending ? (
+        <div className="flex flex-col gap-2" role="status">
+          <span className="sr-only">Loading members…</span>
+          <Skeleton className="h-12" />
+          <Skeleton className="h-12" />
+          <Skeleton className="h-12" />
+        </div>
+      ) : members.isError ? (
+        <Alert>Could not load the members: {members.error.message}</Alert>
+      ) : members.data.length === 0 ? (
+        <p className="rounded-md border border-dashed border-border px-4 py-6 text-center text-sm text-muted-foreground">
+          No members yet.
+        </p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-border">
+          <table className="w-full min-w-[36rem] text-left text-sm">
+            <thead className="bg-muted/60 text-xs tracking-wide text-muted-foreground uppercase">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Email
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Access level
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Added
+                </th>
+                {manage ? (
+                  <th scope="col" className="px-4 py-3 text-right font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {members.data.map((m) => {
+                const name = displayName(m);
+                return (
+                  <tr key={m.id} className="hover:bg-muted/30">
+                    <td className="px-4 py-3 font-medium">
+                      <span className="flex flex-wrap items-center gap-2">
+                        {name}
+                        {m.is_invite ? <Badge variant="info">invited</Badge> : null}
+                        {m.user_id === me.id ? <Badge variant="outline">you</Badge> : null}
+                      </span>
+                    </td>
+                    <td className="px-4 py-3 break-all text-muted-foreground">{m.email}</td>
+                    <td className="px-4 py-3">
+                      {ACCESS_LEVEL_LABELS[m.org_access_level] ?? m.org_access_level}
+                    </td>
+                    <td className="px-4 py-3 whitespace-nowrap text-muted-foreground">
+                      {formatDate(m.created_at)}
+                    </td>
+                    {manage ? (
+                      <td className="px-4 py-2 text-right whitespace-nowrap">
+                        {m.is_invite ? null : (
+                          <span className="inline-flex gap-1">
+                            <Button
+                              variant="ghost"
+                              size="icon-sm"
+                              aria-label={`Edit ${name}`}
+                              onClick={() => setEditing(m)}
+                            >
+                              <Pencil aria-hidden="true" />
+                            </Button>
+                            <Button
+                              variant="ghost"
+                              size="icon-sm"
+                              aria-label={`Remove ${name}`}
+                              className="text-danger-text hover:text-danger-text"
+                              onClick={() => setRemoving(m)}
+                            >
+                              <Trash2 aria-hidden="true" />
+                            </Button>
+                          </span>
+                        )}
+                      </td>
+                    ) : null}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <MemberDialog open={adding} onOpenChange={setAdding} pending={add.isPending} onSubmit={onAdd} />
+      <MemberDialog
+        open={editing !== null}
+        onOpenChange={(open) => !open && setEditing(null)}
+        member={editing ?? undefined}
+        accountLocked={editing ? accountLockedFor(editing, me) : false}
+        pending={update.isPending}
+        onSubmit={onEdit}
+      />
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title="Remove member?"
+        description={
+          removing
+            ? `${displayName(removing)} will lose access to ${org.name}. Their account is not deleted.`
+            : ''
+        }
+        confirmLabel="Remove"
+        pending={remove.isPending}
+        onConfirm={onRemove}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,14 @@
+import type { TUpdateMeRequest, TUser } from '@cc/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+import { currentUserKey } from '../../lib/auth';
+
+/** PATCH /api/users/me with only the changed fields; the answer replaces the cached current user. */
+export function useUpdateMe() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (changes: TUpdateMeRequest) =>
+      api<TUser>('/api/users/me', { method: 'PATCH', json: changes }),
+    onSuccess: (user) => queryClient.setQueryData(currentUserKey, user),
+  });
+}

@@ -1,0 +1,19 @@
+import { PageHeader } from '../../../components/page-header';
+import { ADMIN_LEVELS, hasLevel } from '../../../lib/access';
+import { useAuth } from '../../../lib/auth';
+import { PasswordForm } from '../components/password-form';
+import { ProfileForm } from '../components/profile-form';
+
+export default function ProfilePage() {
+  const { user } = useAuth();
+  if (!user) return null;
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader title="Profile" description="Your details, objectives and working notes." />
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)]">
+        <ProfileForm key={user.id} user={user} isAdmin={hasLevel(user.user_level, ADMIN_LEVELS)} />
+        <PasswordForm />
+      </div>
+    </div>
+  );
+}

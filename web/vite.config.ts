@@ -1,0 +1,36 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const apiTarget = 'http://localhost:8080';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Every lazy chunk stays under the 100 KB gzip budget; warn well before that in raw size.
+    chunkSizeWarningLimit: 350,
+    rolldownOptions: {
+      // The shared contract builds its zod schemas at module level; the web app mostly needs its
+      // constants and helpers. Treating zod's builders as pure lets unused schemas (and zod) drop out.
+      treeshake: {
+        manualPureFunctions: ['z'],
+        moduleSideEffects: [{ test: /[\\/]contract[\\/]src[\\/]/, sideEffects: false }],
+      },
+    },
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/healthz': { target: apiTarget, changeOrigin: false },
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/healthz': { target: apiTarget, changeOrigin: false },
+    },
+  },
+});
