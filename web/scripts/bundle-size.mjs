@@ -16,7 +16,8 @@ const gz = new Map(files.map((f) => [f, gzipSync(readFileSync(join(assets, f))).
 const staticImports = (f) => {
   const code = readFileSync(join(assets, f), 'utf8');
   const found = new Set();
-  for (const m of code.matchAll(/(?:^|[;\s}])import\s*(?:[\w$*{}\s,]+from\s*)?["']\.\/([^"']+\.js)["']/g)) found.add(m[1]);
+  for (const m of code.matchAll(/(?:^|[;\s}])import\s*(?:[\w$*{}\s,]+from\s*)?["']\.\/([^"']+\.js)["']/g))
+    found.add(m[1]);
   return [...found];
 };
 const closure = (roots) => {
@@ -48,4 +49,6 @@ for (const [route, pages] of Object.entries(routes)) {
 const publicSet = closure([entry, page('landing-page'), page('login-page'), page('signup-page')]);
 console.log(`${'public pages total'.padEnd(20)} ${kb(sum(publicSet)).padStart(9)}  (budget 170 KB)`);
 const biggest = [...gz.entries()].filter(([f]) => f !== entry).sort((a, b) => b[1] - a[1])[0];
-console.log(`${'largest lazy chunk'.padEnd(20)} ${kb(biggest[1]).padStart(9)}  ${biggest[0]} (budget 100 KB)`);
+console.log(
+  `${'largest lazy chunk'.padEnd(20)} ${kb(biggest[1]).padStart(9)}  ${biggest[0]} (budget 100 KB)`,
+);
