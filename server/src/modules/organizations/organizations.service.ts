@@ -249,3 +249,8 @@ export const syncMemberEmail = (ctx: AppContext, userId: string, email: string) 
 export async function organizationIdsOf(ctx: AppContext, userId: string): Promise<string[]> {
   return [...(await repo.membershipsOf(ctx.db, userId)).keys()];
 }
+
+/** The user's memberships as organization id → org_access_level (for other modules' permission rules). */
+export function membershipLevelsOf(ctx: AppContext, userId: string): Promise<Map<string, string>> {
+  return repo.membershipsOf(ctx.db, userId);
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { MAX_PAGE_SIZE } from './common.ts';
+import { ZOptionalBody, ZOptionalText } from './fields.ts';
+
+export const ADVICE_CONTENT_REQUIRED = 'Content required';
+/** The advice preview is 80 px tall with Show More / Show Less (spec section 9). */
+export const ADVICE_PREVIEW_HEIGHT_PX = 80;
+/** Answer of POST /api/flow/run/strategic_flow (503) until the AI engine lands. */
+export const ADVICE_GENERATION_UNAVAILABLE =
+  'Advice generation is not available yet: the AI engine arrives in a later release.';
+
+export const ZAdvice = z.object({
+  id: z.string(),
+  advice_title: z.string().nullable(),
+  /** Markdown; render sanitized. */
+  content: z.string(),
+  feedback: z.string().nullable(),
+  crew_run_id: z.string().nullable(),
+  user_id: z.string(),
+  organization_id: z.string().nullable(),
+  /** The caller may edit, delete and give feedback (owner, or an admin/manager of its organization). */
+  can_edit: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TAdvice = z.infer<typeof ZAdvice>;
+
+const ZContent = z
+  .string({ message: ADVICE_CONTENT_REQUIRED })
+  .max(100_000)
+  .refine((s) => s.trim() !== '', ADVICE_CONTENT_REQUIRED);
+
+const adviceFields = {
+  advice_title: ZOptionalText(300).optional(),
+  content: ZContent,
+  feedback: ZOptionalBody(10_000).optional(),
+  crew_run_id: z.string().max(64).nullable().optional(),
+  organization_id: z.string().max(64).nullable().optional(),
+  /** Accepted (spec payload) and ignored: the owner is the caller. */
+  user_id: z.string().max(64).nullable().optional(),
+};
+
+/** POST /api/strategic-advice/. */
+export const ZCreateAdviceRequest = z.strictObject(adviceFields);
+export type TCreateAdviceRequest = z.input<typeof ZCreateAdviceRequest>;
+
+/** PUT /api/strategic-advice/{id}: content required; other fields left out stay as they are. */
+export const ZUpdateAdviceRequest = z.strictObject(adviceFields);
+export type TUpdateAdviceRequest = z.input<typeof ZUpdateAdviceRequest>;
+
+/** PATCH /api/strategic-advice/{id}/feedback: the dashboard's feedback box; blank clears it. */
+export const ZAdviceFeedbackRequest = z.strictObject({
+  feedback: ZOptionalBody(10_000),
+});
+export type TAdviceFeedbackRequest = z.input<typeof ZAdviceFeedbackRequest>;
+
+/** Newest first; the dashboard asks for limit=1. */
+export const ZAdviceListQuery = z.object({
+  organization_id: z.string().max(64).optional(),
+  skip: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(100),
+});
+export type TAdviceListQuery = z.input<typeof ZAdviceListQuery>;
+
+/** POST /api/flow/run/strategic_flow (Generate Advice). */
+export const ZStrategicFlowRequest = z
+  .object({ inputs: z.record(z.string(), z.unknown()).optional() })
+  .optional();
