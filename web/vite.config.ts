@@ -1,6 +1,6 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig } from 'vitest/config';
 
 const apiTarget = 'http://localhost:8080';
 
@@ -19,6 +19,10 @@ export default defineConfig({
         moduleSideEffects: [{ test: /[\\/]contract[\\/]src[\\/]/, sideEffects: false }],
       },
     },
+  },
+  test: {
+    // Component tests render whole routes whose lazy pages are transformed on first use.
+    testTimeout: 20000,
   },
   server: {
     port: 5173,

@@ -24,25 +24,37 @@ export function isSessionEndingError(err: unknown): boolean {
   return isApiError(err) && SESSION_ENDING_STATUSES.includes(err.status);
 }
 
+/** A 401/403/404 answer to the profile fetch ends the session at once (it is never retried). */
+function endSessionAfterProfileFailure(): void {
+  notify.error(
+    'Session Issue',
+    'Your session has expired or your account is no longer active. Please log in again.',
+    { id: 'session-issue' },
+  );
+  if (getToken()) clearToken();
+}
+
+/** Called once the profile fetch has finally failed, after its retries. */
 function onCurrentUserError(err: unknown): void {
-  if (isSessionEndingError(err)) {
-    notify.error(
-      'Session Issue',
-      'Your session has expired or your account is no longer active. Please log in again.',
-      { id: 'session-issue' },
-    );
-    if (getToken()) clearToken();
-  } else {
-    notify.error('Profile Error', 'Could not load your profile. Please try again later.', {
-      id: 'profile-error',
-    });
-  }
+  if (isSessionEndingError(err)) return; // already handled in the query function
+  notify.error('Profile Error', 'Could not load your profile. Please try again later.', {
+    id: 'profile-error',
+  });
 }
 
 export function currentUserQueryOptions() {
   return queryOptions({
     queryKey: currentUserKey,
-    queryFn: ({ signal }) => api<TUser>('/api/users/me', { signal }),
+    queryFn: async ({ signal }) => {
+      try {
+        return await api<TUser>('/api/users/me', { signal });
+      } catch (err) {
+        // Handled here rather than in the cache's onError: a 401/403 has already cleared the token,
+        // which drops the cached query before the cache would report the error.
+        if (isSessionEndingError(err)) endSessionAfterProfileFailure();
+        throw err;
+      }
+    },
     staleTime: CURRENT_USER_STALE_MS,
     // 401/403/404 end the session at once; anything else is retried up to two times.
     retry: (failureCount, error) => !isSessionEndingError(error) && failureCount < 2,

@@ -1,10 +1,17 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { toast } from 'sonner';
+import { afterEach, vi } from 'vitest';
+
+// Lazily loaded pages are transformed on first use, which can take a moment in a cold test run.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
+  toast.dismiss();
   localStorage.clear();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 // jsdom lacks a few browser APIs that Radix primitives call.
@@ -37,3 +44,4 @@ if (!window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+window.scrollTo = (() => {}) as typeof window.scrollTo;

@@ -46,7 +46,7 @@ export default function AppShell() {
                   )
                 }
               >
-                <item.icon className="hidden size-4 lg:inline" aria-hidden="true" />
+                <item.icon className="hidden size-4 2xl:inline" aria-hidden="true" />
                 {item.label}
               </NavLink>
             ))}

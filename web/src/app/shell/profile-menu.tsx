@@ -38,7 +38,7 @@ export function ProfileMenu() {
         <span className="grid size-8 place-items-center rounded-full bg-primary font-semibold text-primary-foreground">
           {initialOf(name)}
         </span>
-        <span className="hidden max-w-40 truncate font-medium lg:inline">{name}</span>
+        <span className="hidden max-w-40 truncate font-medium xl:inline">{name}</span>
         <ChevronDown className="size-4 text-muted-foreground" aria-hidden="true" />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-60">

@@ -3,11 +3,8 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { api } from '../../lib/api';
 import { currentUserKey } from '../../lib/auth';
 
-/**
- * An organization as the API returns it. `can_edit` (rename/delete) is sent by the server but not yet
- * part of the contract; without it, rename/delete is offered to ceo/admin callers who can manage it.
- */
-export type Organization = TOrganization & { can_edit?: boolean };
+/** An organization as the API returns it, with the caller's rights (`can_manage`, `can_edit`). */
+export type Organization = TOrganization;
 
 export const orgKeys = {
   all: ['organizations'] as const,

@@ -69,7 +69,7 @@ export function UserTable({
                     </Badge>
                   ) : null}
                 </td>
-                <td className="px-4 py-3 break-all text-muted-foreground">{u.email}</td>
+                <td className="px-4 py-3 whitespace-nowrap text-muted-foreground">{u.email}</td>
                 <td className="px-4 py-3 text-muted-foreground">{u.organization_name ?? '—'}</td>
                 <td className="px-4 py-3">
                   <Badge variant={LEVEL_BADGE[u.user_level] ?? 'outline'}>

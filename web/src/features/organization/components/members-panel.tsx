@@ -144,7 +144,7 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
                         {m.user_id === me.id ? <Badge variant="outline">you</Badge> : null}
                       </span>
                     </td>
-                    <td className="px-4 py-3 break-all text-muted-foreground">{m.email}</td>
+                    <td className="px-4 py-3 whitespace-nowrap text-muted-foreground">{m.email}</td>
                     <td className="px-4 py-3">
                       {ACCESS_LEVEL_LABELS[m.org_access_level] ?? m.org_access_level}
                     </td>

@@ -24,12 +24,6 @@ import { ACCESS_LEVEL_LABELS } from '../components/member-dialog';
 import { MembersPanel } from '../components/members-panel';
 import { OrganizationDialog } from '../components/organization-dialog';
 
-/** Rename and delete: the server's `can_edit` when sent, else ceo/admin callers who manage it. */
-export function canEditOrganization(org: Organization, userLevel: string): boolean {
-  if (typeof org.can_edit === 'boolean') return org.can_edit;
-  return org.can_manage && hasLevel(userLevel, ORG_CREATOR_LEVELS);
-}
-
 export default function OrganizationPage() {
   const { user } = useAuth();
   const orgs = useOrganizations();
@@ -102,7 +96,7 @@ export default function OrganizationPage() {
       />
 
       {orgs.isPending ? (
-        <div className="grid gap-4 lg:grid-cols-[18rem_1fr]" role="status">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-[18rem_1fr]" role="status">
           <span className="sr-only">Loading organizations…</span>
           <Skeleton className="h-40" />
           <Skeleton className="h-72" />
@@ -123,7 +117,7 @@ export default function OrganizationPage() {
           )}
         </Card>
       ) : (
-        <div className="grid items-start gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
           <nav aria-label="Organizations" className="flex flex-col gap-2">
             {list.map((org) => (
               <button
@@ -163,7 +157,7 @@ export default function OrganizationPage() {
                   {!selected.can_manage ? <Badge variant="outline">Read-only</Badge> : null}
                 </div>
               </div>
-              {canEditOrganization(selected, user.user_level) ? (
+              {selected.can_edit ? (
                 <div className="flex gap-2">
                   <Button variant="outline" size="sm" onClick={() => setRenaming(selected)}>
                     <Pencil aria-hidden="true" />

@@ -10,7 +10,7 @@ export default function ProfilePage() {
   return (
     <div className="flex flex-col gap-6">
       <PageHeader title="Profile" description="Your details, objectives and working notes." />
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)]">
         <ProfileForm key={user.id} user={user} isAdmin={hasLevel(user.user_level, ADMIN_LEVELS)} />
         <PasswordForm />
       </div>
