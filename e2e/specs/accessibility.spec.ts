@@ -60,3 +60,37 @@ test.describe('accessibility (axe, WCAG 2 A/AA): no serious or critical violatio
     });
   }
 });
+
+test.describe('accessibility of the dialogs in these journeys', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce', colorScheme: 'dark' });
+  });
+
+  test('Super Admin with the Edit User dialog open', async ({ page }, testInfo) => {
+    await loginViaApi(page, DEMO.admin.email, DEMO.admin.password);
+    await settle(page, '/app/admin', /super admin/i);
+    await page
+      .getByRole('row')
+      .filter({ hasText: DEMO.maya.email })
+      .getByRole('button', { name: /edit/i })
+      .click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, testInfo);
+  });
+
+  test('Organization with the Add member dialog open', async ({ page }, testInfo) => {
+    await loginViaApi(page, DEMO.ceo.email, DEMO.ceo.password);
+    await settle(page, '/app/organization', /organization/i);
+    await page.getByRole('button', { name: /^add (member|user)$/i }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, testInfo);
+  });
+
+  test('the profile menu open', async ({ page }, testInfo) => {
+    await loginViaApi(page, DEMO.admin.email, DEMO.admin.password);
+    await settle(page, '/app/ceodashboard', /welcome back,/i);
+    await page.getByRole('button', { name: /profile menu/i }).click();
+    await expect(page.getByRole('menu')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, testInfo);
+  });
+});

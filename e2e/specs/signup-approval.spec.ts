@@ -74,7 +74,7 @@ test.describe('sign up, waitlist and approval', () => {
         await expect(dialog).toBeHidden();
       }
       await expect(row).not.toContainText(/waitlisted/i);
-      await expect(row).toContainText(/\bUser\b/);
+      await expect(row.getByRole('cell', { name: /^user$/i })).toBeVisible();
 
       const approved = await findUserByEmail(request, admin.token, user.email);
       expect(approved?.user_level).toBe('user');
