@@ -17,9 +17,7 @@ export function filterUsers(users: TUser[], search: string): TUser[] {
   const q = search.trim().toLowerCase();
   if (!q) return users;
   return users.filter((u) =>
-    [displayName(u), u.first_name, u.last_name, u.profile?.name, u.email, u.organization_name].some((field) =>
-      (field ?? '').toLowerCase().includes(q),
-    ),
+    [displayName(u), u.email, u.organization_name].some((field) => (field ?? '').toLowerCase().includes(q)),
   );
 }
 

@@ -1,0 +1,163 @@
+import type { TOrganization, TOrgMember, TUser } from '@cc/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { makeMember, makeOrg, makeUser } from '../../test/fixtures';
+import { type Handler, mockApi } from '../../test/mock-api';
+import { renderApp } from '../../test/render';
+
+function setup(
+  me: TUser,
+  orgs: TOrganization[],
+  members: TOrgMember[] = [],
+  extra: Record<string, Handler> = {},
+) {
+  const api = mockApi({
+    'GET /api/users/me': { body: me },
+    'GET /api/organizations': { body: orgs },
+    ...Object.fromEntries(orgs.map((o) => [`GET /api/organizations/${o.id}/users`, { body: members }])),
+    ...extra,
+  });
+  renderApp({ path: '/app/organization', token: 'tok' });
+  return api;
+}
+
+async function membersTable() {
+  return within(await screen.findByRole('table'));
+}
+
+describe('organization page: who sees what', () => {
+  it('says "No organization assigned." to a user without one, with no way to create one', async () => {
+    setup(makeUser({ user_level: 'user' }), []);
+    expect(await screen.findByText('No organization assigned.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /New organization/ })).not.toBeInTheDocument();
+  });
+
+  it('lets ceo and admin create an organization (name required)', async () => {
+    const created = makeOrg({ id: 'org-9', name: 'Contoso' });
+    const { callsTo } = setup(makeUser({ user_level: 'ceo' }), [], [], {
+      'POST /api/organizations': { status: 201, body: created },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'New organization' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Organization name'), '   ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create organization' }));
+    expect(await within(dialog).findByText('Organization name is required')).toBeInTheDocument();
+    expect(callsTo('POST', '/api/organizations')).toHaveLength(0);
+
+    await userEvent.type(within(dialog).getByLabelText('Organization name'), ' Contoso ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create organization' }));
+    await waitFor(() => expect(callsTo('POST', '/api/organizations')).toHaveLength(1));
+    expect(callsTo('POST', '/api/organizations')[0].body).toEqual({ name: 'Contoso' });
+  });
+
+  it('shows members read-only to someone who cannot manage the organization', async () => {
+    const org = makeOrg({ can_manage: false, can_edit: false, my_access_level: 'user' });
+    setup(makeUser({ user_level: 'user' }), [org], [makeMember({ first_name: 'Leo', last_name: 'Garcia' })]);
+    const table = await membersTable();
+    expect(table.getByText('Leo Garcia')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Add member/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Edit Leo Garcia/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Remove Leo Garcia/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Rename' })).not.toBeInTheDocument();
+  });
+
+  it('marks invites "invited" and offers no edit or delete for them', async () => {
+    const invite = makeMember({
+      user_id: null,
+      email: 'new@x.co',
+      first_name: null,
+      last_name: null,
+      is_invite: true,
+    });
+    const member = makeMember({ first_name: 'Leo', last_name: 'Garcia' });
+    setup(makeUser({ user_level: 'ceo' }), [makeOrg()], [invite, member]);
+    const table = await membersTable();
+    const inviteRow = table.getByText('new@x.co', { selector: 'td' }).closest('tr')!;
+    expect(within(inviteRow).getByText('invited')).toBeInTheDocument();
+    expect(within(inviteRow).queryByRole('button')).not.toBeInTheDocument();
+    expect(table.getByRole('button', { name: 'Edit Leo Garcia' })).toBeInTheDocument();
+    expect(table.getByRole('button', { name: 'Remove Leo Garcia' })).toBeInTheDocument();
+  });
+});
+
+describe('organization members: add, edit, remove', () => {
+  it('validates the add form and sends the default access level', async () => {
+    const { callsTo } = setup(makeUser({ user_level: 'ceo' }), [makeOrg()], [], {
+      'POST /api/organizations/org-1/users': { status: 201, body: makeMember({ email: 'ann@x.co' }) },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Add member' }));
+    const dialog = await screen.findByRole('dialog');
+    const submit = within(dialog).getByRole('button', { name: 'Add member' });
+    await userEvent.click(submit);
+    expect(await within(dialog).findByText('Email is required')).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByLabelText('Email'), 'not-an-email');
+    await userEvent.click(submit);
+    expect(await within(dialog).findByText('Invalid email address')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Access level')).toHaveValue('user');
+    expect(callsTo('POST', '/api/organizations/org-1/users')).toHaveLength(0);
+
+    await userEvent.clear(within(dialog).getByLabelText('Email'));
+    await userEvent.type(within(dialog).getByLabelText('Email'), 'ann@x.co');
+    await userEvent.click(submit);
+    await waitFor(() => expect(callsTo('POST', '/api/organizations/org-1/users')).toHaveLength(1));
+    expect(callsTo('POST', '/api/organizations/org-1/users')[0].body).toEqual({
+      email: 'ann@x.co',
+      org_access_level: 'user',
+    });
+  });
+
+  it('says "No Changes" when nothing changed, and sends only what changed', async () => {
+    const member = makeMember({
+      user_id: 'u-leo',
+      first_name: 'Leo',
+      last_name: 'Garcia',
+      email: 'leo@x.co',
+    });
+    const { callsTo } = setup(makeUser({ user_level: 'admin' }), [makeOrg()], [member], {
+      'PATCH /api/organizations/org-1/users/u-leo': { body: { ...member, org_access_level: 'manager' } },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Leo Garcia' }));
+    let dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('No Changes')).toBeInTheDocument();
+    expect(screen.getByText('No user information was changed.')).toBeInTheDocument();
+    expect(callsTo('PATCH', '/api/organizations/org-1/users/u-leo')).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Edit Leo Garcia' }));
+    dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('New password'), 'short');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await within(dialog).findByText('Password must be at least 8 characters')).toBeInTheDocument();
+    await userEvent.clear(within(dialog).getByLabelText('New password'));
+    await userEvent.selectOptions(within(dialog).getByLabelText('Access level'), 'manager');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(callsTo('PATCH', '/api/organizations/org-1/users/u-leo')).toHaveLength(1));
+    expect(callsTo('PATCH', '/api/organizations/org-1/users/u-leo')[0].body).toEqual({
+      org_access_level: 'manager',
+    });
+  });
+
+  it('locks account fields a manager may not change (a ceo member) but keeps the access level', async () => {
+    const ceo = makeMember({ user_id: 'u-ceo', first_name: 'Olivia', last_name: 'Chen', user_level: 'ceo' });
+    setup(makeUser({ user_level: 'user' }), [makeOrg({ can_edit: false, my_access_level: 'admin' })], [ceo]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Olivia Chen' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('Email')).toHaveAttribute('readonly');
+    expect(within(dialog).getByLabelText('New password')).toHaveAttribute('readonly');
+    expect(within(dialog).getByLabelText('Access level')).toBeEnabled();
+  });
+
+  it('removes a member after confirmation', async () => {
+    const member = makeMember({ user_id: 'u-leo', first_name: 'Leo', last_name: 'Garcia' });
+    const { callsTo } = setup(makeUser({ user_level: 'ceo' }), [makeOrg()], [member], {
+      'DELETE /api/organizations/org-1/users/u-leo': { status: 204 },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove Leo Garcia' }));
+    const confirm = await screen.findByRole('alertdialog');
+    expect(callsTo('DELETE', '/api/organizations/org-1/users/u-leo')).toHaveLength(0);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(callsTo('DELETE', '/api/organizations/org-1/users/u-leo')).toHaveLength(1));
+    expect(await screen.findByText('Member Removed')).toBeInTheDocument();
+  });
+});
