@@ -10,6 +10,7 @@ import type { AppConfig } from './config.ts';
 import { createDb, type DbHandle } from './db/index.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { goalsRoutes } from './modules/goals/goals.routes.ts';
 import { journalsRoutes } from './modules/journals/journals.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -120,6 +121,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(authRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
   await app.register(organizationsRoutes, { ctx });
+  await app.register(goalsRoutes, { ctx });
   await app.register(journalsRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));

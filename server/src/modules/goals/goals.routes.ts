@@ -1,0 +1,77 @@
+import {
+  ZCreateGoalRequest,
+  ZErrorBody,
+  ZGoal,
+  ZGoalListQuery,
+  ZIdParams,
+  ZUpdateGoalRequest,
+} from '@cc/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import * as goals from './goals.service.ts';
+
+const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
+const tags = ['strategic goals'];
+
+export const goalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/api/strategic-goals',
+    {
+      schema: {
+        tags,
+        summary: "Goals with KPIs and progress: the caller's and their organizations'",
+        querystring: ZGoalListQuery,
+        response: { 200: z.array(ZGoal), ...errors },
+      },
+    },
+    async (req) => goals.listGoals(ctx, currentUser(req), req.query),
+  );
+
+  app.post(
+    '/api/strategic-goals',
+    {
+      schema: {
+        tags,
+        summary: 'Create a goal with its KPIs (one transaction)',
+        body: ZCreateGoalRequest,
+        response: { 201: ZGoal, ...errors },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await goals.createGoal(ctx, currentUser(req), req.body)),
+  );
+
+  app.get(
+    '/api/strategic-goals/:id',
+    {
+      schema: { tags, summary: 'One goal', params: ZIdParams, response: { 200: ZGoal, ...errors } },
+    },
+    async (req) => goals.getGoal(ctx, currentUser(req), req.params.id),
+  );
+
+  app.put(
+    '/api/strategic-goals/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a goal; kpis, when sent, replace the KPI list (one transaction)',
+        params: ZIdParams,
+        body: ZUpdateGoalRequest,
+        response: { 200: ZGoal, ...errors },
+      },
+    },
+    async (req) => goals.updateGoal(ctx, currentUser(req), req.params.id, req.body),
+  );
+
+  app.delete(
+    '/api/strategic-goals/:id',
+    {
+      schema: { tags, summary: 'Delete a goal', params: ZIdParams, response: { 204: z.null(), ...errors } },
+    },
+    async (req, reply) => {
+      await goals.deleteGoal(ctx, currentUser(req), req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

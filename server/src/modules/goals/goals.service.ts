@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import {
+  COMPLETED_GOAL_STATUSES,
+  MAX_KPIS_PER_GOAL,
+  type TGoal,
+  type ZCreateGoalRequest,
+  type ZGoalListQuery,
+  type ZKpiInput,
+  type ZUpdateGoalRequest,
+} from '@cc/contract';
+import type { z } from 'zod';
+import { nowIso, withTx } from '../../db/index.ts';
+import type { GoalKpisTable } from '../../db/types.ts';
+import { MANAGING_LEVELS, type Memberships } from '../../platform/access.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { forbidden, notFound } from '../../platform/errors.ts';
+import { membershipLevelsOf } from '../organizations/organizations.service.ts';
+import { presentGoal } from './goals.presenter.ts';
+import * as repo from './goals.repository.ts';
+
+/**
+ * Visible to the owner and the members of the goal's organization; editable (and deletable) by the
+ * owner and by an admin or manager of that organization.
+ */
+function rights(
+  goal: { user_id: string; organization_id: string | null },
+  callerId: string,
+  levels: Memberships,
+) {
+  const own = goal.user_id === callerId;
+  const level = goal.organization_id ? levels.get(goal.organization_id) : undefined;
+  return { visible: own || level !== undefined, canEdit: own || MANAGING_LEVELS.has(level ?? '') };
+}
+
+function assertMember(levels: Memberships, orgId: string | null | undefined): void {
+  if (orgId && !levels.has(orgId)) throw forbidden('You are not a member of this organization.');
+}
+
+async function load(ctx: AppContext, caller: AuthUser, id: string) {
+  const levels = await membershipLevelsOf(ctx, caller.id);
+  const row = await repo.findGoal(ctx.db, id);
+  const r = row ? rights(row, caller.id, levels) : undefined;
+  if (!row || !r?.visible) throw notFound('Goal not found');
+  return { row, levels, ...r };
+}
+
+async function present(ctx: AppContext, caller: AuthUser, id: string): Promise<TGoal> {
+  const { row, canEdit } = await load(ctx, caller, id);
+  return presentGoal(row, await repo.listKpis(ctx.db, [id], MAX_KPIS_PER_GOAL), { canEdit });
+}
+
+/** KPI rows in the given order; a KPI keeps its id only when it already belongs to this goal. */
+function kpiRows(goalId: string, kpis: z.output<typeof ZKpiInput>[], keepIds: Set<string>): GoalKpisTable[] {
+  const used = new Set<string>();
+  return kpis.map((k, position) => {
+    const id = k.id && keepIds.has(k.id) && !used.has(k.id) ? k.id : randomUUID();
+    used.add(id);
+    return {
+      id,
+      goal_id: goalId,
+      position,
+      name: k.name,
+      current_value: k.current_value,
+      target_value: k.target_value,
+      unit: k.unit ?? null,
+    };
+  });
+}
+
+export async function listGoals(
+  ctx: AppContext,
+  caller: AuthUser,
+  q: z.output<typeof ZGoalListQuery>,
+): Promise<TGoal[]> {
+  const levels = await membershipLevelsOf(ctx, caller.id);
+  assertMember(levels, q.organization_id);
+  const rows = await repo.listGoals(ctx.db, {
+    userId: caller.id,
+    orgIds: [...levels.keys()],
+    search: q.search,
+    status: q.status,
+    organizationId: q.organization_id,
+    sortBy: q.sort_by,
+    includeCompleted: q.include_completed,
+    completed: COMPLETED_GOAL_STATUSES,
+    skip: q.skip,
+    limit: q.limit,
+  });
+  const kpis = await repo.listKpis(
+    ctx.db,
+    rows.map((r) => r.id),
+    MAX_KPIS_PER_GOAL,
+  );
+  const byGoal = new Map<string, GoalKpisTable[]>();
+  for (const k of kpis) byGoal.set(k.goal_id, [...(byGoal.get(k.goal_id) ?? []), k]);
+  return rows.map((row) => presentGoal(row, byGoal.get(row.id) ?? [], rights(row, caller.id, levels)));
+}
+
+export const getGoal = present;
+
+export async function createGoal(
+  ctx: AppContext,
+  caller: AuthUser,
+  body: z.output<typeof ZCreateGoalRequest>,
+): Promise<TGoal> {
+  const levels = await membershipLevelsOf(ctx, caller.id);
+  assertMember(levels, body.organization_id);
+  const now = nowIso();
+  const id = randomUUID();
+  await withTx(ctx.db, async (trx) => {
+    await repo.insertGoal(trx, {
+      id,
+      user_id: caller.id,
+      organization_id: body.organization_id ?? null,
+      title: body.title,
+      description: body.description ?? null,
+      due_date: body.due_date,
+      status: body.status,
+      created_at: now,
+      updated_at: now,
+    });
+    await repo.replaceKpis(trx, id, kpiRows(id, body.kpis, new Set()));
+  });
+  return present(ctx, caller, id);
+}
+
+export async function updateGoal(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  body: z.output<typeof ZUpdateGoalRequest>,
+): Promise<TGoal> {
+  const { row, levels, canEdit } = await load(ctx, caller, id);
+  if (!canEdit) throw forbidden('You cannot edit this goal.');
+  if (body.organization_id !== undefined && body.organization_id !== row.organization_id) {
+    assertMember(levels, body.organization_id);
+  }
+  await withTx(ctx.db, async (trx) => {
+    await repo.updateGoal(trx, id, {
+      title: body.title,
+      due_date: body.due_date,
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.status !== undefined ? { status: body.status } : {}),
+      ...(body.organization_id !== undefined ? { organization_id: body.organization_id } : {}),
+      updated_at: nowIso(),
+    });
+    if (body.kpis) {
+      const existing = await repo.listKpis(trx, [id], MAX_KPIS_PER_GOAL);
+      await repo.replaceKpis(trx, id, kpiRows(id, body.kpis, new Set(existing.map((k) => k.id))));
+    }
+  });
+  return present(ctx, caller, id);
+}
+
+export async function deleteGoal(ctx: AppContext, caller: AuthUser, id: string): Promise<void> {
+  const { canEdit } = await load(ctx, caller, id);
+  if (!canEdit) throw forbidden('You cannot delete this goal.');
+  await repo.deleteGoal(ctx.db, id); // KPIs cascade
+}
