@@ -9,6 +9,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { AppConfig } from './config.ts';
 import { createDb, type DbHandle } from './db/index.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
+import { adviceRoutes } from './modules/advice/advice.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { goalsRoutes } from './modules/goals/goals.routes.ts';
 import { journalsRoutes } from './modules/journals/journals.routes.ts';
@@ -122,6 +123,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(usersRoutes, { ctx });
   await app.register(organizationsRoutes, { ctx });
   await app.register(goalsRoutes, { ctx });
+  await app.register(adviceRoutes, { ctx });
   await app.register(journalsRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));

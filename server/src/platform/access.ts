@@ -1,3 +1,5 @@
+import { forbidden } from './errors.ts';
+
 /**
  * Access rules shared by the workspace modules (goals, advice, tasks, contacts). `levels` is the
  * caller's memberships: organization id → org_access_level.
@@ -15,4 +17,23 @@ export function managesAny(levels: Memberships, orgIds: readonly (string | null)
 /** True when the caller is a member of at least one of these organizations. */
 export function memberOfAny(levels: Memberships, orgIds: readonly (string | null)[]): boolean {
   return orgIds.some((id) => id !== null && levels.has(id));
+}
+
+/**
+ * Rights over a record that has an owner and may belong to one organization (goals, advice): visible
+ * to the owner and that organization's members; editable by the owner and its admins/managers.
+ */
+export function ownedRecordRights(
+  record: { user_id: string; organization_id: string | null },
+  callerId: string,
+  levels: Memberships,
+): { visible: boolean; canEdit: boolean } {
+  const own = record.user_id === callerId;
+  const level = record.organization_id ? levels.get(record.organization_id) : undefined;
+  return { visible: own || level !== undefined, canEdit: own || MANAGING_LEVELS.has(level ?? '') };
+}
+
+/** Throws 403 unless the caller belongs to the organization (null/undefined: nothing to check). */
+export function assertMemberOf(levels: Memberships, orgId: string | null | undefined): void {
+  if (orgId && !levels.has(orgId)) throw forbidden('You are not a member of this organization.');
 }

@@ -11,7 +11,7 @@ import {
 import type { z } from 'zod';
 import { nowIso, withTx } from '../../db/index.ts';
 import type { GoalKpisTable } from '../../db/types.ts';
-import { MANAGING_LEVELS, type Memberships } from '../../platform/access.ts';
+import { assertMemberOf, ownedRecordRights } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
@@ -23,19 +23,8 @@ import * as repo from './goals.repository.ts';
  * Visible to the owner and the members of the goal's organization; editable (and deletable) by the
  * owner and by an admin or manager of that organization.
  */
-function rights(
-  goal: { user_id: string; organization_id: string | null },
-  callerId: string,
-  levels: Memberships,
-) {
-  const own = goal.user_id === callerId;
-  const level = goal.organization_id ? levels.get(goal.organization_id) : undefined;
-  return { visible: own || level !== undefined, canEdit: own || MANAGING_LEVELS.has(level ?? '') };
-}
-
-function assertMember(levels: Memberships, orgId: string | null | undefined): void {
-  if (orgId && !levels.has(orgId)) throw forbidden('You are not a member of this organization.');
-}
+const rights = ownedRecordRights;
+const assertMember = assertMemberOf;
 
 async function load(ctx: AppContext, caller: AuthUser, id: string) {
   const levels = await membershipLevelsOf(ctx, caller.id);

@@ -1,0 +1,106 @@
+import {
+  ZAdvice,
+  ZAdviceFeedbackRequest,
+  ZAdviceListQuery,
+  ZCreateAdviceRequest,
+  ZErrorBody,
+  ZIdParams,
+  ZStrategicFlowRequest,
+  ZUpdateAdviceRequest,
+} from '@cc/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import * as advice from './advice.service.ts';
+
+const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
+const tags = ['strategic advice'];
+
+export const adviceRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/api/strategic-advice',
+    {
+      schema: {
+        tags,
+        summary: "Advice, newest first: the caller's and their organizations'",
+        querystring: ZAdviceListQuery,
+        response: { 200: z.array(ZAdvice), ...errors },
+      },
+    },
+    async (req) => advice.listAdvice(ctx, currentUser(req), req.query),
+  );
+
+  app.post(
+    '/api/strategic-advice',
+    {
+      schema: {
+        tags,
+        summary: 'Create advice',
+        body: ZCreateAdviceRequest,
+        response: { 201: ZAdvice, ...errors },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await advice.createAdvice(ctx, currentUser(req), req.body)),
+  );
+
+  app.get(
+    '/api/strategic-advice/:id',
+    {
+      schema: { tags, summary: 'One advice item', params: ZIdParams, response: { 200: ZAdvice, ...errors } },
+    },
+    async (req) => advice.getAdvice(ctx, currentUser(req), req.params.id),
+  );
+
+  app.put(
+    '/api/strategic-advice/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update advice (content required; other fields left out stay)',
+        params: ZIdParams,
+        body: ZUpdateAdviceRequest,
+        response: { 200: ZAdvice, ...errors },
+      },
+    },
+    async (req) => advice.updateAdvice(ctx, currentUser(req), req.params.id, req.body),
+  );
+
+  app.patch(
+    '/api/strategic-advice/:id/feedback',
+    {
+      schema: {
+        tags,
+        summary: "Save the dashboard's feedback on an advice item",
+        params: ZIdParams,
+        body: ZAdviceFeedbackRequest,
+        response: { 200: ZAdvice, ...errors },
+      },
+    },
+    async (req) => advice.setFeedback(ctx, currentUser(req), req.params.id, req.body),
+  );
+
+  app.delete(
+    '/api/strategic-advice/:id',
+    {
+      schema: { tags, summary: 'Delete advice', params: ZIdParams, response: { 204: z.null(), ...errors } },
+    },
+    async (req, reply) => {
+      await advice.deleteAdvice(ctx, currentUser(req), req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/flow/run/strategic_flow',
+    {
+      schema: {
+        tags,
+        summary: 'Generate Advice (503 until the AI engine is available)',
+        body: ZStrategicFlowRequest,
+        response: { 503: ZErrorBody, ...errors },
+      },
+    },
+    async () => advice.runStrategicFlow(),
+  );
+};

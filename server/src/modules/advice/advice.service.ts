@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ADVICE_GENERATION_UNAVAILABLE,
+  type TAdvice,
+  type ZAdviceFeedbackRequest,
+  type ZAdviceListQuery,
+  type ZCreateAdviceRequest,
+  type ZUpdateAdviceRequest,
+} from '@cc/contract';
+import type { z } from 'zod';
+import { nowIso } from '../../db/index.ts';
+import type { StrategicAdviceTable } from '../../db/types.ts';
+import { assertMemberOf, ownedRecordRights } from '../../platform/access.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { forbidden, notFound, unavailable } from '../../platform/errors.ts';
+import { membershipLevelsOf } from '../organizations/organizations.service.ts';
+import { presentAdvice } from './advice.presenter.ts';
+import * as repo from './advice.repository.ts';
+
+/** Visible to the owner and the members of its organization; the owner and its admins/managers edit. */
+async function load(ctx: AppContext, caller: AuthUser, id: string) {
+  const levels = await membershipLevelsOf(ctx, caller.id);
+  const row = await repo.findAdvice(ctx.db, id);
+  const r = row ? ownedRecordRights(row, caller.id, levels) : undefined;
+  if (!row || !r?.visible) throw notFound('Advice not found');
+  return { row, levels, ...r };
+}
+
+async function editable(ctx: AppContext, caller: AuthUser, id: string) {
+  const a = await load(ctx, caller, id);
+  if (!a.canEdit) throw forbidden('You cannot change this advice.');
+  return a;
+}
+
+export async function listAdvice(
+  ctx: AppContext,
+  caller: AuthUser,
+  q: z.output<typeof ZAdviceListQuery>,
+): Promise<TAdvice[]> {
+  const levels = await membershipLevelsOf(ctx, caller.id);
+  assertMemberOf(levels, q.organization_id);
+  const rows = await repo.listAdvice(ctx.db, {
+    userId: caller.id,
+    orgIds: [...levels.keys()],
+    organizationId: q.organization_id,
+    skip: q.skip,
+    limit: q.limit,
+  });
+  return rows.map((r) => presentAdvice(r, ownedRecordRights(r, caller.id, levels)));
+}
+
+export async function getAdvice(ctx: AppContext, caller: AuthUser, id: string): Promise<TAdvice> {
+  const { row, canEdit } = await load(ctx, caller, id);
+  return presentAdvice(row, { canEdit });
+}
+
+export async function createAdvice(
+  ctx: AppContext,
+  caller: AuthUser,
+  body: z.output<typeof ZCreateAdviceRequest>,
+): Promise<TAdvice> {
+  assertMemberOf(await membershipLevelsOf(ctx, caller.id), body.organization_id);
+  const now = nowIso();
+  const row: StrategicAdviceTable = {
+    id: randomUUID(),
+    user_id: caller.id,
+    organization_id: body.organization_id ?? null,
+    advice_title: body.advice_title ?? null,
+    content: body.content,
+    feedback: body.feedback ?? null,
+    crew_run_id: body.crew_run_id ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  await repo.insertAdvice(ctx.db, row);
+  return presentAdvice(row, { canEdit: true });
+}
+
+export async function updateAdvice(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  body: z.output<typeof ZUpdateAdviceRequest>,
+): Promise<TAdvice> {
+  const { row, levels } = await editable(ctx, caller, id);
+  if (body.organization_id !== undefined && body.organization_id !== row.organization_id) {
+    assertMemberOf(levels, body.organization_id);
+  }
+  const set: Partial<StrategicAdviceTable> = { content: body.content, updated_at: nowIso() };
+  if (body.advice_title !== undefined) set.advice_title = body.advice_title;
+  if (body.feedback !== undefined) set.feedback = body.feedback;
+  if (body.crew_run_id !== undefined) set.crew_run_id = body.crew_run_id;
+  if (body.organization_id !== undefined) set.organization_id = body.organization_id;
+  await repo.updateAdvice(ctx.db, id, set);
+  return getAdvice(ctx, caller, id);
+}
+
+export async function setFeedback(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  body: z.output<typeof ZAdviceFeedbackRequest>,
+): Promise<TAdvice> {
+  await editable(ctx, caller, id);
+  await repo.updateAdvice(ctx.db, id, { feedback: body.feedback, updated_at: nowIso() });
+  return getAdvice(ctx, caller, id);
+}
+
+export async function deleteAdvice(ctx: AppContext, caller: AuthUser, id: string): Promise<void> {
+  await editable(ctx, caller, id);
+  await repo.deleteAdvice(ctx.db, id);
+}
+
+/** Generate Advice: the strategic flow runs on the AI engine, which arrives in a later release. */
+export function runStrategicFlow(): never {
+  throw unavailable(ADVICE_GENERATION_UNAVAILABLE);
+}
