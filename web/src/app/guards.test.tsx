@@ -48,7 +48,7 @@ describe('signed-in area guards', () => {
     expect(await screen.findByRole('heading', { name: 'Super Admin' })).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: 'Factory' })).toHaveAttribute('href', '/app/ai-factory');
-    await userEvent.click(screen.getByRole('button', { name: 'Profile menu' }));
+    await userEvent.click(screen.getByRole('button', { name: /^Profile menu/ }));
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByRole('menuitem', { name: 'Super Admin' })).toHaveAttribute('href', '/app/admin');
     expect(within(menu).getByRole('menuitem', { name: 'Organization' })).toHaveAttribute(
@@ -107,7 +107,7 @@ describe('session handling', () => {
       'POST /api/auth/logout': { status: 204 },
     });
     const { router } = renderApp({ path: '/app/ceodashboard', token: 'tok' });
-    await userEvent.click(await screen.findByRole('button', { name: 'Profile menu' }));
+    await userEvent.click(await screen.findByRole('button', { name: /^Profile menu/ }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Logout' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();

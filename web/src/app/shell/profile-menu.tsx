@@ -30,10 +30,10 @@ export function ProfileMenu() {
   };
 
   return (
-    <DropdownMenu>
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger
         className="flex items-center gap-2 rounded-full py-1 pr-2 pl-1 text-sm transition-colors hover:bg-muted data-[state=open]:bg-muted"
-        aria-label="Profile menu"
+        aria-label={`Profile menu: ${name}`}
       >
         <span className="grid size-8 place-items-center rounded-full bg-primary font-semibold text-primary-foreground">
           {initialOf(name)}

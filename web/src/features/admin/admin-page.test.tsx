@@ -63,11 +63,11 @@ const rowOf = (name: string) => screen.getByText(name, { selector: 'td' }).close
 
 describe('super admin rules', () => {
   it('hides Delete for the current user and for admin or ceo accounts', () => {
-    expect(canDeleteUser(me, 'me')).toBe(false);
-    expect(canDeleteUser(ceo, 'me')).toBe(false);
-    expect(canDeleteUser(otherAdmin, 'me')).toBe(false);
-    expect(canDeleteUser(maya, 'me')).toBe(true);
-    expect(canDeleteUser(wait, 'me')).toBe(true);
+    expect(canDeleteUser(me, 'u-admin')).toBe(false);
+    expect(canDeleteUser(ceo, 'u-admin')).toBe(false);
+    expect(canDeleteUser(otherAdmin, 'u-admin')).toBe(false);
+    expect(canDeleteUser(maya, 'u-admin')).toBe(true);
+    expect(canDeleteUser(wait, 'u-admin')).toBe(true);
   });
 
   it('searches name, e-mail and organization name, case-insensitively', () => {
@@ -144,6 +144,17 @@ describe('super admin page', () => {
       objectives: ['Close the round', 'Hire a CFO'],
     });
     expect(await screen.findByText('User Updated')).toBeInTheDocument();
+  });
+
+  it('locks the user level when admins edit themselves, and still sends their other changes', async () => {
+    const { callsTo } = setup(ALL, { 'PATCH /api/users/u-admin': { body: me } });
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Alex Morgan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit User' });
+    expect(within(dialog).getByLabelText('User level')).toBeDisabled();
+    await userEvent.type(within(dialog).getByLabelText('Role'), 'Platform owner');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(callsTo('PATCH', '/api/users/u-admin')).toHaveLength(1));
+    expect(callsTo('PATCH', '/api/users/u-admin')[0].body).toEqual({ role: 'Platform owner' });
   });
 
   it('says "No Changes" for an untouched edit and never sends a blank password', async () => {

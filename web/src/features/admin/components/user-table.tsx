@@ -31,7 +31,7 @@ export function UserTable({
   onDelete,
 }: UserTableProps) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-border">
+    <div className="relative overflow-x-auto rounded-lg border border-border">
       <table className="w-full min-w-[48rem] text-left text-sm">
         <thead className="bg-muted/60 text-xs tracking-wide text-muted-foreground uppercase">
           <tr>
@@ -69,7 +69,7 @@ export function UserTable({
                     </Badge>
                   ) : null}
                 </td>
-                <td className="px-4 py-3 whitespace-nowrap text-muted-foreground">{u.email}</td>
+                <td className="px-4 py-3 wrap-anywhere text-muted-foreground">{u.email}</td>
                 <td className="px-4 py-3 text-muted-foreground">{u.organization_name ?? '—'}</td>
                 <td className="px-4 py-3">
                   <Badge variant={LEVEL_BADGE[u.user_level] ?? 'outline'}>

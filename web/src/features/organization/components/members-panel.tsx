@@ -109,7 +109,7 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
           No members yet.
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-border">
+        <div className="relative overflow-x-auto rounded-lg border border-border">
           <table className="w-full min-w-[36rem] text-left text-sm">
             <thead className="bg-muted/60 text-xs tracking-wide text-muted-foreground uppercase">
               <tr>
@@ -139,12 +139,16 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
                   <tr key={m.id} className="hover:bg-muted/30">
                     <td className="px-4 py-3 font-medium">
                       <span className="flex flex-wrap items-center gap-2">
-                        {name}
+                        {m.first_name || m.last_name ? (
+                          name
+                        ) : (
+                          <span className="text-muted-foreground">—</span>
+                        )}
                         {m.is_invite ? <Badge variant="info">invited</Badge> : null}
                         {m.user_id === me.id ? <Badge variant="outline">you</Badge> : null}
                       </span>
                     </td>
-                    <td className="px-4 py-3 whitespace-nowrap text-muted-foreground">{m.email}</td>
+                    <td className="px-4 py-3 wrap-anywhere text-muted-foreground">{m.email}</td>
                     <td className="px-4 py-3">
                       {ACCESS_LEVEL_LABELS[m.org_access_level] ?? m.org_access_level}
                     </td>
