@@ -8,7 +8,7 @@ import { renderApp } from '../../test/render';
 import { canDeleteUser, filterUsers } from './components/user-rules';
 
 const me = makeUser({
-  id: 'me',
+  id: 'u-admin',
   user_level: 'admin',
   first_name: 'Alex',
   last_name: 'Morgan',
