@@ -15,6 +15,7 @@ import { goalsRoutes } from './modules/goals/goals.routes.ts';
 import { journalsRoutes } from './modules/journals/journals.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './platform/auth/authenticate.ts';
 import { LoginGuard } from './platform/auth/login-guard.ts';
@@ -124,6 +125,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(organizationsRoutes, { ctx });
   await app.register(goalsRoutes, { ctx });
   await app.register(adviceRoutes, { ctx });
+  await app.register(tasksRoutes, { ctx });
   await app.register(journalsRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));

@@ -1,0 +1,138 @@
+import {
+  ZAssignTaskRequest,
+  ZCreateTaskRequest,
+  ZErrorBody,
+  ZIdParams,
+  ZShareOrgsRequest,
+  ZTask,
+  ZTaskListQuery,
+  ZTaskShare,
+  ZUpdateTaskRequest,
+  ZUrgentTaskQuery,
+} from '@cc/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import * as tasks from './tasks.service.ts';
+
+const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
+const tags = ['tasks'];
+
+export const tasksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/api/tasks',
+    {
+      schema: {
+        tags,
+        summary: 'Tasks the caller may see (created, assigned, or shared with their organizations)',
+        querystring: ZTaskListQuery,
+        response: { 200: z.array(ZTask), ...errors },
+      },
+    },
+    async (req) => tasks.listTasks(ctx, currentUser(req), req.query),
+  );
+
+  app.get(
+    '/api/tasks/urgent',
+    {
+      schema: {
+        tags,
+        summary: 'Dashboard: open Urgent then High tasks by due date (default 3)',
+        querystring: ZUrgentTaskQuery,
+        response: { 200: z.array(ZTask), ...errors },
+      },
+    },
+    async (req) => tasks.urgentTasks(ctx, currentUser(req), req.query),
+  );
+
+  app.post(
+    '/api/tasks',
+    {
+      schema: {
+        tags,
+        summary: 'Create a task',
+        body: ZCreateTaskRequest,
+        response: { 201: ZTask, ...errors },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await tasks.createTask(ctx, currentUser(req), req.body)),
+  );
+
+  app.get(
+    '/api/tasks/:id',
+    { schema: { tags, summary: 'One task', params: ZIdParams, response: { 200: ZTask, ...errors } } },
+    async (req) => tasks.getTask(ctx, currentUser(req), req.params.id),
+  );
+
+  app.put(
+    '/api/tasks/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a task: the fields sent (can_edit; a new assignee needs can_assign)',
+        params: ZIdParams,
+        body: ZUpdateTaskRequest,
+        response: { 200: ZTask, ...errors },
+      },
+    },
+    async (req) => tasks.updateTask(ctx, currentUser(req), req.params.id, req.body),
+  );
+
+  app.put(
+    '/api/tasks/:id/assign',
+    {
+      schema: {
+        tags,
+        summary: 'Assign a task (can_assign); null unassigns',
+        params: ZIdParams,
+        body: ZAssignTaskRequest,
+        response: { 200: ZTask, ...errors },
+      },
+    },
+    async (req) => tasks.assignTask(ctx, currentUser(req), req.params.id, req.body),
+  );
+
+  app.delete(
+    '/api/tasks/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a task (creator only)',
+        params: ZIdParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (req, reply) => {
+      await tasks.deleteTask(ctx, currentUser(req), req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/tasks/:id/share/orgs',
+    {
+      schema: {
+        tags,
+        summary: 'Replace the organizations a task is shared with (creator only)',
+        params: ZIdParams,
+        body: ZShareOrgsRequest,
+        response: { 200: ZTask, ...errors },
+      },
+    },
+    async (req) => tasks.shareTask(ctx, currentUser(req), req.params.id, req.body),
+  );
+
+  app.get(
+    '/api/tasks/:id/shares',
+    {
+      schema: {
+        tags,
+        summary: 'The organizations a task is shared with',
+        params: ZIdParams,
+        response: { 200: z.array(ZTaskShare), ...errors },
+      },
+    },
+    async (req) => tasks.listShares(ctx, currentUser(req), req.params.id),
+  );
+};
