@@ -64,7 +64,7 @@ async function main(): Promise<number> {
       null,
     );
     http.push(control);
-    const ctx: BenchContext = { baseURL: server.baseURL, settings, control, token };
+    const ctx: BenchContext = { baseURL: server.baseURL, settings, webDist: server.webDist, control, token };
     for (const group of groups) {
       console.log(`\n${group.name}: ${group.description}`);
       try {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,8 @@ import { DEMO_PASSWORD, REPO_ROOT } from './config.ts';
 export interface BenchServer {
   baseURL: string;
   pid: number;
+  /** The snapshot of web/dist the server serves (and the bundle sizes are measured on). */
+  webDist: string | null;
   stop: () => Promise<void>;
 }
 
@@ -35,6 +37,10 @@ export async function startServer(): Promise<BenchServer> {
   const main = path.join(REPO_ROOT, 'server', 'dist', 'main.js');
   if (!existsSync(main)) throw new Error('server/dist/main.js is missing: run `npm run build` first');
   const tmpDir = mkdtempSync(path.join(tmpdir(), 'cc-bench-'));
+  // A snapshot of the built SPA, so a rebuild during the run cannot change what is served and measured.
+  const builtWeb = path.join(REPO_ROOT, 'web', 'dist');
+  const webDist = existsSync(path.join(builtWeb, 'index.html')) ? path.join(tmpDir, 'web-dist') : null;
+  if (webDist) cpSync(builtWeb, webDist, { recursive: true });
   const port = await freePort();
   const output: string[] = [];
   const child: ChildProcess = spawn(process.execPath, [main], {
@@ -46,6 +52,7 @@ export async function startServer(): Promise<BenchServer> {
       HOST: '127.0.0.1',
       DATABASE_URL: `file:${path.join(tmpDir, 'bench.db')}`,
       FILES_DIR: path.join(tmpDir, 'files'),
+      ...(webDist ? { WEB_DIST: webDist } : {}),
       DEMO_SEED: 'true',
       DEMO_PASSWORD,
       JWT_SECRET: randomBytes(48).toString('base64url'),
@@ -79,7 +86,7 @@ export async function startServer(): Promise<BenchServer> {
     if (child.exitCode !== null) break;
     try {
       const res = await fetch(`${baseURL}/healthz`);
-      if (res.status === 200) return { baseURL, pid: child.pid ?? 0, stop };
+      if (res.status === 200) return { baseURL, pid: child.pid ?? 0, webDist, stop };
     } catch {
       // not listening yet
     }

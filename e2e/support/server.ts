@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,6 +51,10 @@ export async function startBuiltServer(extraEnv: Record<string, string> = {}): P
       throw new Error(`${path.relative(REPO_ROOT, f)} is missing: run \`npm run build\` first`);
   }
   const tmpDir = mkdtempSync(path.join(tmpdir(), 'cc-e2e-'));
+  // Serve a snapshot of the built SPA: a rebuild of web/dist during the run (another terminal, a watcher)
+  // must not swap the assets under the running tests.
+  const webDist = path.join(tmpDir, 'web-dist');
+  cpSync(path.dirname(index), webDist, { recursive: true });
   const port = await freePort();
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const logFile = path.join(ARTIFACTS_DIR, 'server.log');
@@ -67,6 +71,7 @@ export async function startBuiltServer(extraEnv: Record<string, string> = {}): P
     LOG_LEVEL: 'warn',
     CONTACT_EMAIL,
     FILES_DIR: path.join(tmpDir, 'files'),
+    WEB_DIST: webDist,
     ...extraEnv,
   };
   const child: ChildProcess = spawn(process.execPath, [main], {

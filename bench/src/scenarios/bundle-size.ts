@@ -1,11 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { REPO_ROOT } from '../config.ts';
 import type { BundleFile, BundleResult, ScenarioGroup } from './types.ts';
 
-const DIST = path.join(REPO_ROOT, 'web', 'dist');
-const MANIFEST = path.join(DIST, '.vite', 'manifest.json');
 /** Public pages: at most 170 kB (170,000 bytes) of gzipped JavaScript each (ARCHITECTURE.md section 8). */
 export const PUBLIC_PAGE_BUDGET = 170_000;
 /** gzip level 6: what a web server or CDN typically serves (stricter than -9). */
@@ -16,7 +13,7 @@ const GZIP_LEVEL = 6;
  * component is in the entry chunk simply matches nothing.
  */
 const PAGES: { page: string; route: RegExp[] }[] = [
-  { page: '/', route: [/(^|\/)(landing|home)[^/]*\.(t|j)sx?$/i, /\/pages\/(landing|home)/i, /\/landing\//i] },
+  { page: '/', route: [/(^|\/)(landing|home)[^/]*\.(t|j)sx?$/i] },
   { page: '/login', route: [/(^|\/)login[^/]*\.(t|j)sx?$/i] },
   { page: '/signup', route: [/(^|\/)sign-?up[^/]*\.(t|j)sx?$/i] },
 ];
@@ -31,8 +28,8 @@ interface ManifestChunk {
 }
 type Manifest = Record<string, ManifestChunk>;
 
-function gz(file: string): BundleFile & { abs: string } {
-  const abs = path.join(DIST, file);
+function gz(dist: string, file: string): BundleFile & { abs: string } {
+  const abs = path.join(dist, file);
   const buf = readFileSync(abs);
   return {
     abs,
@@ -80,10 +77,13 @@ function withStaticImports(manifest: Manifest, key: string, seen = new Set<strin
   return seen;
 }
 
-function staticPages(notes: string[]): BundleResult[] {
-  const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
+function staticPages(dist: string, notes: string[]): BundleResult[] {
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const manifestFile = path.join(dist, '.vite', 'manifest.json');
   const { entries, preloads } = initialScripts(html);
-  const manifest: Manifest | null = existsSync(MANIFEST) ? JSON.parse(readFileSync(MANIFEST, 'utf8')) : null;
+  const manifest: Manifest | null = existsSync(manifestFile)
+    ? JSON.parse(readFileSync(manifestFile, 'utf8'))
+    : null;
   if (!manifest) {
     notes.push(
       'web/dist/.vite/manifest.json is missing (set build.manifest: true in web/vite.config.ts): ' +
@@ -111,7 +111,7 @@ function staticPages(notes: string[]): BundleResult[] {
       }
     }
     const list = [...files].filter(([f]) => f.endsWith('.js') || f.endsWith('.mjs'));
-    const measured = list.map(([f, reason]) => ({ ...gz(f), reason }));
+    const measured = list.map(([f, reason]) => ({ ...gz(dist, f), reason }));
     const total = measured.reduce((s, f) => s + f.gzip_bytes, 0);
     results.push({
       page,
@@ -130,7 +130,7 @@ function staticPages(notes: string[]): BundleResult[] {
  * What Chromium actually downloads: open each page on the running server, wait for the network to
  * go idle, and count every same-origin script (gzip size of the file in web/dist).
  */
-async function observedPages(baseURL: string, notes: string[]): Promise<BundleResult[]> {
+async function observedPages(baseURL: string, dist: string, notes: string[]): Promise<BundleResult[]> {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) {
     notes.push(`${executablePath} not found: skipped the in-browser bundle measurement`);
@@ -161,9 +161,9 @@ async function observedPages(baseURL: string, notes: string[]): Promise<BundleRe
       await page.goto(baseURL + route, { waitUntil: 'networkidle' });
       await context.close();
       const files = [...scripts]
-        .filter((f) => existsSync(path.join(DIST, f)))
+        .filter((f) => existsSync(path.join(dist, f)))
         .map((f) => {
-          const { abs: _abs, ...rest } = gz(f);
+          const { abs: _abs, ...rest } = gz(dist, f);
           return { ...rest, reason: 'loaded by Chromium' };
         });
       const total = files.reduce((s, f) => s + f.gzip_bytes, 0);
@@ -187,12 +187,13 @@ export const bundleSize: ScenarioGroup = {
   description: 'gzip size of the initial JavaScript of the public pages, against the 170 kB budget',
   async run(ctx) {
     const notes: string[] = [];
-    if (!existsSync(path.join(DIST, 'index.html'))) {
+    const dist = ctx.webDist;
+    if (!dist || !existsSync(path.join(dist, 'index.html'))) {
       return { notes: ['web/dist/index.html is missing: run `npm run build` first'] };
     }
-    const bundles = staticPages(notes);
+    const bundles = staticPages(dist, notes);
     try {
-      bundles.push(...(await observedPages(ctx.baseURL, notes)));
+      bundles.push(...(await observedPages(ctx.baseURL, dist, notes)));
     } catch (err) {
       notes.push(`in-browser bundle measurement failed: ${(err as Error).message.split('\n')[0]}`);
     }

@@ -23,6 +23,8 @@ export interface BundleResult {
 export interface BenchContext {
   baseURL: string;
   settings: BenchSettings;
+  /** The built SPA the server serves (a snapshot of web/dist), or null when there is no web build. */
+  webDist: string | null;
   /** The control route (bare JSON, no auth) measured first in this run; ratios are relative to it. */
   control: HttpResult;
   /** An access token for a demo account (cached per e-mail). */
