@@ -11,6 +11,7 @@ import { createDb, type DbHandle } from './db/index.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
 import { adviceRoutes } from './modules/advice/advice.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { goalsRoutes } from './modules/goals/goals.routes.ts';
 import { journalsRoutes } from './modules/journals/journals.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
@@ -127,6 +128,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(adviceRoutes, { ctx });
   await app.register(tasksRoutes, { ctx });
   await app.register(journalsRoutes, { ctx });
+  await app.register(contactsRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));
   if (!servingWeb) app.setNotFoundHandler(sendNotFound);

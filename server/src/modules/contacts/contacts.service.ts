@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+import {
+  contactInitial,
+  MAX_INTERACTIONS_PER_CONTACT,
+  type TAssignableUser,
+  type TContact,
+  type ZAssignableQuery,
+  type ZContactListQuery,
+  type ZCreateContactRequest,
+  type ZInteractionRequest,
+  type ZUpdateContactRequest,
+} from '@cc/contract';
+import type { z } from 'zod';
+import { nowIso, withTx } from '../../db/index.ts';
+import type { ContactsTable } from '../../db/types.ts';
+import { assertMemberOf, managesAny, type Memberships, memberOfAny } from '../../platform/access.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { membershipLevelsOf } from '../organizations/organizations.service.ts';
+import { parseList, presentAssignable, presentContact } from './contacts.presenter.ts';
+import * as repo from './contacts.repository.ts';
+
+/**
+ * Visible to the owner and the members of the organizations it is shared with (its own organization
+ * is always among them). The owner may edit, delete and change sharing; an admin or manager of a
+ * shared organization may edit the contact and its past interactions.
+ */
+function rights(row: { user_id: string }, shared: readonly string[], callerId: string, levels: Memberships) {
+  const own = row.user_id === callerId;
+  return {
+    visible: own || memberOfAny(levels, shared),
+    canEdit: own || managesAny(levels, shared),
+    canDelete: own,
+  };
+}
+
+async function load(ctx: AppContext, caller: AuthUser, id: string) {
+  const row = await repo.findContact(ctx.db, id);
+  if (!row) throw notFound('Contact not found');
+  const levels = await membershipLevelsOf(ctx, caller.id);
+  const shares = (await repo.sharesOf(ctx.db, [id])).get(id) ?? [];
+  const shared = shares.map((s) => s.organization_id);
+  const r = rights(row, shared, caller.id, levels);
+  if (!r.visible) throw notFound('Contact not found');
+  return { row, levels, shared, ...r };
+}
+
+async function editable(ctx: AppContext, caller: AuthUser, id: string) {
+  const c = await load(ctx, caller, id);
+  if (!c.canEdit) throw forbidden('You cannot edit this contact.');
+  return c;
+}
+
+async function presentRows(ctx: AppContext, caller: AuthUser, levels: Memberships, rows: repo.ContactRow[]) {
+  const ids = rows.map((r) => r.id);
+  const [shares, interactions] = await Promise.all([
+    repo.sharesOf(ctx.db, ids),
+    repo.interactionsOf(ctx.db, ids, MAX_INTERACTIONS_PER_CONTACT),
+  ]);
+  const emails = rows.map((r) => parseList(r.emails));
+  const users = await repo.usersByEmail(ctx.db, emails.flat());
+  return rows.map((row, i) => {
+    const s = shares.get(row.id) ?? [];
+    const linked = emails[i].map((e) => users.get(e)).find((id) => id !== undefined) ?? null;
+    const r = rights(
+      row,
+      s.map((x) => x.organization_id),
+      caller.id,
+      levels,
+    );
+    return presentContact(row, {
+      shares: s,
+      interactions: interactions.get(row.id) ?? [],
+      linkedUserId: linked,
+      canEdit: r.canEdit,
+      canDelete: r.canDelete,
+    });
+  });
+}
+
+async function present(ctx: AppContext, caller: AuthUser, id: string): Promise<TContact> {
+  const { row, levels } = await load(ctx, caller, id);
+  const [contact] = await presentRows(ctx, caller, levels, [row]);
+  return contact;
+}
+
+/** Share targets must be the caller's organizations (ids already shared may stay). */
+function assertShareable(levels: Memberships, ids: readonly string[], alreadyShared: readonly string[] = []) {
+  for (const id of ids) {
+    if (!levels.has(id) && !alreadyShared.includes(id)) {
+      throw forbidden('You can only share with organizations you belong to.');
+    }
+  }
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
+
+export async function listContacts(
+  ctx: AppContext,
+  caller: AuthUser,
+  q: z.output<typeof ZContactListQuery>,
+): Promise<TContact[]> {
+  const levels = await membershipLevelsOf(ctx, caller.id);
+  const rows = await repo.listContacts(ctx.db, {
+    userId: caller.id,
+    orgIds: [...levels.keys()],
+    search: q.search,
+    skip: q.skip,
+    limit: q.limit,
+  });
+  return presentRows(ctx, caller, levels, rows);
+}
+
+export const getContact = present;
+
+export async function createContact(
+  ctx: AppContext,
+  caller: AuthUser,
+  body: z.output<typeof ZCreateContactRequest>,
+): Promise<TContact> {
+  const levels = await membershipLevelsOf(ctx, caller.id);
+  assertMemberOf(levels, body.organization_id);
+  const shares = [
+    ...new Set([...(body.shared_org_ids ?? []), ...(body.organization_id ? [body.organization_id] : [])]),
+  ];
+  assertShareable(levels, shares);
+  const now = nowIso();
+  const id = randomUUID();
+  await withTx(ctx.db, async (trx) => {
+    await repo.insertContact(trx, {
+      id,
+      user_id: caller.id,
+      organization_id: body.organization_id ?? null,
+      name: body.name,
+      role: body.role ?? null,
+      avatar_initial: body.avatar_initial?.charAt(0).toUpperCase() || contactInitial(body.name),
+      emails: JSON.stringify(body.emails ?? []),
+      phones: JSON.stringify(body.phones ?? []),
+      notes: body.notes ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    await repo.replaceShares(trx, id, shares, now);
+  });
+  return present(ctx, caller, id);
+}
+
+export async function updateContact(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  body: z.output<typeof ZUpdateContactRequest>,
+): Promise<TContact> {
+  const { row, levels, shared, canDelete: isOwner } = await editable(ctx, caller, id);
+  const orgChange = body.organization_id !== undefined && body.organization_id !== row.organization_id;
+  const organizationId = body.organization_id !== undefined ? body.organization_id : row.organization_id;
+  let nextShares: string[] | null = null;
+  if (body.shared_org_ids !== undefined || orgChange) {
+    const requested = body.shared_org_ids ?? shared;
+    nextShares = [...new Set([...requested, ...(organizationId ? [organizationId] : [])])];
+    if (!sameSet(nextShares, shared) || orgChange) {
+      // Sharing decides who sees the contact: the owner's call.
+      if (!isOwner) throw forbidden('Only the owner can change who this contact is shared with.');
+      if (orgChange) assertMemberOf(levels, organizationId);
+      assertShareable(levels, nextShares, shared);
+    } else {
+      nextShares = null; // the same set sent back: nothing to change
+    }
+  }
+  const set: Partial<ContactsTable> = {};
+  if (body.name !== undefined) {
+    set.name = body.name;
+    if (body.avatar_initial === undefined) set.avatar_initial = contactInitial(body.name);
+  }
+  if (body.avatar_initial !== undefined) {
+    set.avatar_initial =
+      body.avatar_initial?.charAt(0).toUpperCase() || contactInitial(body.name ?? row.name);
+  }
+  if (body.role !== undefined) set.role = body.role;
+  if (body.emails !== undefined) set.emails = JSON.stringify(body.emails);
+  if (body.phones !== undefined) set.phones = JSON.stringify(body.phones);
+  if (body.notes !== undefined) set.notes = body.notes;
+  if (orgChange) set.organization_id = organizationId;
+  const now = nowIso();
+  await withTx(ctx.db, async (trx) => {
+    await repo.updateContact(trx, id, { ...set, updated_at: now });
+    if (nextShares) await repo.replaceShares(trx, id, nextShares, now);
+  });
+  return present(ctx, caller, id);
+}
+
+export async function deleteContact(ctx: AppContext, caller: AuthUser, id: string): Promise<void> {
+  const { canDelete } = await load(ctx, caller, id);
+  if (!canDelete) throw forbidden('Only the owner can delete this contact.');
+  await repo.deleteContact(ctx.db, id); // shares and past interactions cascade
+}
+
+// ---- past interactions: edited by whoever may edit the contact ----
+
+export async function addInteraction(
+  ctx: AppContext,
+  caller: AuthUser,
+  contactId: string,
+  body: z.output<typeof ZInteractionRequest>,
+): Promise<TContact> {
+  await editable(ctx, caller, contactId);
+  if ((await repo.countInteractions(ctx.db, contactId)) >= MAX_INTERACTIONS_PER_CONTACT) {
+    throw badRequest(`A contact can hold at most ${MAX_INTERACTIONS_PER_CONTACT} past interactions.`);
+  }
+  const now = nowIso();
+  await withTx(ctx.db, async (trx) => {
+    await repo.insertInteraction(trx, {
+      id: randomUUID(),
+      contact_id: contactId,
+      date: body.date,
+      summary: body.summary,
+      notes: body.notes ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    await repo.updateContact(trx, contactId, { updated_at: now });
+  });
+  return present(ctx, caller, contactId);
+}
+
+async function ownInteraction(ctx: AppContext, contactId: string, interactionId: string) {
+  const i = await repo.findInteraction(ctx.db, interactionId);
+  if (!i || i.contact_id !== contactId) throw notFound('Interaction not found');
+  return i;
+}
+
+export async function updateInteraction(
+  ctx: AppContext,
+  caller: AuthUser,
+  contactId: string,
+  interactionId: string,
+  body: z.output<typeof ZInteractionRequest>,
+): Promise<TContact> {
+  await editable(ctx, caller, contactId);
+  await ownInteraction(ctx, contactId, interactionId);
+  const now = nowIso();
+  await withTx(ctx.db, async (trx) => {
+    await repo.updateInteraction(trx, interactionId, {
+      date: body.date,
+      summary: body.summary,
+      ...(body.notes !== undefined ? { notes: body.notes } : {}),
+      updated_at: now,
+    });
+    await repo.updateContact(trx, contactId, { updated_at: now });
+  });
+  return present(ctx, caller, contactId);
+}
+
+export async function deleteInteraction(
+  ctx: AppContext,
+  caller: AuthUser,
+  contactId: string,
+  interactionId: string,
+): Promise<void> {
+  await editable(ctx, caller, contactId);
+  await ownInteraction(ctx, contactId, interactionId);
+  const now = nowIso();
+  await withTx(ctx.db, async (trx) => {
+    await repo.deleteInteraction(trx, interactionId);
+    await repo.updateContact(trx, contactId, { updated_at: now });
+  });
+}
+
+/**
+ * The other app users the caller can assign tasks to or message: approved members (not invites, not
+ * waitlisted) of the caller's organizations, each with the organizations they share with the caller.
+ * The caller is not listed (a task form offers "me" itself).
+ */
+export async function listAssignable(
+  ctx: AppContext,
+  caller: AuthUser,
+  q: z.output<typeof ZAssignableQuery>,
+): Promise<TAssignableUser[]> {
+  const orgIds = [...(await membershipLevelsOf(ctx, caller.id)).keys()];
+  if (!orgIds.length) return [];
+  const rows = await repo.assignableUsers(ctx.db, {
+    orgIds,
+    excludeUserId: caller.id,
+    search: q.search,
+    skip: q.skip,
+    limit: q.limit,
+  });
+  const memberships = await repo.membershipsWithin(
+    ctx.db,
+    rows.map((r) => r.id),
+    orgIds,
+  );
+  return rows.map((r) => presentAssignable(r, memberships.get(r.id) ?? []));
+}
