@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../../platform/context.ts';
 import { withTx } from '../index.ts';
+import { seedDemoWorkspace } from './demo-workspace.ts';
 import { countUsers, createAccount, findCredentials } from '../../modules/users/users.service.ts';
 import { verifyPassword } from '../../platform/auth/passwords.ts';
 import { createOrganization, addMember } from '../../modules/organizations/organizations.service.ts';
@@ -85,6 +86,23 @@ export async function seedIfEmpty(ctx: AppContext): Promise<SeedResult> {
     await addMember(tctx, ceo, org.id, { email: 'admin@demo.example', org_access_level: 'admin' });
     await addMember(tctx, ceo, org.id, { email: 'maya@demo.example', org_access_level: 'manager' });
     await addMember(tctx, ceo, org.id, { email: 'leo@demo.example', org_access_level: 'user' });
+    const person = (email: string, first: string, last: string, level: string) => ({
+      id: ids[email],
+      email,
+      first_name: first,
+      last_name: last,
+      user_level: level,
+      organization_id: org.id,
+    });
+    await seedDemoWorkspace(
+      tctx,
+      {
+        ceo: { ...ceo, organization_id: org.id },
+        maya: person('maya@demo.example', 'Maya', 'Patel', 'user'),
+        leo: person('leo@demo.example', 'Leo', 'Garcia', 'user'),
+      },
+      org.id,
+    );
   });
   if (!ctx.config.demoPassword && ctx.config.db.kind === 'sqlite') {
     mkdirSync(ctx.config.dataDir, { recursive: true });
