@@ -1,12 +1,171 @@
-import { ListTodo } from 'lucide-react';
-import { ComingSoon } from '../../../components/coming-soon';
+import {
+  COMPLETED_TASK_STATUS,
+  type TCreateTaskRequest,
+  type TTask,
+  type TTaskStatus,
+  type TUpdateTaskRequest,
+} from '@cc/contract';
+import { ListTodo, Plus } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { PageHeader } from '../../../components/page-header';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { useAuth } from '../../../lib/auth';
+import {
+  DEFAULT_TASK_FILTERS,
+  type TaskFilters as Filters,
+  useAssignableUsers,
+  useAssignTask,
+  useCreateTask,
+  useDeleteTask,
+  useShareTask,
+  useTaskOrganizations,
+  useTasks,
+  useUpdateTask,
+} from '../api';
+import { AssignDialog, ShareDialog } from '../components/assign-share-dialogs';
+import { assignablePeople } from '../components/people';
+import { TaskCard } from '../components/task-card';
+import { TaskDialog } from '../components/task-dialog';
+import { TaskFilters } from '../components/task-filters';
+import { TaskSuggestionsSlot } from '../components/task-suggestions-slot';
+import { useDebounced } from '../components/use-debounced';
 
 export default function MyTasksPage() {
+  const { user } = useAuth();
+  const isCeo = user?.user_level === 'ceo';
+  const [filters, setFilters] = useState<Filters>(DEFAULT_TASK_FILTERS);
+  const search = useDebounced(filters.search);
+  const tasks = useTasks({ ...filters, search, assignedTo: isCeo ? filters.assignedTo : '' });
+  const assignable = useAssignableUsers();
+  const orgs = useTaskOrganizations();
+  const organizations = orgs.data ?? [];
+  const people = useMemo(() => assignablePeople(user, assignable.data ?? []), [user, assignable.data]);
+  const orgNames = useMemo(() => new Map(organizations.map((o) => [o.id, o.name])), [organizations]);
+
+  const create = useCreateTask();
+  const update = useUpdateTask();
+  const assign = useAssignTask();
+  const share = useShareTask();
+  const remove = useDeleteTask();
+
+  const [dialog, setDialog] = useState<{ task: TTask | null } | null>(null);
+  const [assigning, setAssigning] = useState<TTask | null>(null);
+  const [sharing, setSharing] = useState<TTask | null>(null);
+  const [deleting, setDeleting] = useState<TTask | null>(null);
+  const [busyId, setBusyId] = useState<string | null>(null);
+
+  // Done tasks stay hidden unless the box is ticked (or Done is the status asked for), even if the
+  // list was fetched before a status change.
+  const visible = (tasks.data ?? []).filter(
+    (t) =>
+      filters.includeCompleted ||
+      filters.status === COMPLETED_TASK_STATUS ||
+      t.status !== COMPLETED_TASK_STATUS,
+  );
+
+  // Other task mutations fail silently (spec section 8); each one refetches the list when it settles.
+  const onCreate = (body: TCreateTaskRequest) => create.mutate(body, { onSuccess: () => setDialog(null) });
+  const onUpdate = (task: TTask, body: TUpdateTaskRequest) =>
+    update.mutate({ id: task.id, body }, { onSuccess: () => setDialog(null) });
+  const onStatus = (task: TTask, status: TTaskStatus) => {
+    setBusyId(task.id);
+    update.mutate({ id: task.id, body: { status } }, { onSettled: () => setBusyId(null) });
+  };
+  const onAssign = (task: TTask, userId: string | null) =>
+    assign.mutate({ id: task.id, userId }, { onSuccess: () => setAssigning(null) });
+  const onShare = (task: TTask, ids: string[]) =>
+    share.mutate({ id: task.id, ids }, { onSuccess: () => setSharing(null) });
+  const onDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.id, { onSettled: () => setDeleting(null) });
+  };
+
   return (
-    <ComingSoon
-      icon={ListTodo}
-      title="Tasks"
-      description="Your tasks with filters, assignment and sharing with organizations, plus AI-suggested tasks to review and approve."
-    />
+    <div className="flex flex-col gap-6">
+      <PageHeader
+        title="Tasks"
+        description="Your tasks, the tasks assigned to you and those shared with your organizations."
+        actions={
+          <Button onClick={() => setDialog({ task: null })}>
+            <Plus aria-hidden="true" />
+            New task
+          </Button>
+        }
+      />
+      <TaskSuggestionsSlot enabled={isCeo} />
+      <Card className="p-4 sm:p-5">
+        <TaskFilters value={filters} onChange={setFilters} people={isCeo ? people : null} />
+      </Card>
+
+      {tasks.isPending ? (
+        <div className="flex flex-col gap-3" role="status">
+          <span className="sr-only">Loading tasks…</span>
+          <Skeleton className="h-36" />
+          <Skeleton className="h-36" />
+          <Skeleton className="h-36" />
+        </div>
+      ) : tasks.isError ? (
+        <Alert>Failed to load tasks: {tasks.error.message}</Alert>
+      ) : visible.length === 0 ? (
+        <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+          <ListTodo className="size-8 text-muted-foreground" aria-hidden="true" />
+          <p className="text-sm text-muted-foreground">No tasks match the current filters.</p>
+        </Card>
+      ) : (
+        <div className="grid gap-4 xl:grid-cols-2" aria-busy={tasks.isFetching}>
+          {visible.map((t) => (
+            <TaskCard
+              key={t.id}
+              task={t}
+              orgNames={orgNames}
+              busy={busyId === t.id}
+              onStatus={onStatus}
+              onEdit={(task) => setDialog({ task })}
+              onAssign={setAssigning}
+              onShare={setSharing}
+              onDelete={setDeleting}
+            />
+          ))}
+        </div>
+      )}
+
+      <TaskDialog
+        open={dialog !== null}
+        onOpenChange={(open) => !open && setDialog(null)}
+        task={dialog?.task ?? null}
+        people={people}
+        organizations={organizations}
+        pending={create.isPending || update.isPending}
+        onCreate={onCreate}
+        onUpdate={onUpdate}
+      />
+      <AssignDialog
+        task={assigning}
+        people={people}
+        pending={assign.isPending}
+        onClose={() => setAssigning(null)}
+        onAssign={onAssign}
+      />
+      <ShareDialog
+        task={sharing}
+        organizations={organizations}
+        pending={share.isPending}
+        onClose={() => setSharing(null)}
+        onShare={onShare}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete task?"
+        description={deleting ? `"${deleting.title}" will be deleted. This action cannot be undone.` : ''}
+        confirmLabel="Delete task"
+        pending={remove.isPending}
+        onConfirm={onDelete}
+      />
+    </div>
   );
 }

@@ -1,0 +1,63 @@
+import { type TAdvice, type TGoal, type TTask, DASHBOARD_URGENT_TASKS, GOALS_STALE_MS } from '@cc/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+
+/**
+ * The dashboard's reads. The roots ('strategic-goals', 'strategic-advice', 'tasks') are the same as
+ * the Strategy Center's and the Tasks page's, so their mutations refresh the dashboard too.
+ */
+export const dashboardKeys = {
+  goals: () => ['strategic-goals', 'list', {}] as const,
+  latestAdvice: () => ['strategic-advice', 'latest'] as const,
+  urgentTasks: () => ['tasks', 'urgent', DASHBOARD_URGENT_TASKS] as const,
+};
+
+export const dashboardGoalsQuery = () =>
+  queryOptions({
+    queryKey: dashboardKeys.goals(),
+    queryFn: ({ signal }) => api<TGoal[]>('/api/strategic-goals', { signal }),
+    staleTime: GOALS_STALE_MS,
+  });
+
+export const urgentTasksQuery = () =>
+  queryOptions({
+    queryKey: dashboardKeys.urgentTasks(),
+    queryFn: ({ signal }) =>
+      api<TTask[]>('/api/tasks/urgent', { signal, query: { limit: DASHBOARD_URGENT_TASKS } }),
+  });
+
+/** The newest advice by created_at (the server lists newest first). */
+export const latestAdviceQuery = () =>
+  queryOptions({
+    queryKey: dashboardKeys.latestAdvice(),
+    queryFn: async ({ signal }) => {
+      const list = await api<TAdvice[]>('/api/strategic-advice', { signal, query: { limit: 1 } });
+      return list[0] ?? null;
+    },
+  });
+
+export const useDashboardGoals = () => useQuery(dashboardGoalsQuery());
+export const useUrgentTasks = () => useQuery(urgentTasksQuery());
+export const useLatestAdvice = () => useQuery(latestAdviceQuery());
+
+export function useSaveAdviceFeedback() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, feedback }: { id: string; feedback: string }) =>
+      api<TAdvice>(`/api/strategic-advice/${encodeURIComponent(id)}/feedback`, {
+        method: 'PATCH',
+        json: { feedback },
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['strategic-advice'] }),
+  });
+}
+
+/** Generate Advice: starts the strategic flow for the signed-in user. */
+export function useGenerateAdvice() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) =>
+      api<unknown>('/api/flow/run/strategic_flow', { method: 'POST', json: { inputs: { user_id: userId } } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['strategic-advice'] }),
+  });
+}

@@ -1,0 +1,105 @@
+import type { TAdvice } from '@cc/contract';
+import { Lightbulb, Sparkles } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Markdown } from '../../../components/markdown/markdown';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Label } from '../../../components/ui/label';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { Textarea } from '../../../components/ui/textarea';
+import { useAuth } from '../../../lib/auth';
+import { notify } from '../../../lib/toast';
+import { useGenerateAdvice, useLatestAdvice, useSaveAdviceFeedback } from '../api';
+import { formatDay } from './format-day';
+
+function AdviceFeedback({ advice }: { advice: TAdvice }) {
+  const save = useSaveAdviceFeedback();
+  const [text, setText] = useState(advice.feedback ?? '');
+  useEffect(() => setText(advice.feedback ?? ''), [advice.feedback]);
+  const changed = text !== (advice.feedback ?? '');
+
+  const onSave = () =>
+    save.mutate(
+      { id: advice.id, feedback: text },
+      {
+        onSuccess: () => notify.success('Feedback saved'),
+        onError: (err) => notify.error('Could not save feedback', err.message),
+      },
+    );
+
+  return (
+    <div className="flex flex-col gap-2">
+      <Label htmlFor="dashboard-advice-feedback">Your feedback</Label>
+      <Textarea
+        id="dashboard-advice-feedback"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        readOnly={!advice.can_edit}
+        placeholder={advice.can_edit ? 'What do you think of this advice?' : undefined}
+      />
+      {advice.can_edit ? (
+        <Button className="w-fit" size="sm" onClick={onSave} disabled={save.isPending || !changed}>
+          {save.isPending ? <Spinner /> : null}
+          Save feedback
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+export function AdviceCard() {
+  const { user } = useAuth();
+  const advice = useLatestAdvice();
+  const generate = useGenerateAdvice();
+
+  const onGenerate = () => {
+    if (!user) return;
+    generate.mutate(user.id, {
+      onSuccess: () => notify.info('Advice generation started'),
+      onError: (err) => notify.error('Error starting advice flow', err.message),
+    });
+  };
+
+  return (
+    <Card className="flex flex-col lg:col-span-2">
+      <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-2">
+          <Lightbulb className="size-5 text-primary" aria-hidden="true" />
+          <CardTitle>Strategic Advice</CardTitle>
+        </div>
+        <Button variant="secondary" size="sm" onClick={onGenerate} disabled={generate.isPending || !user}>
+          {generate.isPending ? <Spinner /> : <Sparkles aria-hidden="true" />}
+          Generate Advice
+        </Button>
+      </CardHeader>
+      <CardContent className="flex flex-1 flex-col gap-4">
+        {advice.isPending ? (
+          <div className="flex flex-col gap-2" role="status">
+            <span className="sr-only">Loading advice…</span>
+            <Skeleton className="h-5 w-48" />
+            <Skeleton className="h-24" />
+          </div>
+        ) : advice.isError ? (
+          <Alert>Could not load advice: {advice.error.message}</Alert>
+        ) : !advice.data ? (
+          <p className="rounded-md border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
+            No strategic advice available. Click "Generate Advice" to begin analysis.
+          </p>
+        ) : (
+          <article className="flex flex-col gap-4" aria-label="Latest strategic advice">
+            <div className="flex flex-col gap-1">
+              {advice.data.advice_title ? (
+                <h3 className="font-semibold break-words">{advice.data.advice_title}</h3>
+              ) : null}
+              <p className="text-xs text-muted-foreground">{formatDay(advice.data.created_at)}</p>
+            </div>
+            <Markdown content={advice.data.content} className="max-h-96 overflow-y-auto text-sm" />
+            <AdviceFeedback key={advice.data.id} advice={advice.data} />
+          </article>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

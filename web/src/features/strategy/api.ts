@@ -1,0 +1,132 @@
+import {
+  DEFAULT_GOAL_SORT,
+  GOALS_STALE_MS,
+  type TAdvice,
+  type TCreateAdviceRequest,
+  type TCreateGoalRequest,
+  type TGoal,
+  type TGoalSort,
+  type TGoalStatus,
+  type TOrganization,
+  type TUpdateAdviceRequest,
+  type TUpdateGoalRequest,
+} from '@cc/contract';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, type Query } from '../../lib/api';
+
+export interface GoalFilters {
+  search: string;
+  status: TGoalStatus | '';
+  organizationId: string;
+  sortBy: TGoalSort;
+  includeCompleted: boolean;
+}
+
+export const DEFAULT_GOAL_FILTERS: GoalFilters = {
+  search: '',
+  status: '',
+  organizationId: '',
+  sortBy: DEFAULT_GOAL_SORT,
+  includeCompleted: false,
+};
+
+/** The query string of GET /api/strategic-goals for these filters (blank values are left out). */
+export function goalQueryParams(f: GoalFilters): Query {
+  return {
+    search: f.search.trim() || undefined,
+    status: f.status || undefined,
+    organization_id: f.organizationId || undefined,
+    sort_by: f.sortBy,
+    include_completed: f.includeCompleted,
+  };
+}
+
+/** Roots shared with the dashboard, so a change here refreshes it too. */
+export const strategyKeys = {
+  goals: ['strategic-goals'] as const,
+  goalList: (params: Query) => [...strategyKeys.goals, 'list', params] as const,
+  advice: ['strategic-advice'] as const,
+  adviceList: () => [...strategyKeys.advice, 'list'] as const,
+  organizations: ['organizations', 'list'] as const,
+};
+
+export const goalsQuery = (filters: GoalFilters) => {
+  const params = goalQueryParams(filters);
+  return queryOptions({
+    queryKey: strategyKeys.goalList(params),
+    queryFn: ({ signal }) => api<TGoal[]>('/api/strategic-goals', { signal, query: params }),
+    staleTime: GOALS_STALE_MS,
+    placeholderData: keepPreviousData,
+  });
+};
+
+export const adviceListQuery = () =>
+  queryOptions({
+    queryKey: strategyKeys.adviceList(),
+    queryFn: ({ signal }) => api<TAdvice[]>('/api/strategic-advice', { signal }),
+  });
+
+export const myOrganizationsQuery = () =>
+  queryOptions({
+    queryKey: strategyKeys.organizations,
+    queryFn: ({ signal }) => api<TOrganization[]>('/api/organizations', { signal }),
+  });
+
+export const useGoals = (filters: GoalFilters) => useQuery(goalsQuery(filters));
+export const useAdviceList = () => useQuery(adviceListQuery());
+export const useMyOrganizations = () => useQuery(myOrganizationsQuery());
+
+const goalPath = (id: string) => `/api/strategic-goals/${encodeURIComponent(id)}`;
+const advicePath = (id: string) => `/api/strategic-advice/${encodeURIComponent(id)}`;
+
+function useInvalidate(key: readonly string[]) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: key });
+}
+
+export function useSaveGoal() {
+  const invalidate = useInvalidate(strategyKeys.goals);
+  return useMutation({
+    mutationFn: ({ id, body }: { id?: string; body: TCreateGoalRequest & TUpdateGoalRequest }) =>
+      id
+        ? api<TGoal>(goalPath(id), { method: 'PUT', json: body })
+        : api<TGoal>('/api/strategic-goals', { method: 'POST', json: body }),
+    onSettled: invalidate,
+  });
+}
+
+export function useDeleteGoal() {
+  const invalidate = useInvalidate(strategyKeys.goals);
+  return useMutation({
+    mutationFn: (id: string) => api<void>(goalPath(id), { method: 'DELETE' }),
+    onSettled: invalidate,
+  });
+}
+
+export function useSaveAdvice() {
+  const invalidate = useInvalidate(strategyKeys.advice);
+  return useMutation({
+    mutationFn: ({ id, body }: { id?: string; body: TCreateAdviceRequest & TUpdateAdviceRequest }) =>
+      id
+        ? api<TAdvice>(advicePath(id), { method: 'PUT', json: body })
+        : api<TAdvice>('/api/strategic-advice', { method: 'POST', json: body }),
+    onSettled: invalidate,
+  });
+}
+
+export function useDeleteAdvice() {
+  const invalidate = useInvalidate(strategyKeys.advice);
+  return useMutation({
+    mutationFn: (id: string) => api<void>(advicePath(id), { method: 'DELETE' }),
+    onSettled: invalidate,
+  });
+}
+
+export function useSaveFeedback() {
+  const invalidate = useInvalidate(strategyKeys.advice);
+  return useMutation({
+    mutationFn: ({ id, feedback }: { id: string; feedback: string }) =>
+      api<TAdvice>(`${advicePath(id)}/feedback`, { method: 'PATCH', json: { feedback } }),
+    onSettled: invalidate,
+  });
+}

@@ -1,0 +1,256 @@
+import {
+  DEFAULT_GOAL_STATUS,
+  GOAL_STATUSES,
+  goalStatusLabel,
+  MAX_KPIS_PER_GOAL,
+  type TCreateGoalRequest,
+  type TGoal,
+  type TGoalStatus,
+  type TOrganization,
+} from '@cc/contract';
+import { Plus, Trash2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useFieldArray, useForm } from 'react-hook-form';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Select } from '../../../components/ui/select';
+import { Spinner } from '../../../components/ui/spinner';
+import { Textarea } from '../../../components/ui/textarea';
+
+interface KpiRow {
+  kpiId: string | null;
+  name: string;
+  current_value: string;
+  target_value: string;
+  unit: string;
+}
+
+export interface GoalFormValues {
+  title: string;
+  description: string;
+  due_date: string;
+  status: TGoalStatus;
+  organization_id: string;
+  kpis: KpiRow[];
+}
+
+/** Spec section 5, word for word (the same text as the contract's GOAL_REQUIRED_MESSAGE). */
+export const GOAL_REQUIRED_TEXT = 'Title and Due Date are required.';
+
+const emptyKpi = (): KpiRow => ({ kpiId: null, name: '', current_value: '', target_value: '', unit: '' });
+
+function toValues(goal: TGoal | null): GoalFormValues {
+  if (!goal)
+    return {
+      title: '',
+      description: '',
+      due_date: '',
+      status: DEFAULT_GOAL_STATUS,
+      organization_id: '',
+      kpis: [],
+    };
+  return {
+    title: goal.title,
+    description: goal.description ?? '',
+    due_date: goal.due_date.slice(0, 10),
+    status: goal.status,
+    organization_id: goal.organization_id ?? '',
+    kpis: goal.kpis.map((k) => ({
+      kpiId: k.id,
+      name: k.name,
+      current_value: String(k.current_value),
+      target_value: k.target_value === null ? '' : String(k.target_value),
+      unit: k.unit ?? '',
+    })),
+  };
+}
+
+/** The request body: blank KPI rows are dropped; KPI values go as typed (the server reads numbers). */
+export function goalBody(v: GoalFormValues): TCreateGoalRequest {
+  return {
+    title: v.title.trim(),
+    description: v.description.trim() || null,
+    due_date: v.due_date,
+    status: v.status,
+    organization_id: v.organization_id || null,
+    kpis: v.kpis
+      .filter((k) => k.name.trim() || k.current_value.trim() || k.target_value.trim() || k.unit.trim())
+      .map((k) => ({
+        ...(k.kpiId ? { id: k.kpiId } : {}),
+        name: k.name.trim(),
+        current_value: k.current_value.trim(),
+        target_value: k.target_value.trim(),
+        unit: k.unit.trim() || null,
+      })),
+  };
+}
+
+interface GoalDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The goal being edited, or null to create one. */
+  goal: TGoal | null;
+  organizations: readonly TOrganization[];
+  pending: boolean;
+  onSubmit: (values: GoalFormValues) => void;
+}
+
+export function GoalDialog({ open, onOpenChange, goal, organizations, pending, onSubmit }: GoalDialogProps) {
+  const { register, control, handleSubmit, reset } = useForm<GoalFormValues>({
+    defaultValues: toValues(goal),
+  });
+  const kpis = useFieldArray({ control, name: 'kpis' });
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (open) {
+      reset(toValues(goal));
+      setError(null);
+    }
+  }, [open, goal, reset]);
+
+  const submit = handleSubmit((values) => {
+    if (!values.title.trim() || !values.due_date.trim()) {
+      setError(GOAL_REQUIRED_TEXT);
+      return;
+    }
+    const named = values.kpis.every(
+      (k) => k.name.trim() || !(k.current_value.trim() || k.target_value.trim() || k.unit.trim()),
+    );
+    if (!named) {
+      setError('KPI name is required.');
+      return;
+    }
+    setError(null);
+    onSubmit(values);
+  });
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
+      <DialogContent className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>{goal ? 'Edit goal' : 'New goal'}</DialogTitle>
+          <DialogDescription>A goal with its KPIs; progress is the average of the KPIs.</DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+          <FormField id="goal-title" label="Title">
+            <Input id="goal-title" aria-required="true" {...register('title')} />
+          </FormField>
+          <FormField id="goal-description" label="Description">
+            <Textarea id="goal-description" {...register('description')} />
+          </FormField>
+          <div className="grid gap-4 sm:grid-cols-3">
+            <FormField id="goal-due-date" label="Due date">
+              <Input id="goal-due-date" type="date" aria-required="true" {...register('due_date')} />
+            </FormField>
+            <FormField id="goal-status" label="Status">
+              <Select id="goal-status" {...register('status')}>
+                {GOAL_STATUSES.map((s) => (
+                  <option key={s} value={s} className="capitalize">
+                    {goalStatusLabel(s)}
+                  </option>
+                ))}
+              </Select>
+            </FormField>
+            <FormField id="goal-organization" label="Organization">
+              <Select id="goal-organization" {...register('organization_id')}>
+                <option value="">Personal (no organization)</option>
+                {organizations.map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.name}
+                  </option>
+                ))}
+              </Select>
+            </FormField>
+          </div>
+
+          <fieldset className="flex flex-col gap-3 rounded-lg border border-border p-3 sm:p-4">
+            <legend className="px-1 text-sm font-medium">KPIs</legend>
+            {kpis.fields.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No KPIs yet. Progress counts 0 without KPIs.</p>
+            ) : null}
+            {kpis.fields.map((field, i) => (
+              <div
+                key={field.id}
+                className="grid grid-cols-2 items-end gap-2 border-b border-border/60 pb-3 last:border-b-0 last:pb-0 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto]"
+              >
+                <div className="col-span-2 flex flex-col gap-1.5 sm:col-span-1">
+                  <Label htmlFor={`kpi-${i}-name`} className="text-xs">
+                    KPI {i + 1} name
+                  </Label>
+                  <Input id={`kpi-${i}-name`} {...register(`kpis.${i}.name`)} />
+                </div>
+                <div className="flex flex-col gap-1.5">
+                  <Label htmlFor={`kpi-${i}-current`} className="text-xs">
+                    Current value
+                  </Label>
+                  <Input
+                    id={`kpi-${i}-current`}
+                    inputMode="decimal"
+                    {...register(`kpis.${i}.current_value`)}
+                  />
+                </div>
+                <div className="flex flex-col gap-1.5">
+                  <Label htmlFor={`kpi-${i}-target`} className="text-xs">
+                    Target value
+                  </Label>
+                  <Input id={`kpi-${i}-target`} inputMode="decimal" {...register(`kpis.${i}.target_value`)} />
+                </div>
+                <div className="flex flex-col gap-1.5">
+                  <Label htmlFor={`kpi-${i}-unit`} className="text-xs">
+                    Unit
+                  </Label>
+                  <Input id={`kpi-${i}-unit`} {...register(`kpis.${i}.unit`)} />
+                </div>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={`Remove KPI ${i + 1}`}
+                  onClick={() => kpis.remove(i)}
+                  className="text-danger-text"
+                >
+                  <Trash2 aria-hidden="true" />
+                </Button>
+              </div>
+            ))}
+            <Button
+              variant="outline"
+              size="sm"
+              className="w-fit"
+              disabled={kpis.fields.length >= MAX_KPIS_PER_GOAL}
+              onClick={() => kpis.append(emptyKpi())}
+            >
+              <Plus aria-hidden="true" />
+              Add KPI
+            </Button>
+          </fieldset>
+
+          {error ? (
+            <p role="alert" className="text-sm font-medium text-danger-text">
+              {error}
+            </p>
+          ) : null}
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={pending}>
+              {pending ? <Spinner /> : null}
+              Save goal
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
