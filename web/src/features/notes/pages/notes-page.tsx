@@ -125,10 +125,7 @@ export default function NotesPage() {
       />
 
       <Card className="flex flex-col gap-3 p-4">
-        <search
-          aria-label="Filter notes"
-          className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_10rem_10rem_10rem]"
-        >
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_10rem_10rem_10rem]">
           <div className="flex flex-col gap-1.5 sm:col-span-2 lg:col-span-1">
             <Label htmlFor="notes-search">Search</Label>
             <div className="relative">
