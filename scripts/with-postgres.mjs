@@ -68,12 +68,14 @@ function freePort() {
 }
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+// As root the cluster belongs to `postgres`, which must be able to reach it: /tmp, not a private TMPDIR.
+const TMP_BASE = isRoot && existsSync('/tmp') ? '/tmp' : tmpdir();
 
 /** Runs a PostgreSQL binary, as the postgres user when we are root. Throws on failure. */
 function pg(binDir, bin, args, { quiet = true } = {}) {
   const full = join(binDir, bin);
   const [cmd, argv] = isRoot ? ['runuser', ['-u', PG_USER, '--', full, ...args]] : [full, args];
-  const r = spawnSync(cmd, argv, { encoding: 'utf8', stdio: quiet ? 'pipe' : 'inherit', cwd: tmpdir() });
+  const r = spawnSync(cmd, argv, { encoding: 'utf8', stdio: quiet ? 'pipe' : 'inherit', cwd: TMP_BASE });
   if (r.error) throw r.error;
   if (r.status !== 0) {
     throw new Error(`${bin} ${args.join(' ')} exited with ${r.status}\n${r.stdout ?? ''}${r.stderr ?? ''}`);
@@ -94,7 +96,7 @@ function postgresIds() {
 }
 
 async function startCluster(binDir) {
-  const dir = mkdtempSync(join(tmpdir(), 'with-pg-'));
+  const dir = mkdtempSync(join(TMP_BASE, 'with-pg-'));
   const data = join(dir, 'data');
   const logFile = join(dir, 'postgres.log');
   const cluster = { dir, data, logFile, binDir, started: false, url: '' };
