@@ -1,12 +1,296 @@
-import { Users } from 'lucide-react';
-import { ComingSoon } from '../../../components/coming-soon';
+import type {
+  TCreateContactRequest,
+  TInteractionRequest,
+  TPastInteraction,
+  TUpdateContactRequest,
+} from '@cc/contract';
+import { LayoutGrid, List, Plus, Search, Users } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { PageHeader } from '../../../components/page-header';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Input } from '../../../components/ui/input';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { useAuth } from '../../../lib/auth';
+import { notify } from '../../../lib/toast';
+import { cn } from '../../../lib/utils';
+import {
+  type Contact,
+  matchesContact,
+  type OrganizationRef,
+  sharedOrgNames,
+  useContactOrganizations,
+  useContacts,
+  useCreateContact,
+  useDeleteContact,
+  useDeleteInteraction,
+  useSaveInteraction,
+  useUpdateContact,
+} from '../api';
+import { ContactCard, type ContactsView } from '../components/contact-card';
+import { ContactDetailDialog } from '../components/contact-detail-dialog';
+import { ContactFormDialog } from '../components/contact-form-dialog';
+import { InteractionDialog } from '../components/interaction-dialog';
+
+const CONTACT_SAVE_FAILED = 'Failed to save contact.';
+const INTERACTION_SAVE_FAILED = 'Failed to save interaction. Please try again.';
+
+type FormState = { mode: 'create' } | { mode: 'edit'; contact: Contact } | null;
+type InteractionState = { interaction: TPastInteraction | null } | null;
 
 export default function ContactsPage() {
+  const { user } = useAuth();
+  const contacts = useContacts();
+  const orgs = useContactOrganizations();
+  const create = useCreateContact();
+  const update = useUpdateContact();
+  const remove = useDeleteContact();
+  const saveInteraction = useSaveInteraction();
+  const removeInteraction = useDeleteInteraction();
+
+  const [search, setSearch] = useState('');
+  const [view, setView] = useState<ContactsView>('grid');
+  const [openId, setOpenId] = useState<string | null>(null);
+  const [form, setForm] = useState<FormState>(null);
+  const [deleting, setDeleting] = useState<Contact | null>(null);
+  const [interactionDialog, setInteractionDialog] = useState<InteractionState>(null);
+  const [deletingInteraction, setDeletingInteraction] = useState<TPastInteraction | null>(null);
+
+  const list = contacts.data ?? [];
+  const visible = useMemo(() => list.filter((c) => matchesContact(c, search)), [list, search]);
+  // The open contact is read from the cached list, so every change shows at once.
+  const open = list.find((c) => c.id === openId) ?? null;
+  const myOrgs: OrganizationRef[] = (orgs.data ?? []).filter((o) => o.my_access_level !== null);
+  const defaultOwnerOrgId =
+    user?.organization_id && myOrgs.some((o) => o.id === user.organization_id) ? user.organization_id : null;
+  const namesOf = (c: Contact) => sharedOrgNames(c, orgs.data);
+
+  const contactFailed = () => notify.error(CONTACT_SAVE_FAILED, 'Please try again.');
+
+  const onCreate = (body: TCreateContactRequest) =>
+    create.mutate(body, {
+      onSuccess: (contact) => {
+        setForm(null);
+        notify.success('Contact created', contact.name);
+      },
+      onError: contactFailed,
+    });
+
+  const onUpdate = (body: TUpdateContactRequest) => {
+    if (form?.mode !== 'edit') return;
+    if (Object.keys(body).length === 0) {
+      setForm(null);
+      return;
+    }
+    update.mutate(
+      { id: form.contact.id, body },
+      {
+        onSuccess: (contact) => {
+          setForm(null);
+          notify.success('Contact updated', contact.name);
+        },
+        onError: contactFailed,
+      },
+    );
+  };
+
+  const onSaveNotes = (notes: string | null) => {
+    if (!open) return;
+    update.mutate({ id: open.id, body: { notes } }, { onError: contactFailed });
+  };
+
+  const onDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        if (openId === deleting.id) setOpenId(null);
+        setDeleting(null);
+        notify.success('Contact deleted', deleting.name);
+      },
+      onError: (err) => notify.error('Failed to delete contact.', err.message),
+    });
+  };
+
+  const onSaveInteraction = (body: TInteractionRequest) => {
+    if (!open || !interactionDialog) return;
+    saveInteraction.mutate(
+      { contactId: open.id, interactionId: interactionDialog.interaction?.id, body },
+      {
+        onSuccess: () => setInteractionDialog(null),
+        onError: () => notify.error(INTERACTION_SAVE_FAILED),
+      },
+    );
+  };
+
+  const onDeleteInteraction = () => {
+    if (!open || !deletingInteraction) return;
+    removeInteraction.mutate(
+      { contactId: open.id, interactionId: deletingInteraction.id },
+      {
+        onSuccess: () => setDeletingInteraction(null),
+        onError: (err) => notify.error('Failed to delete interaction.', err.message),
+      },
+    );
+  };
+
   return (
-    <ComingSoon
-      icon={Users}
-      title="Contacts Directory"
-      description="Your contacts with roles, e-mails, phones, notes and past interactions, shared with your organizations."
-    />
+    <div className="flex flex-col gap-6">
+      <PageHeader
+        title="Contacts Directory"
+        description="The people you work with, shared with your organizations."
+        actions={
+          <Button onClick={() => setForm({ mode: 'create' })}>
+            <Plus aria-hidden="true" />
+            Add New Contact
+          </Button>
+        }
+      />
+
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="relative w-full sm:max-w-sm">
+          <label htmlFor="contacts-search" className="sr-only">
+            Search contacts
+          </label>
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden="true"
+          />
+          <Input
+            id="contacts-search"
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Search by name, role or email"
+            className="pl-9"
+          />
+        </div>
+        <fieldset className="inline-flex self-start rounded-md border border-border p-0.5 sm:self-auto">
+          <legend className="sr-only">Layout</legend>
+          <ViewButton active={view === 'grid'} onClick={() => setView('grid')} label="Grid view">
+            <LayoutGrid aria-hidden="true" />
+          </ViewButton>
+          <ViewButton active={view === 'list'} onClick={() => setView('list')} label="List view">
+            <List aria-hidden="true" />
+          </ViewButton>
+        </fieldset>
+      </div>
+
+      {contacts.isPending ? (
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3" role="status">
+          <span className="sr-only">Loading contacts…</span>
+          {[0, 1, 2, 3, 4, 5].map((i) => (
+            <Skeleton key={i} className="h-44 rounded-xl" />
+          ))}
+        </div>
+      ) : contacts.isError ? (
+        <Alert>Could not load your contacts: {contacts.error.message}</Alert>
+      ) : visible.length === 0 ? (
+        <Card className="flex flex-col items-center gap-2 px-6 py-14 text-center">
+          <Users className="size-8 text-muted-foreground" aria-hidden="true" />
+          {list.length === 0 ? (
+            <>
+              <p className="font-medium">No contacts found.</p>
+              <p className="text-sm text-muted-foreground">Click "Add New Contact" to get started.</p>
+            </>
+          ) : (
+            <p className="font-medium">No contacts match your search.</p>
+          )}
+        </Card>
+      ) : (
+        <ul
+          aria-label="Contacts"
+          data-view={view}
+          className={cn(
+            'grid grid-cols-1 gap-4',
+            view === 'grid' ? 'sm:grid-cols-2 xl:grid-cols-3' : 'gap-2',
+          )}
+        >
+          {visible.map((c) => (
+            <li key={c.id} className="flex min-w-0">
+              <ContactCard contact={c} sharedWith={namesOf(c)} view={view} onOpen={() => setOpenId(c.id)} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <ContactDetailDialog
+        contact={open}
+        sharedWith={open ? namesOf(open) : []}
+        onOpenChange={(next) => !next && setOpenId(null)}
+        notesPending={update.isPending && form === null}
+        onSaveNotes={onSaveNotes}
+        onEdit={() => open && setForm({ mode: 'edit', contact: open })}
+        onDelete={() => open && setDeleting(open)}
+        onAddInteraction={() => setInteractionDialog({ interaction: null })}
+        onEditInteraction={(interaction) => setInteractionDialog({ interaction })}
+        onDeleteInteraction={setDeletingInteraction}
+      />
+      <ContactFormDialog
+        open={form !== null}
+        onOpenChange={(next) => !next && setForm(null)}
+        contact={form?.mode === 'edit' ? form.contact : null}
+        organizations={myOrgs}
+        defaultOwnerOrgId={defaultOwnerOrgId}
+        pending={create.isPending || update.isPending}
+        onCreate={onCreate}
+        onUpdate={onUpdate}
+      />
+      <InteractionDialog
+        open={interactionDialog !== null}
+        onOpenChange={(next) => !next && setInteractionDialog(null)}
+        interaction={interactionDialog?.interaction}
+        contactName={open?.name ?? 'this contact'}
+        pending={saveInteraction.isPending}
+        onSubmit={onSaveInteraction}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(next) => !next && setDeleting(null)}
+        title="Confirm Contact Deletion"
+        description="Are you sure you want to delete this contact? This action cannot be undone."
+        confirmLabel="Delete Contact"
+        pending={remove.isPending}
+        onConfirm={onDelete}
+      />
+      <ConfirmDialog
+        open={deletingInteraction !== null}
+        onOpenChange={(next) => !next && setDeletingInteraction(null)}
+        title="Delete Interaction"
+        description="Are you sure you want to delete this past interaction?"
+        confirmLabel="Delete"
+        pending={removeInteraction.isPending}
+        onConfirm={onDeleteInteraction}
+      />
+    </div>
+  );
+}
+
+function ViewButton({
+  active,
+  onClick,
+  label,
+  children,
+}: {
+  active: boolean;
+  onClick: () => void;
+  label: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-pressed={active}
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      className={cn(
+        'inline-flex size-9 items-center justify-center rounded transition-colors focus-visible:outline-2 focus-visible:outline-ring [&_svg]:size-4',
+        active ? 'bg-secondary text-foreground' : 'text-muted-foreground hover:text-foreground',
+      )}
+    >
+      {children}
+    </button>
   );
 }
