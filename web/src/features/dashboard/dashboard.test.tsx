@@ -1,0 +1,173 @@
+import type { TAdvice, TGoal, TTask } from '@cc/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../../test/fixtures';
+import { type Handler, mockApi } from '../../test/mock-api';
+import { renderApp } from '../../test/render';
+
+function makeGoal(over: Partial<TGoal> = {}): TGoal {
+  return {
+    id: 'goal-1',
+    user_id: 'user-ceo',
+    title: 'Grow revenue',
+    description: null,
+    due_date: '2026-12-31',
+    status: 'new',
+    organization_id: 'org-1',
+    organization_name: 'Northwind Ventures',
+    kpis: [],
+    progress: 0,
+    can_edit: true,
+    can_delete: true,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...over,
+  };
+}
+
+function makeTask(over: Partial<TTask> = {}): TTask {
+  return {
+    id: 'task-1',
+    title: 'Close the Series B',
+    description: null,
+    priority: 'Urgent',
+    status: 'To Do',
+    due_date: '2026-03-01',
+    notes: null,
+    assigned_to_user_id: null,
+    assigned_to_user: null,
+    created_by: 'user-ceo',
+    created_by_user: { id: 'user-ceo', name: 'Olivia Chen', email: 'ceo@x.co' },
+    shared_org_ids: [],
+    can_edit: true,
+    can_delete: true,
+    can_assign: true,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...over,
+  };
+}
+
+function makeAdvice(over: Partial<TAdvice> = {}): TAdvice {
+  return {
+    id: 'adv-1',
+    advice_title: 'Focus on retention',
+    content: '**Retention** beats acquisition this quarter.',
+    feedback: null,
+    crew_run_id: null,
+    user_id: 'user-ceo',
+    organization_id: null,
+    can_edit: true,
+    created_at: '2026-02-01T00:00:00.000Z',
+    updated_at: '2026-02-01T00:00:00.000Z',
+    ...over,
+  };
+}
+
+function setup(
+  data: { goals?: TGoal[]; tasks?: TTask[]; advice?: TAdvice[] },
+  extra: Record<string, Handler> = {},
+) {
+  const api = mockApi({
+    'GET /api/users/me': { body: makeUser({ id: 'user-ceo', first_name: 'Olivia', user_level: 'ceo' }) },
+    'GET /api/strategic-goals': { body: data.goals ?? [] },
+    'GET /api/tasks/urgent': { body: data.tasks ?? [] },
+    'GET /api/strategic-advice': { body: data.advice ?? [] },
+    ...extra,
+  });
+  renderApp({ path: '/app/ceodashboard', token: 'tok' });
+  return api;
+}
+
+describe('CEO dashboard', () => {
+  it('shows the three empty texts', async () => {
+    setup({});
+    expect(await screen.findByText('No strategic goals defined yet.')).toBeInTheDocument();
+    expect(await screen.findByText('No high-priority tasks at the moment. Well done!')).toBeInTheDocument();
+    expect(
+      await screen.findByText('No strategic advice available. Click "Generate Advice" to begin analysis.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: /Welcome back,/ })).toHaveTextContent('Welcome back, Olivia');
+    expect(screen.getByRole('link', { name: /Add Notes/ })).toHaveAttribute('href', '/app/notes');
+  });
+
+  it('groups goals by organization, with "Personal" for goals without one, and shows KPI progress', async () => {
+    const { callsTo } = setup({
+      goals: [
+        makeGoal({
+          id: 'g1',
+          title: 'Grow revenue',
+          kpis: [
+            { id: 'k1', name: 'ARR', current_value: 50, target_value: 100, unit: null },
+            { id: 'k2', name: 'NRR', current_value: 25, target_value: 100, unit: '%' },
+          ],
+        }),
+        makeGoal({ id: 'g2', title: 'Run a marathon', organization_id: null, organization_name: null }),
+        makeGoal({
+          id: 'g3',
+          title: 'Open Berlin office',
+          organization_id: 'org-2',
+          organization_name: 'Contoso',
+        }),
+      ],
+    });
+    const northwind = await screen.findByRole('region', { name: 'Northwind Ventures' });
+    expect(within(northwind).getByText('Grow revenue')).toBeInTheDocument();
+    expect(within(northwind).getByRole('progressbar', { name: 'Progress of Grow revenue' })).toHaveAttribute(
+      'aria-valuenow',
+      '38',
+    );
+    expect(
+      within(screen.getByRole('region', { name: 'Personal' })).getByText('Run a marathon'),
+    ).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Contoso' })).getByText('Open Berlin office'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Grow revenue/ })).toHaveAttribute('href', '/app/strategy');
+    expect(screen.getByRole('link', { name: /View All/ })).toHaveAttribute('href', '/app/strategy');
+    expect(callsTo('GET', '/api/strategic-goals')).toHaveLength(1);
+  });
+
+  it('lists urgent tasks from the urgent endpoint with limit 3', async () => {
+    const { callsTo } = setup({
+      tasks: [makeTask(), makeTask({ id: 't2', title: 'Hire a CFO', priority: 'High' })],
+    });
+    expect(await screen.findByText('Close the Series B')).toBeInTheDocument();
+    expect(screen.getByText('Hire a CFO')).toBeInTheDocument();
+    expect(callsTo('GET', '/api/tasks/urgent')[0].search.get('limit')).toBe('3');
+  });
+
+  it('shows the latest advice, saves feedback, and reports a failed Generate Advice', async () => {
+    const advice = makeAdvice();
+    const { callsTo } = setup(
+      { advice: [advice] },
+      {
+        'PATCH /api/strategic-advice/adv-1/feedback': { body: { ...advice, feedback: 'Agreed' } },
+        'POST /api/flow/run/strategic_flow': {
+          status: 503,
+          body: { detail: 'Advice generation is not available yet.' },
+        },
+      },
+    );
+    expect(await screen.findByText('Focus on retention')).toBeInTheDocument();
+    expect(callsTo('GET', '/api/strategic-advice')[0].search.get('limit')).toBe('1');
+    await userEvent.type(screen.getByLabelText('Your feedback'), 'Agreed');
+    await userEvent.click(screen.getByRole('button', { name: 'Save feedback' }));
+    expect(await screen.findByText('Feedback saved')).toBeInTheDocument();
+    expect(callsTo('PATCH', '/api/strategic-advice/adv-1/feedback')[0].body).toEqual({ feedback: 'Agreed' });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Generate Advice' }));
+    expect(await screen.findByText('Error starting advice flow')).toBeInTheDocument();
+    expect(screen.getByText('Advice generation is not available yet.')).toBeInTheDocument();
+    expect(callsTo('POST', '/api/flow/run/strategic_flow')[0].body).toEqual({
+      inputs: { user_id: 'user-ceo' },
+    });
+  });
+
+  it('says "Advice generation started" when the flow starts', async () => {
+    setup({}, { 'POST /api/flow/run/strategic_flow': { body: { flow_run_id: 'run-1' } } });
+    await userEvent.click(await screen.findByRole('button', { name: 'Generate Advice' }));
+    await waitFor(() => expect(screen.getByText('Advice generation started')).toBeInTheDocument());
+  });
+});

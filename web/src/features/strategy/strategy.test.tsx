@@ -1,0 +1,225 @@
+import type { TAdvice, TGoal } from '@cc/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { makeOrg, makeUser } from '../../test/fixtures';
+import { type Handler, mockApi } from '../../test/mock-api';
+import { renderApp } from '../../test/render';
+
+function makeGoal(over: Partial<TGoal> = {}): TGoal {
+  return {
+    id: 'goal-1',
+    user_id: 'user-ceo',
+    title: 'Grow revenue',
+    description: 'Double ARR',
+    due_date: '2026-12-31',
+    status: 'in_progress',
+    organization_id: 'org-1',
+    organization_name: 'Northwind Ventures',
+    kpis: [],
+    progress: 0,
+    can_edit: true,
+    can_delete: true,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...over,
+  };
+}
+
+function makeAdvice(over: Partial<TAdvice> = {}): TAdvice {
+  return {
+    id: 'adv-1',
+    advice_title: 'Focus on retention',
+    content: `${'Retention beats acquisition this quarter. '.repeat(12)}\n\n- one\n- two\n- three`,
+    feedback: null,
+    crew_run_id: null,
+    user_id: 'user-ceo',
+    organization_id: null,
+    can_edit: true,
+    created_at: '2026-02-01T00:00:00.000Z',
+    updated_at: '2026-02-01T00:00:00.000Z',
+    ...over,
+  };
+}
+
+function setup(goals: TGoal[] = [], advice: TAdvice[] = [], extra: Record<string, Handler> = {}) {
+  const api = mockApi({
+    'GET /api/users/me': { body: makeUser({ id: 'user-ceo', user_level: 'ceo' }) },
+    'GET /api/strategic-goals': { body: goals },
+    'GET /api/strategic-advice': { body: advice },
+    'GET /api/organizations': { body: [makeOrg(), makeOrg({ id: 'org-2', name: 'Contoso' })] },
+    ...extra,
+  });
+  renderApp({ path: '/app/strategy', token: 'tok' });
+  return api;
+}
+
+describe('Strategy Center: goals', () => {
+  it('sends the filters as query params (default sort due_date, completed excluded)', async () => {
+    const { callsTo } = setup();
+    expect(await screen.findByRole('heading', { name: 'Strategy Center' })).toBeInTheDocument();
+    await waitFor(() => expect(callsTo('GET', '/api/strategic-goals').length).toBeGreaterThan(0));
+    const first = callsTo('GET', '/api/strategic-goals')[0].search;
+    expect(first.get('sort_by')).toBe('due_date');
+    expect(first.get('include_completed')).toBe('false');
+    expect(first.get('status')).toBeNull();
+
+    await screen.findByRole('option', { name: 'Contoso' });
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'in_progress');
+    await userEvent.selectOptions(screen.getByLabelText('Organization'), 'org-2');
+    await userEvent.selectOptions(screen.getByLabelText('Sort by'), 'status');
+    await userEvent.click(screen.getByLabelText('Include completed goals'));
+    await userEvent.type(screen.getByLabelText('Search goals'), 'revenue');
+    await waitFor(() => {
+      const last = callsTo('GET', '/api/strategic-goals').at(-1)!.search;
+      expect(Object.fromEntries(last)).toEqual({
+        search: 'revenue',
+        status: 'in_progress',
+        organization_id: 'org-2',
+        sort_by: 'status',
+        include_completed: 'true',
+      });
+    });
+  });
+
+  it('shows each goal with its status label (underscores as spaces) coloured by status, and its progress', async () => {
+    setup([
+      makeGoal({
+        id: 'g1',
+        title: 'Grow revenue',
+        status: 'in_progress',
+        kpis: [
+          { id: 'k1', name: 'ARR', current_value: 75, target_value: 100, unit: 'k€' },
+          { id: 'k2', name: 'Logos', current_value: 5, target_value: null, unit: null },
+        ],
+      }),
+      makeGoal({ id: 'g2', title: 'Launch app', status: 'new' }),
+      makeGoal({ id: 'g3', title: 'Hire CFO', status: 'done' }),
+      makeGoal({ id: 'g4', title: 'Win tender', status: 'failed' }),
+    ]);
+    const card = await screen.findByRole('article', { name: 'Grow revenue' });
+    const label = within(card).getByText('in progress');
+    expect(label).toHaveAttribute('data-color', 'yellow');
+    expect(within(card).getByRole('progressbar', { name: 'Progress of Grow revenue' })).toHaveAttribute(
+      'aria-valuenow',
+      '38',
+    );
+    expect(within(card).getByRole('progressbar', { name: 'Progress of KPI ARR' })).toHaveAttribute(
+      'aria-valuenow',
+      '75',
+    );
+    expect(within(card).getByText('Double ARR')).toBeInTheDocument();
+    expect(within(card).getByText('Northwind Ventures')).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: 'Launch app' })).getByText('new')).toHaveAttribute(
+      'data-color',
+      'blue',
+    );
+    expect(within(screen.getByRole('article', { name: 'Hire CFO' })).getByText('done')).toHaveAttribute(
+      'data-color',
+      'green',
+    );
+    expect(within(screen.getByRole('article', { name: 'Win tender' })).getByText('failed')).toHaveAttribute(
+      'data-color',
+      'red',
+    );
+  });
+
+  it('requires title and due date, then creates the goal with its KPIs', async () => {
+    const { callsTo } = setup([], [], {
+      'POST /api/strategic-goals': { status: 201, body: makeGoal() },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'New goal' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('Status')).toHaveValue('new');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save goal' }));
+    expect(await within(dialog).findByText('Title and Due Date are required.')).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByLabelText('Title'), 'Grow revenue');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save goal' }));
+    expect(within(dialog).getByText('Title and Due Date are required.')).toBeInTheDocument();
+    expect(callsTo('POST', '/api/strategic-goals')).toHaveLength(0);
+
+    await userEvent.type(within(dialog).getByLabelText('Due date'), '2026-12-31');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add KPI' }));
+    await userEvent.type(within(dialog).getByLabelText('KPI 1 name'), 'ARR');
+    await userEvent.type(within(dialog).getByLabelText('Current value'), '50');
+    await userEvent.type(within(dialog).getByLabelText('Target value'), '100');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Organization'), 'org-2');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save goal' }));
+    await waitFor(() => expect(callsTo('POST', '/api/strategic-goals')).toHaveLength(1));
+    expect(callsTo('POST', '/api/strategic-goals')[0].body).toEqual({
+      title: 'Grow revenue',
+      description: null,
+      due_date: '2026-12-31',
+      status: 'new',
+      organization_id: 'org-2',
+      kpis: [{ name: 'ARR', current_value: '50', target_value: '100', unit: null }],
+    });
+    expect(await screen.findByText('Goal saved')).toBeInTheDocument();
+  });
+
+  it('deletes a goal after confirmation', async () => {
+    const { callsTo } = setup([makeGoal()], [], {
+      'DELETE /api/strategic-goals/goal-1': { status: 204 },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete Grow revenue' }));
+    const confirm = await screen.findByRole('alertdialog');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Delete goal' }));
+    await waitFor(() => expect(callsTo('DELETE', '/api/strategic-goals/goal-1')).toHaveLength(1));
+    expect(await screen.findByText('Goal deleted')).toBeInTheDocument();
+  });
+});
+
+describe('Strategy Center: advice', () => {
+  it('previews content at 80 px with Show More / Show Less', async () => {
+    setup([], [makeAdvice()]);
+    const item = await screen.findByRole('article', { name: 'Focus on retention' });
+    const preview = within(item).getByTestId('advice-preview');
+    expect(preview).toHaveStyle({ maxHeight: '80px' });
+    await userEvent.click(within(item).getByRole('button', { name: 'Show More' }));
+    expect(preview).not.toHaveStyle({ maxHeight: '80px' });
+    await userEvent.click(within(item).getByRole('button', { name: 'Show Less' }));
+    expect(preview).toHaveStyle({ maxHeight: '80px' });
+  });
+
+  it('toasts "Content required" and sends nothing for blank content; saves feedback', async () => {
+    const advice = makeAdvice();
+    const { callsTo } = setup([], [advice], {
+      'PATCH /api/strategic-advice/adv-1/feedback': { body: { ...advice, feedback: 'Useful' } },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'New advice' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Content (markdown)'), '   ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save advice' }));
+    expect(await screen.findByText('Content required')).toBeInTheDocument();
+    expect(callsTo('POST', '/api/strategic-advice')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    const item = screen.getByRole('article', { name: 'Focus on retention' });
+    await userEvent.type(within(item).getByLabelText('Feedback'), 'Useful');
+    await userEvent.click(within(item).getByRole('button', { name: 'Save feedback' }));
+    expect(await screen.findByText('Feedback saved')).toBeInTheDocument();
+    expect(callsTo('PATCH', '/api/strategic-advice/adv-1/feedback')[0].body).toEqual({ feedback: 'Useful' });
+  });
+
+  it('edits and deletes advice (toasts "Advice saved", "Advice deleted")', async () => {
+    const advice = makeAdvice();
+    const { callsTo } = setup([], [advice], {
+      'PUT /api/strategic-advice/adv-1': { body: advice },
+      'DELETE /api/strategic-advice/adv-1': { status: 204 },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Focus on retention' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.clear(within(dialog).getByLabelText('Advice title'));
+    await userEvent.type(within(dialog).getByLabelText('Advice title'), 'Retention first');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save advice' }));
+    expect(await screen.findByText('Advice saved')).toBeInTheDocument();
+    expect(callsTo('PUT', '/api/strategic-advice/adv-1')[0].body).toMatchObject({
+      advice_title: 'Retention first',
+    });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete Focus on retention' }));
+    const confirm = await screen.findByRole('alertdialog');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Delete advice' }));
+    expect(await screen.findByText('Advice deleted')).toBeInTheDocument();
+  });
+});
