@@ -56,44 +56,44 @@ export function ContactDetailDialog({
             </DialogHeader>
 
             <dl className="grid grid-cols-1 gap-3 rounded-lg border border-border bg-card/60 p-4 text-sm sm:grid-cols-2">
-              <div className="flex min-w-0 items-start gap-2">
-                <Mail className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-                <div className="min-w-0">
-                  <dt className="text-xs text-muted-foreground">Email</dt>
-                  <dd className="break-all">
-                    {contact.emails[0] ? (
-                      <a className="text-primary hover:underline" href={`mailto:${contact.emails[0]}`}>
-                        {contact.emails[0]}
-                      </a>
-                    ) : (
-                      'N/A'
-                    )}
-                  </dd>
-                </div>
+              <div className="flex min-w-0 flex-col gap-1">
+                <dt className="flex items-center gap-1.5 text-xs text-muted-foreground">
+                  <Mail className="size-3.5 shrink-0" aria-hidden="true" />
+                  Email
+                </dt>
+                <dd className="break-all">
+                  {contact.emails[0] ? (
+                    <a className="text-primary hover:underline" href={`mailto:${contact.emails[0]}`}>
+                      {contact.emails[0]}
+                    </a>
+                  ) : (
+                    'N/A'
+                  )}
+                </dd>
               </div>
-              <div className="flex min-w-0 items-start gap-2">
-                <Phone className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-                <div className="min-w-0">
-                  <dt className="text-xs text-muted-foreground">Phone</dt>
-                  <dd className="break-all">{contact.phones[0] || 'N/A'}</dd>
-                </div>
+              <div className="flex min-w-0 flex-col gap-1">
+                <dt className="flex items-center gap-1.5 text-xs text-muted-foreground">
+                  <Phone className="size-3.5 shrink-0" aria-hidden="true" />
+                  Phone
+                </dt>
+                <dd className="break-all">{contact.phones[0] || 'N/A'}</dd>
               </div>
-              <div className="flex min-w-0 items-start gap-2 sm:col-span-2">
-                <Building2 className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-                <div className="min-w-0">
-                  <dt className="text-xs text-muted-foreground">Shared with</dt>
-                  <dd className="flex flex-wrap gap-1.5 pt-1">
-                    {sharedWith.length > 0 ? (
-                      sharedWith.map((name) => (
-                        <Badge key={name} variant="secondary">
-                          {name}
-                        </Badge>
-                      ))
-                    ) : (
-                      <span className="text-muted-foreground">Only you</span>
-                    )}
-                  </dd>
-                </div>
+              <div className="flex min-w-0 flex-col gap-1 sm:col-span-2">
+                <dt className="flex items-center gap-1.5 text-xs text-muted-foreground">
+                  <Building2 className="size-3.5 shrink-0" aria-hidden="true" />
+                  Shared with
+                </dt>
+                <dd className="flex flex-wrap gap-1.5">
+                  {sharedWith.length > 0 ? (
+                    sharedWith.map((name) => (
+                      <Badge key={name} variant="secondary">
+                        {name}
+                      </Badge>
+                    ))
+                  ) : (
+                    <span className="text-muted-foreground">Only you</span>
+                  )}
+                </dd>
               </div>
             </dl>
 
