@@ -49,6 +49,9 @@ test.describe('expired sessions', () => {
     const created = await createUserViaApi(request, user, 'user');
     await loginViaUi(page, user.email, user.password);
     await expect(page).toHaveURL(pathRe(DASHBOARD));
+    // Let the dashboard finish its own requests with the still-valid token first.
+    await expect(page.locator('main')).toContainText(/Welcome back,\s*Rina/);
+    await page.waitForLoadState('networkidle');
 
     const adminToken = await apiToken(request, DEMO.admin.email, DEMO.admin.password);
     const patch = await request.patch(`/api/users/${created.id}`, {
