@@ -54,7 +54,7 @@ export function ContactCard({
       aria-describedby={detailsId}
       data-testid="contact-card"
       className={cn(
-        'group flex w-full min-w-0 rounded-xl border border-border bg-card text-left text-card-foreground shadow-sm shadow-black/20 transition-colors hover:border-[#3a4a6d] hover:bg-[#111b31] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+        'group flex w-full min-w-0 content-start justify-start rounded-xl border border-border bg-card text-left text-card-foreground shadow-sm shadow-black/20 transition-colors hover:border-[#3a4a6d] hover:bg-[#111b31] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
         list ? 'flex-col gap-3 p-4 sm:flex-row sm:items-center sm:gap-5' : 'flex-col gap-4 p-5',
       )}
     >
