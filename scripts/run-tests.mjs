@@ -19,7 +19,10 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPORTS = mkdtempSync(join(tmpdir(), 'cc-test-reports-'));
-const PLAYWRIGHT_JSON = join(ROOT, 'e2e', 'artifacts', 'results.json');
+const E2E_ARTIFACTS = process.env.E2E_ARTIFACTS_DIR
+  ? resolve(process.env.E2E_ARTIFACTS_DIR)
+  : join(ROOT, 'e2e', 'artifacts');
+const PLAYWRIGHT_JSON = join(E2E_ARTIFACTS, 'results.json');
 
 const vitestJson = (name) => {
   const file = join(REPORTS, `${name}.json`);
