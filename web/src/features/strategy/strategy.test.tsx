@@ -141,8 +141,8 @@ describe('Strategy Center: goals', () => {
     await userEvent.type(within(dialog).getByLabelText('Due date'), '2026-12-31');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add KPI' }));
     await userEvent.type(within(dialog).getByLabelText('KPI 1 name'), 'ARR');
-    await userEvent.type(within(dialog).getByLabelText('Current value'), '50');
-    await userEvent.type(within(dialog).getByLabelText('Target value'), '100');
+    await userEvent.type(within(dialog).getByLabelText('Current value of KPI 1'), '50');
+    await userEvent.type(within(dialog).getByLabelText('Target value of KPI 1'), '100');
     await userEvent.selectOptions(within(dialog).getByLabelText('Organization'), 'org-2');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save goal' }));
     await waitFor(() => expect(callsTo('POST', '/api/strategic-goals')).toHaveLength(1));

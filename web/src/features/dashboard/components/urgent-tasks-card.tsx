@@ -20,7 +20,7 @@ export function UrgentTasksCard() {
     <Card className="flex flex-col">
       <CardHeader className="flex-row items-center gap-2">
         <Siren className="size-5 text-primary" aria-hidden="true" />
-        <CardTitle>Urgent Tasks &amp; Communications</CardTitle>
+        <CardTitle>{'Urgent Tasks & Communications'}</CardTitle>
       </CardHeader>
       <CardContent className="flex flex-1 flex-col gap-2">
         {tasks.isPending ? (

@@ -192,7 +192,7 @@ export function GoalDialog({ open, onOpenChange, goal, organizations, pending, o
                 </div>
                 <div className="flex flex-col gap-1.5">
                   <Label htmlFor={`kpi-${i}-current`} className="text-xs">
-                    Current value
+                    Current value<span className="sr-only"> of KPI {i + 1}</span>
                   </Label>
                   <Input
                     id={`kpi-${i}-current`}
@@ -202,13 +202,13 @@ export function GoalDialog({ open, onOpenChange, goal, organizations, pending, o
                 </div>
                 <div className="flex flex-col gap-1.5">
                   <Label htmlFor={`kpi-${i}-target`} className="text-xs">
-                    Target value
+                    Target value<span className="sr-only"> of KPI {i + 1}</span>
                   </Label>
                   <Input id={`kpi-${i}-target`} inputMode="decimal" {...register(`kpis.${i}.target_value`)} />
                 </div>
                 <div className="flex flex-col gap-1.5">
                   <Label htmlFor={`kpi-${i}-unit`} className="text-xs">
-                    Unit
+                    Unit<span className="sr-only"> of KPI {i + 1}</span>
                   </Label>
                   <Input id={`kpi-${i}-unit`} {...register(`kpis.${i}.unit`)} />
                 </div>
