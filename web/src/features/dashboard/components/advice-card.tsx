@@ -12,7 +12,7 @@ import { Textarea } from '../../../components/ui/textarea';
 import { useAuth } from '../../../lib/auth';
 import { notify } from '../../../lib/toast';
 import { useGenerateAdvice, useLatestAdvice, useSaveAdviceFeedback } from '../api';
-import { formatDay } from './format-day';
+import { formatDay } from '../../../lib/format';
 
 function AdviceFeedback({ advice }: { advice: TAdvice }) {
   const save = useSaveAdviceFeedback();

@@ -6,7 +6,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useUrgentTasks } from '../api';
-import { formatDay } from './format-day';
+import { formatDay } from '../../../lib/format';
 
 function priorityVariant(priority: TTask['priority']) {
   return priority === 'Urgent' ? 'danger' : priority === 'High' ? 'warning' : 'secondary';

@@ -1,5 +1,5 @@
 import { NotebookPen, Plus, Search, X } from 'lucide-react';
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeader } from '../../../components/page-header';
 import { Alert } from '../../../components/ui/alert';
@@ -23,20 +23,11 @@ import {
   useNotes,
   useUpdateNote,
 } from '../api';
+import { useDebounced } from '../../../lib/use-debounced';
 import { NoteCard } from '../components/note-card';
 import { type NoteDraft, NoteEditorDialog } from '../components/note-editor-dialog';
 
 const ENTRY_ERROR = 'Error creating/updating/deleting entry.';
-
-/** Waits until typing pauses before the search goes to the server. */
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return debounced;
-}
 
 export default function NotesPage() {
   const [filters, setFilters] = useState<NoteFilters>(EMPTY_NOTE_FILTERS);

@@ -7,7 +7,7 @@ import { Card } from '../../../components/ui/card';
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
-import { formatDay } from './format-day';
+import { formatDay } from '../../../lib/format';
 
 /** Long content gets Show More / Show Less even before it can be measured (and in tests). */
 const LONG_CONTENT_CHARS = 240;

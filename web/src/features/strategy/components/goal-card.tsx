@@ -3,7 +3,7 @@ import { Building2, CalendarDays, Pencil, Trash2, User } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Progress } from '../../../components/ui/progress';
-import { formatDay } from './format-day';
+import { formatDay } from '../../../lib/format';
 import { GoalStatusBadge } from './goal-status';
 
 interface GoalCardProps {

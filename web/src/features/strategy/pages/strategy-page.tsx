@@ -25,7 +25,7 @@ import { AdviceItem } from '../components/advice-item';
 import { GoalCard } from '../components/goal-card';
 import { GoalDialog, type GoalFormValues, goalBody } from '../components/goal-dialog';
 import { GoalFilters } from '../components/goal-filters';
-import { useDebounced } from '../components/use-debounced';
+import { useDebounced } from '../../../lib/use-debounced';
 
 function ListSkeleton({ label }: { label: string }) {
   return (

@@ -18,7 +18,7 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
-import { formatDay } from './format-day';
+import { formatDay } from '../../../lib/format';
 
 export const PRIORITY_VARIANT: Record<TTask['priority'], BadgeProps['variant']> = {
   Low: 'secondary',

@@ -32,7 +32,7 @@ import { TaskCard } from '../components/task-card';
 import { TaskDialog } from '../components/task-dialog';
 import { TaskFilters } from '../components/task-filters';
 import { TaskSuggestionsSlot } from '../components/task-suggestions-slot';
-import { useDebounced } from '../components/use-debounced';
+import { useDebounced } from '../../../lib/use-debounced';
 
 export default function MyTasksPage() {
   const { user } = useAuth();

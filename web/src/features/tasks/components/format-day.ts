@@ -1,9 +1,0 @@
-const dayFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-
-/** A YYYY-MM-DD date shown as that calendar day (no time-zone shift), or an em dash. */
-export function formatDay(value: string | null | undefined): string {
-  if (!value) return '—';
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  if (!m) return '—';
-  return dayFormat.format(new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-}
