@@ -64,7 +64,14 @@ async function main(): Promise<number> {
       null,
     );
     http.push(control);
-    const ctx: BenchContext = { baseURL: server.baseURL, settings, webDist: server.webDist, control, token };
+    const ctx: BenchContext = {
+      baseURL: server.baseURL,
+      settings,
+      webDist: server.webDist,
+      dbFile: server.dbFile,
+      control,
+      token,
+    };
     for (const group of groups) {
       console.log(`\n${group.name}: ${group.description}`);
       try {

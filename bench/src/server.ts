@@ -11,6 +11,8 @@ export interface BenchServer {
   pid: number;
   /** The snapshot of web/dist the server serves (and the bundle sizes are measured on). */
   webDist: string | null;
+  /** The server's SQLite file (WAL mode), for scenario groups that seed data directly. */
+  dbFile: string;
   stop: () => Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startServer(): Promise<BenchServer> {
   const webDist = existsSync(path.join(builtWeb, 'index.html')) ? path.join(tmpDir, 'web-dist') : null;
   if (webDist) cpSync(builtWeb, webDist, { recursive: true });
   const port = await freePort();
+  const dbFile = path.join(tmpDir, 'bench.db');
   const output: string[] = [];
   const child: ChildProcess = spawn(process.execPath, [main], {
     cwd: REPO_ROOT,
@@ -50,7 +53,7 @@ export async function startServer(): Promise<BenchServer> {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATABASE_URL: `file:${path.join(tmpDir, 'bench.db')}`,
+      DATABASE_URL: `file:${dbFile}`,
       FILES_DIR: path.join(tmpDir, 'files'),
       ...(webDist ? { WEB_DIST: webDist } : {}),
       DEMO_SEED: 'true',
@@ -86,7 +89,7 @@ export async function startServer(): Promise<BenchServer> {
     if (child.exitCode !== null) break;
     try {
       const res = await fetch(`${baseURL}/healthz`);
-      if (res.status === 200) return { baseURL, pid: child.pid ?? 0, webDist, stop };
+      if (res.status === 200) return { baseURL, pid: child.pid ?? 0, webDist, dbFile, stop };
     } catch {
       // not listening yet
     }

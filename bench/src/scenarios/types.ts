@@ -25,6 +25,8 @@ export interface BenchContext {
   settings: BenchSettings;
   /** The built SPA the server serves (a snapshot of web/dist), or null when there is no web build. */
   webDist: string | null;
+  /** The server's SQLite file (WAL mode): a group may seed it directly while the server runs. */
+  dbFile: string;
   /** The control route (bare JSON, no auth) measured first in this run; ratios are relative to it. */
   control: HttpResult;
   /** An access token for a demo account (cached per e-mail). */
