@@ -113,7 +113,7 @@ export function displayName(u: {
   last_name?: string | null;
   email: string;
 }): string {
-  const n = [u.first_name, u.last_name].filter((s) => s && s.trim()).join(' ');
+  const n = [u.first_name, u.last_name].filter((s) => s?.trim()).join(' ');
   return n || u.email;
 }
 
