@@ -1,0 +1,367 @@
+import { CLOSED_TASK_STATUSES, COMPLETED_GOAL_STATUSES, goalProgress, kpiProgress } from '@cc/contract';
+import type { Db } from '../../db/index.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { membershipLevelsOf } from '../../modules/organizations/organizations.service.ts';
+
+/**
+ * A bounded, read-only picture of what one user may see, for prompts, offline handlers and tools.
+ * Visibility follows the REST API: goals are the user's own and their organizations'; tasks are
+ * created by, assigned to or shared with the user's organizations; notes are private (own only).
+ * Every item carries `type`, `id` and `title` so an answer can cite where a fact came from.
+ * Every query has a LIMIT and is served by an index (see 0002_workspace.ts).
+ */
+
+export const SNAPSHOT_LIMITS = {
+  /** per visibility branch (own, each batch of organizations) */
+  goals: 40,
+  kpisPerGoal: 20,
+  /** per visibility branch (created, assigned, shared) and per dated/undated half */
+  tasks: 40,
+  notes: 10,
+  /** lengths of the lists in the snapshot itself */
+  listed: 25,
+} as const;
+
+/**
+ * A goal is planned over a period that starts at its creation, or one year before its due date when
+ * that is earlier (goals are usually entered part-way through their plan). Expected progress is the
+ * share of that period already elapsed; a KPI whose progress is below it is lagging.
+ */
+export const GOAL_PLANNING_PERIOD_DAYS = 365;
+const DAY_MS = 86_400_000;
+
+export interface SnapshotKpi {
+  type: 'kpi';
+  id: string;
+  title: string;
+  goal_id: string;
+  goal_title: string;
+  current_value: number;
+  target_value: number | null;
+  unit: string | null;
+  /** kpiProgress, rounded */
+  progress: number;
+  expected_progress: number;
+  lagging: boolean;
+}
+
+export interface SnapshotGoal {
+  type: 'goal';
+  id: string;
+  title: string;
+  description: string | null;
+  status: string;
+  due_date: string;
+  organization_id: string | null;
+  /** goalProgress */
+  progress: number;
+  expected_progress: number;
+  overdue: boolean;
+  days_overdue: number;
+  own: boolean;
+  kpis: SnapshotKpi[];
+}
+
+export interface SnapshotTask {
+  type: 'task';
+  id: string;
+  title: string;
+  status: string;
+  priority: string;
+  due_date: string | null;
+  assigned_to_user_id: string | null;
+  created_by: string;
+  overdue: boolean;
+  unassigned: boolean;
+}
+
+export interface SnapshotNote {
+  type: 'note';
+  id: string;
+  /** the note's first line, trimmed */
+  title: string;
+  entry_date: string;
+}
+
+export interface WorkspaceSnapshot {
+  user: { id: string; name: string; email: string; user_level: string };
+  /** YYYY-MM-DD (UTC) */
+  today: string;
+  generated_at: string;
+  organization_ids: string[];
+  /** open goals (not done), soonest due first */
+  goals: SnapshotGoal[];
+  /** KPIs below their goal's expected progress, the largest gap first */
+  lagging_kpis: SnapshotKpi[];
+  /** open goals past their due date, most overdue first */
+  overdue_goals: SnapshotGoal[];
+  /** open tasks (not Done or Cancelled), soonest due first, undated last */
+  open_tasks: SnapshotTask[];
+  overdue_tasks: SnapshotTask[];
+  unassigned_tasks: SnapshotTask[];
+  /** the user's own latest notes (titles and dates only) */
+  notes: SnapshotNote[];
+  counts: {
+    goals: number;
+    lagging_kpis: number;
+    overdue_goals: number;
+    open_tasks: number;
+    overdue_tasks: number;
+    unassigned_tasks: number;
+    notes: number;
+  };
+  /** true when a bounded query may have left items out */
+  truncated: boolean;
+}
+
+const round = (n: number) => Math.round(n);
+
+export function expectedProgress(goal: { created_at: string; due_date: string }, now: Date): number {
+  const due = Date.parse(`${goal.due_date}T23:59:59.999Z`);
+  const created = Date.parse(goal.created_at);
+  const start = Math.min(Number.isFinite(created) ? created : due, due - GOAL_PLANNING_PERIOD_DAYS * DAY_MS);
+  const t = now.getTime();
+  if (t >= due) return 100;
+  if (t <= start) return 0;
+  return Math.min(100, Math.max(0, ((t - start) / (due - start)) * 100));
+}
+
+function noteTitle(content: string): string {
+  const line =
+    content
+      .split('\n')
+      .map((l) => l.replace(/^[#>*\-\s]+/, '').trim())
+      .find((l) => l !== '') ?? '';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line || '(empty note)';
+}
+
+function displayName(u: { first_name: string | null; last_name: string | null; email: string }) {
+  return [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email;
+}
+
+async function loadGoals(db: Db, userId: string, orgIds: string[]) {
+  const open = [...COMPLETED_GOAL_STATUSES, 'failed'];
+  const base = () => db.selectFrom('strategic_goals').selectAll().where('status', 'not in', open);
+  // One query per branch so each is served by its (owner|organization, due_date) index.
+  const branches = [
+    base().where('user_id', '=', userId).orderBy('due_date').limit(SNAPSHOT_LIMITS.goals).execute(),
+  ];
+  if (orgIds.length) {
+    branches.push(
+      base()
+        .where('organization_id', 'in', orgIds)
+        .orderBy('due_date')
+        .limit(SNAPSHOT_LIMITS.goals)
+        .execute(),
+    );
+  }
+  const rows = (await Promise.all(branches)).flat();
+  const truncated = rows.length >= SNAPSHOT_LIMITS.goals;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return { rows: [...byId.values()].sort((a, b) => a.due_date.localeCompare(b.due_date)), truncated };
+}
+
+async function loadKpis(db: Db, goalIds: string[]) {
+  if (goalIds.length === 0) return [];
+  return db
+    .selectFrom('goal_kpis')
+    .selectAll()
+    .where('goal_id', 'in', goalIds)
+    .orderBy('goal_id')
+    .orderBy('position')
+    .limit(goalIds.length * SNAPSHOT_LIMITS.kpisPerGoal)
+    .execute();
+}
+
+type TaskCols = {
+  id: string;
+  title: string;
+  status: string;
+  priority: string;
+  due_date: string | null;
+  assigned_to_user_id: string | null;
+  created_by: string;
+};
+
+async function loadTasks(
+  db: Db,
+  userId: string,
+  orgIds: string[],
+): Promise<{ rows: TaskCols[]; truncated: boolean }> {
+  const cols = [
+    'tasks.id',
+    'tasks.title',
+    'tasks.status',
+    'tasks.priority',
+    'tasks.due_date',
+    'tasks.assigned_to_user_id',
+    'tasks.created_by',
+  ] as const;
+  const closed = [...CLOSED_TASK_STATUSES];
+  const n = SNAPSHOT_LIMITS.tasks;
+  // Dated and undated halves separately: NULLs sort first on SQLite and last on PostgreSQL, and
+  // each half stays a range on the (owner|assignee, due_date) index.
+  const halves = (q: ReturnType<typeof branch>) => [
+    q.where('tasks.due_date', 'is not', null).orderBy('tasks.due_date').limit(n).execute(),
+    q.where('tasks.due_date', 'is', null).orderBy('tasks.id').limit(n).execute(),
+  ];
+  const branch = () => db.selectFrom('tasks').select(cols).where('tasks.status', 'not in', closed);
+  const queries = [
+    ...halves(branch().where('tasks.created_by', '=', userId)),
+    ...halves(branch().where('tasks.assigned_to_user_id', '=', userId)),
+  ];
+  if (orgIds.length) {
+    queries.push(
+      ...halves(
+        branch().where('tasks.id', 'in', (eb) =>
+          eb
+            .selectFrom('task_shares')
+            .select('task_shares.task_id')
+            .where('task_shares.organization_id', 'in', orgIds),
+        ),
+      ),
+    );
+  }
+  const results = await Promise.all(queries);
+  const truncated = results.some((r) => r.length >= n);
+  const byId = new Map<string, TaskCols>();
+  for (const r of results.flat()) byId.set(r.id, r);
+  return { rows: [...byId.values()], truncated };
+}
+
+/** The snapshot of what `userId` may see right now. Throws nothing for an unknown user: empty lists. */
+export async function loadWorkspaceSnapshot(
+  ctx: AppContext,
+  userId: string,
+  now: Date = new Date(),
+): Promise<WorkspaceSnapshot> {
+  const db = ctx.db;
+  const today = now.toISOString().slice(0, 10);
+  const [user, levels] = await Promise.all([
+    db
+      .selectFrom('users')
+      .select(['id', 'email', 'first_name', 'last_name', 'user_level'])
+      .where('id', '=', userId)
+      .executeTakeFirst(),
+    membershipLevelsOf(ctx, userId),
+  ]);
+  const orgIds = [...levels.keys()];
+
+  const [goalRes, taskRes, noteRows] = await Promise.all([
+    loadGoals(db, userId, orgIds),
+    loadTasks(db, userId, orgIds),
+    db
+      .selectFrom('journals')
+      .select(['id', 'content', 'entry_date'])
+      .where('user_id', '=', userId)
+      .orderBy('entry_date', 'desc')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(SNAPSHOT_LIMITS.notes)
+      .execute(),
+  ]);
+
+  const kpiRows = await loadKpis(
+    db,
+    goalRes.rows.map((g) => g.id),
+  );
+  const kpisByGoal = new Map<string, typeof kpiRows>();
+  for (const k of kpiRows) kpisByGoal.set(k.goal_id, [...(kpisByGoal.get(k.goal_id) ?? []), k]);
+
+  const goals: SnapshotGoal[] = goalRes.rows.map((g) => {
+    const expected = expectedProgress(g, now);
+    const rows = kpisByGoal.get(g.id) ?? [];
+    const kpis: SnapshotKpi[] = rows.map((k) => {
+      const p = kpiProgress(k);
+      return {
+        type: 'kpi',
+        id: k.id,
+        title: k.name,
+        goal_id: g.id,
+        goal_title: g.title,
+        current_value: k.current_value,
+        target_value: k.target_value,
+        unit: k.unit,
+        progress: round(p),
+        expected_progress: round(expected),
+        // A KPI with no positive target has no measurable gap.
+        lagging: k.target_value !== null && k.target_value > 0 && p < expected,
+      };
+    });
+    const overdue = g.due_date < today;
+    return {
+      type: 'goal',
+      id: g.id,
+      title: g.title,
+      description: g.description,
+      status: g.status,
+      due_date: g.due_date,
+      organization_id: g.organization_id,
+      progress: goalProgress(rows),
+      expected_progress: round(expected),
+      overdue,
+      days_overdue: overdue ? Math.floor((Date.parse(today) - Date.parse(g.due_date)) / DAY_MS) : 0,
+      own: g.user_id === userId,
+      kpis,
+    };
+  });
+
+  const lagging = goals
+    .flatMap((g) => g.kpis.filter((k) => k.lagging))
+    .sort(
+      (a, b) =>
+        b.expected_progress - b.progress - (a.expected_progress - a.progress) || a.id.localeCompare(b.id),
+    );
+  const overdueGoals = goals
+    .filter((g) => g.overdue)
+    .sort((a, b) => a.due_date.localeCompare(b.due_date) || a.id.localeCompare(b.id));
+
+  const tasks: SnapshotTask[] = taskRes.rows
+    .map((t) => ({
+      type: 'task' as const,
+      ...t,
+      overdue: t.due_date !== null && t.due_date < today,
+      unassigned: t.assigned_to_user_id === null,
+    }))
+    .sort(
+      (a, b) =>
+        (a.due_date === null ? 1 : 0) - (b.due_date === null ? 1 : 0) ||
+        (a.due_date ?? '').localeCompare(b.due_date ?? '') ||
+        a.id.localeCompare(b.id),
+    );
+  const overdueTasks = tasks.filter((t) => t.overdue);
+  const unassigned = tasks.filter((t) => t.unassigned);
+  const notes: SnapshotNote[] = noteRows.map((n) => ({
+    type: 'note',
+    id: n.id,
+    title: noteTitle(n.content),
+    entry_date: n.entry_date,
+  }));
+
+  const L = SNAPSHOT_LIMITS.listed;
+  return {
+    user: user
+      ? { id: user.id, name: displayName(user), email: user.email, user_level: user.user_level }
+      : { id: userId, name: 'Unknown user', email: '', user_level: 'unknown' },
+    today,
+    generated_at: now.toISOString(),
+    organization_ids: orgIds,
+    goals: goals.slice(0, L),
+    lagging_kpis: lagging.slice(0, L),
+    overdue_goals: overdueGoals.slice(0, L),
+    open_tasks: tasks.slice(0, L),
+    overdue_tasks: overdueTasks.slice(0, L),
+    unassigned_tasks: unassigned.slice(0, L),
+    notes,
+    counts: {
+      goals: goals.length,
+      lagging_kpis: lagging.length,
+      overdue_goals: overdueGoals.length,
+      open_tasks: tasks.length,
+      overdue_tasks: overdueTasks.length,
+      unassigned_tasks: unassigned.length,
+      notes: notes.length,
+    },
+    truncated: goalRes.truncated || taskRes.truncated || goals.length > L || tasks.length > L,
+  };
+}
