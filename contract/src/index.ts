@@ -8,3 +8,5 @@ export * from './journals.ts';
 export * from './organizations.ts';
 export * from './tasks.ts';
 export * from './users.ts';
+export * from './factory.ts';
+export * from './runs.ts';
