@@ -5,6 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.ts';
 import { createDb, type DbHandle } from './db/index.ts';
@@ -12,6 +13,8 @@ import { migrateToLatest } from './db/migrations/index.ts';
 import { adviceRoutes } from './modules/advice/advice.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
+import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
+import { filesRoutes } from './modules/files/files.routes.ts';
 import { goalsRoutes } from './modules/goals/goals.routes.ts';
 import { journalsRoutes } from './modules/journals/journals.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
@@ -24,6 +27,9 @@ import { TokenSigner } from './platform/auth/tokens.ts';
 import type { AppContext } from './platform/context.ts';
 import { registerErrorHandler, sendNotFound } from './platform/error-handler.ts';
 import { loggerOptions } from './platform/logging.ts';
+import { type EventBus, InProcessEventBus } from './platform/realtime/event-bus.ts';
+import { PostgresEventBus } from './platform/realtime/pg-event-bus.ts';
+import { StreamRegistry } from './platform/realtime/stream-registry.ts';
 import { registerSpa } from './platform/spa.ts';
 
 export interface BuiltApp {
@@ -82,6 +88,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     config,
     signer: new TokenSigner(config.jwtSecret),
     loginGuard: new LoginGuard(config.loginMaxFailures),
+    bus: await createBus(config, handle, (msg) => app.log.warn(msg)),
+    streams: new StreamRegistry(handle.db),
   };
 
   let draining = false;
@@ -129,11 +137,18 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(tasksRoutes, { ctx });
   await app.register(journalsRoutes, { ctx });
   await app.register(contactsRoutes, { ctx });
+  await app.register(conversationsRoutes, { ctx });
+  await app.register(filesRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));
   if (!servingWeb) app.setNotFoundHandler(sendNotFound);
 
+  app.addHook('preClose', async () => {
+    // Hijacked SSE responses would keep the server open: end them first.
+    ctx.streams.drain();
+  });
   app.addHook('onClose', async () => {
+    await ctx.bus.close();
     if (!opts.database) await handle.close();
   });
 
@@ -145,4 +160,17 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
       await app.close();
     },
   };
+}
+
+async function createBus(config: AppConfig, handle: DbHandle, log: (m: string) => void): Promise<EventBus> {
+  if (config.db.kind !== 'postgres') return new InProcessEventBus();
+  const bus = new PostgresEventBus(
+    config.db.url,
+    async (channel, text) => {
+      await sql`select pg_notify(${channel}, ${text})`.execute(handle.db);
+    },
+    log,
+  );
+  await bus.whenReady();
+  return bus;
 }

@@ -24,6 +24,8 @@ export const PASSWORD = 'correct-horse-9';
 export interface TestApp extends BuiltApp {
   config: AppConfig;
   close(): Promise<void>;
+  /** Starts listening on a free loopback port (for SSE and other real-HTTP tests); returns the base URL. */
+  listen(): Promise<string>;
   /** Creates an account directly (no HTTP) and returns its id. */
   createUser(
     level: string,
@@ -121,6 +123,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     config,
     req,
     login,
+    async listen() {
+      const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
+      return address.replace('localhost', '127.0.0.1');
+    },
     async close() {
       await built.app.close();
       await built.ctx.db.destroy().catch(() => {});

@@ -113,6 +113,11 @@ export interface TaskSharesTable {
   task_id: string;
   organization_id: string;
   created_at: string;
+  /** Copies of the task's sort and filter columns (0003_workspace_perf), kept in step by the tasks module. */
+  task_due_date: string | null;
+  task_created_at: string | null;
+  task_status: string | null;
+  task_priority: string | null;
 }
 
 export interface JournalsTable {
@@ -145,6 +150,8 @@ export interface ContactSharesTable {
   contact_id: string;
   organization_id: string;
   created_at: string;
+  /** lower(contacts.name) (0003_workspace_perf), kept in step by the contacts module. */
+  contact_name_key: string | null;
 }
 
 export interface ContactInteractionsTable {
@@ -158,7 +165,235 @@ export interface ContactInteractionsTable {
   updated_at: string;
 }
 
+export interface StreamTicketsTable {
+  /** sha256 of the ticket, so a database dump cannot open streams */
+  id: string;
+  user_id: string;
+  session_id: string;
+  expires_at: string;
+}
+
+export interface FilesTable {
+  id: string;
+  user_id: string;
+  conversation_id: string | null;
+  /** the display name (sanitized); never used as a path */
+  name: string;
+  /** the generated name under FILES_DIR */
+  storage_name: string;
+  /** the served content type, from a safe allow-list */
+  content_type: string;
+  /** image | pdf | text | other */
+  kind: string;
+  /** bigint: PostgreSQL returns it as a string */
+  size: number | string;
+  sha256: string;
+  /** text extracted for the internal search (text formats only) */
+  text_content: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FileSharesTable {
+  file_id: string;
+  organization_id: string;
+  created_at: string;
+}
+
+/** Comms Center (0007_comms). */
+export interface CommsThreadsTable {
+  id: string;
+  participant_key: string;
+  created_by: string | null;
+  last_message_text: string | null;
+  last_seq: number;
+  created_at: string;
+  updated_at: string;
+}
+export interface CommsParticipantsTable {
+  thread_id: string;
+  user_id: string;
+  name: string | null;
+  visible: number;
+  cleared_seq: number;
+  updated_at: string;
+}
+export interface CommsMessagesTable {
+  seq: import('kysely').Generated<number>;
+  id: string;
+  thread_id: string;
+  kind: string;
+  sender_id: string | null;
+  sender_name: string;
+  visible_to: string | null;
+  text: string;
+  ai_suggested: number;
+  created_at: string;
+}
+export interface CommsSuggestionsTable {
+  id: string;
+  thread_id: string;
+  user_id: string;
+  status: string;
+  text: string;
+  context: string | null;
+  for_seq: number;
+  created_at: string;
+}
+export interface CommsScriptedUsersTable {
+  user_id: string;
+  script: string;
+  created_at: string;
+}
+
+/** AI conversations (0005_conversations). */
+export interface ConversationsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+export interface ConversationMessagesTable {
+  /** order in the conversation, fixed at insert */
+  position: import('kysely').Generated<number>;
+  id: string;
+  conversation_id: string;
+  /** stream cursor, renewed on every write */
+  seq: number;
+  sender: string;
+  text: string;
+  status: string;
+  model: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  error: string | null;
+  crew_run_id: string | null;
+  flow_run_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FactoryItemColumns {
+  id: string;
+  /** names a built-in catalogue item (seeded idempotently); null for user-made items */
+  builtin_key: string | null;
+  name: string;
+  description: string | null;
+  is_auto_gen: number;
+  is_public: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface FactoryAgentsTable extends FactoryItemColumns {
+  role: string;
+  goal: string;
+  backstory: string | null;
+  llm_model: string | null;
+  /** JSON array of tool ids */
+  tool_ids: string;
+}
+export interface FactoryToolsTable extends FactoryItemColumns {
+  kind: string;
+  function_name: string | null;
+  http_url: string | null;
+  http_method: string | null;
+  /** JSON Schema object */
+  input_schema: string;
+}
+export interface FactoryCrewsTable extends FactoryItemColumns {
+  version: string;
+  agent_ids: string;
+  requires_input: number;
+  input_fields: string;
+  tasks: string;
+}
+export interface FactoryFlowsTable extends FactoryItemColumns {
+  version: string;
+  steps: string;
+}
+export interface RunsTable {
+  id: string;
+  kind: string;
+  user_id: string;
+  definition_id: string;
+  definition_name: string;
+  definition: string;
+  conversation_id: string | null;
+  status: string;
+  inputs: string;
+  current_step: number;
+  outputs: string;
+  human_prompt: string | null;
+  human_answer: string | null;
+  result: string | null;
+  error: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  attempts: number;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+export interface RunEventsTable {
+  seq: import('kysely').Generated<number>;
+  run_id: string;
+  type: string;
+  summary: string;
+  details: string | null;
+  ts: string;
+}
+
+/** AI task suggestions and Generate Advice runs (0006_task_suggestions). */
+export interface TaskSuggestionsTable {
+  id: string;
+  user_id: string;
+  title: string;
+  description: string | null;
+  assignee_user_id: string | null;
+  priority: string;
+  /** YYYY-MM-DD */
+  due_date: string | null;
+  llm_context: string | null;
+  rejection_reason: string | null;
+  /** pending | approved | rejected */
+  status: string;
+  source_type: string | null;
+  source_id: string | null;
+  /** "<source_type>:<source_id>", never suggested twice per user */
+  source_key: string | null;
+  /** the normalized title, never suggested twice per user */
+  title_key: string;
+  organization_id: string | null;
+  task_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface AdviceGenerationsTable {
+  id: string;
+  user_id: string;
+  requested_by: string;
+  /** running | completed | failed */
+  status: string;
+  advice_id: string | null;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
 export interface Database {
+  task_suggestions: TaskSuggestionsTable;
+  advice_generations: AdviceGenerationsTable;
+  factory_agents: FactoryAgentsTable;
+  factory_tools: FactoryToolsTable;
+  factory_crews: FactoryCrewsTable;
+  factory_flows: FactoryFlowsTable;
+  runs: RunsTable;
+  run_events: RunEventsTable;
+  stream_tickets: StreamTicketsTable;
+  conversations: ConversationsTable;
+  conversation_messages: ConversationMessagesTable;
   users: UsersTable;
   profiles: ProfilesTable;
   sessions: SessionsTable;
@@ -173,4 +408,11 @@ export interface Database {
   contacts: ContactsTable;
   contact_shares: ContactSharesTable;
   contact_interactions: ContactInteractionsTable;
+  files: FilesTable;
+  file_shares: FileSharesTable;
+  comms_threads: CommsThreadsTable;
+  comms_participants: CommsParticipantsTable;
+  comms_messages: CommsMessagesTable;
+  comms_suggestions: CommsSuggestionsTable;
+  comms_scripted_users: CommsScriptedUsersTable;
 }

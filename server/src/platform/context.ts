@@ -2,6 +2,8 @@ import type { AppConfig } from '../config.ts';
 import type { Db, Dialect } from '../db/index.ts';
 import type { LoginGuard } from './auth/login-guard.ts';
 import type { TokenSigner } from './auth/tokens.ts';
+import type { EventBus } from './realtime/event-bus.ts';
+import type { StreamRegistry } from './realtime/stream-registry.ts';
 
 /** What services need from the running app; passed explicitly, so tests and the bench can build one. */
 export interface AppContext {
@@ -10,4 +12,8 @@ export interface AppContext {
   config: AppConfig;
   signer: TokenSigner;
   loginGuard: LoginGuard;
+  /** Realtime notes between writers and streams (in-process, or PostgreSQL LISTEN/NOTIFY). */
+  bus: EventBus;
+  /** Open SSE streams of this instance. */
+  streams: StreamRegistry;
 }

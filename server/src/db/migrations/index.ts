@@ -2,11 +2,25 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db } from '../index.ts';
 import * as m0001 from './0001_foundation.ts';
 import * as m0002 from './0002_workspace.ts';
+import * as m0003 from './0003_workspace_perf.ts';
+import * as m0005 from './0005_conversations.ts';
+import * as m0006 from './0006_task_suggestions.ts';
+import * as m0007 from './0007_comms.ts';
+import * as m0008 from './0008_files.ts';
+import * as m0009 from './0009_runs.ts';
+import * as m0010 from './0010_realtime.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_workspace': m0002,
+  '0003_workspace_perf': m0003,
+  '0005_conversations': m0005,
+  '0006_task_suggestions': m0006,
+  '0007_comms': m0007,
+  '0008_files': m0008,
+  '0009_runs': m0009,
+  '0010_realtime': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

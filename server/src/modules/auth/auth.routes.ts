@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
 import { register } from '../users/users.service.ts';
+import { STREAM_TICKET_TTL_SECONDS, issueStreamTicket } from '../../platform/realtime/stream-tickets.ts';
+import { currentUser } from '../../platform/auth/authenticate.ts';
 import { login, logout } from './auth.service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -33,6 +35,22 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     async (req, reply) => {
       if (req.sessionId) await logout(ctx, req.sessionId);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/auth/stream-ticket',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'A single-use ticket (valid 60 s) to open one event stream with ?token=',
+        response: { 200: z.object({ ticket: z.string(), expires_in: z.number().int() }), 401: ZErrorBody },
+      },
+    },
+    async (req) => {
+      const user = currentUser(req);
+      const ticket = await issueStreamTicket(ctx.db, user.id, req.sessionId as string);
+      return { ticket, expires_in: STREAM_TICKET_TTL_SECONDS };
     },
   );
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../../db/index.ts';
 import { forbidden, unauthorized } from '../errors.ts';
+import { redeemStreamTicket } from '../realtime/stream-tickets.ts';
 import { findActiveSessionUser } from './sessions.repository.ts';
 import type { TokenSigner } from './tokens.ts';
 
@@ -26,6 +27,8 @@ export type AuthLevel = 'public' | 'any' | 'active' | 'admin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthLevel;
+    /** SSE routes: EventSource cannot send headers, so `?token=` (a stream ticket or an access token) is accepted too. */
+    stream?: boolean;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -53,6 +56,21 @@ export async function resolveToken(
   return { user, sessionId: claims.sid };
 }
 
+/** `?token=` of a stream route: a single-use ticket (`st_…`) or, for API clients, an access token. */
+async function resolveStreamToken(
+  db: Db,
+  signer: TokenSigner,
+  token: string,
+): Promise<{ user: AuthUser; sessionId: string } | null> {
+  if (!token.startsWith('st_')) return resolveToken(db, signer, token);
+  const ticket = await redeemStreamTicket(db, token);
+  if (!ticket) return null;
+  const row = await findActiveSessionUser(db, ticket.session_id, ticket.user_id);
+  if (!row || row.expires_at <= new Date().toISOString()) return null;
+  const { expires_at: _e, ...user } = row;
+  return { user, sessionId: ticket.session_id };
+}
+
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: { db: Db; signer: TokenSigner }) => {
     app.decorateRequest('user', null);
@@ -64,9 +82,17 @@ export const authPlugin = fp(
         req.routeOptions.config?.auth ??
         (route.startsWith('/api/') && !route.startsWith('/api/docs') ? 'active' : 'public');
       if (level === 'public') return;
-      const token = bearerToken(req);
+      let token = bearerToken(req);
+      let resolve = resolveToken;
+      if (!token && req.routeOptions.config?.stream) {
+        const q = (req.query as Record<string, unknown> | undefined)?.token;
+        if (typeof q === 'string' && q) {
+          token = q;
+          resolve = resolveStreamToken;
+        }
+      }
       if (!token) throw unauthorized('Not authenticated');
-      const resolved = await resolveToken(opts.db, opts.signer, token);
+      const resolved = await resolve(opts.db, opts.signer, token);
       if (!resolved) throw unauthorized('Your session has expired. Please log in again.');
       req.user = resolved.user;
       req.sessionId = resolved.sessionId;

@@ -1,0 +1,137 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { connectSse } from '../../../test/sse.ts';
+import { authPlugin } from '../auth/authenticate.ts';
+import { registerErrorHandler } from '../error-handler.ts';
+import { openSseStream } from './sse.ts';
+
+// The platform's stream mechanics, exercised through a tiny route on a real listening server, with a
+// real table as the persisted timeline (what modules do with their own tables).
+apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
+  let t: TestApp;
+  let mini: FastifyInstance;
+  let base: string;
+  let user: TestUser;
+
+  const insert = async (text: string) => {
+    await sql`insert into rt_test_events (text) values (${text})`.execute(t.ctx.db);
+    await t.ctx.bus.publish('rt-test', {});
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const idCol =
+      t.ctx.dialect === 'postgres'
+        ? sql`seq bigserial primary key`
+        : sql`seq integer primary key autoincrement`;
+    await sql`create table rt_test_events (${idCol}, text text not null)`.execute(t.ctx.db);
+    user = await t.createUser('user');
+    mini = Fastify({ logger: false });
+    registerErrorHandler(mini);
+    await mini.register(authPlugin, { db: t.ctx.db, signer: t.ctx.signer });
+    mini.get('/api/rt-test/events', { config: { stream: true } }, async (req, reply) => {
+      await openSseStream(req, reply, t.ctx, {
+        channel: 'rt-test',
+        pageSize: 2,
+        loadAfter: async (cursor, limit) => {
+          const rows = await sql<{ seq: number | string; text: string }>`
+            select seq, text from rt_test_events where seq > ${Number(cursor ?? 0)} order by seq limit ${limit}`.execute(
+            t.ctx.db,
+          );
+          return rows.rows.map((r) => ({ id: String(r.seq), data: { text: r.text } }));
+        },
+        onEphemeral: (p) => (p.delta ? { event: 'delta', data: { delta: p.delta } } : null),
+        isTerminal: (m) => (m.data as { text?: string }).text === 'END',
+      });
+    });
+    base = await mini.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  afterAll(async () => {
+    await mini?.close();
+    await t?.close();
+  });
+
+  const url = (q = '') => `${base}/api/rt-test/events${q}`;
+  const auth = () => ({ authorization: `Bearer ${user.token}` });
+
+  it('replays persisted events, follows new ones, resumes from Last-Event-ID without duplicates', async () => {
+    await insert('one');
+    await insert('two');
+    await insert('three');
+    const s = await connectSse(url(), { headers: auth() });
+    expect(s.status).toBe(200);
+    expect(s.headers['content-type']).toContain('text/event-stream');
+    const first = await s.collect((e) => (e.data as { text: string }).text === 'three');
+    expect(first.map((e) => (e.data as { text: string }).text)).toEqual(['one', 'two', 'three']);
+    await insert('four');
+    const live = await s.next();
+    expect(live.data).toEqual({ text: 'four' });
+    await t.ctx.bus.publish('rt-test', { delta: 'tok' });
+    expect(await s.next()).toMatchObject({ event: 'delta', data: { delta: 'tok' } });
+    s.close();
+
+    const resumed = await connectSse(url(), { headers: auth(), lastEventId: first[1].id });
+    const again = await resumed.collect((e) => (e.data as { text: string }).text === 'four');
+    expect(again.map((e) => (e.data as { text: string }).text)).toEqual(['three', 'four']);
+    resumed.close();
+    // The query-string form works too (EventSource reconnects made by the web app).
+    const viaQuery = await connectSse(url(`?last_event_id=${live.id}`), { headers: auth() });
+    await insert('five');
+    expect((await viaQuery.next()).data).toEqual({ text: 'five' });
+    viaQuery.close();
+  });
+
+  it('refuses a stream without a token, accepts a single-use ticket once', async () => {
+    const anon = await connectSse(url());
+    expect(anon.status).toBe(401);
+    expect(JSON.parse(await anon.body())).toHaveProperty('detail');
+
+    const res = await t.req({ method: 'POST', url: '/api/auth/stream-ticket', token: user.token });
+    expect(res.statusCode).toBe(200);
+    const { ticket, expires_in } = res.json();
+    expect(expires_in).toBe(60);
+    const ok = await connectSse(url(`?token=${ticket}`));
+    expect(ok.status).toBe(200);
+    await ok.next();
+    ok.close();
+    const reused = await connectSse(url(`?token=${ticket}`));
+    expect(reused.status).toBe(401);
+    reused.close();
+    // An access token in the query is accepted for API clients.
+    const api = await connectSse(url(`?token=${user.token}`));
+    expect(api.status).toBe(200);
+    api.close();
+  });
+
+  it('ends the stream on a terminal event and removes its listener when the client goes', async () => {
+    await new Promise((r) => setTimeout(r, 100)); // earlier tests' closed clients have gone
+    const before = t.ctx.bus.listenerCount();
+    const s = await connectSse(url(), { headers: auth() });
+    await s.next();
+    expect(t.ctx.bus.listenerCount()).toBe(before + 1);
+    s.close();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(t.ctx.bus.listenerCount()).toBe(before);
+
+    const s2 = await connectSse(url(), { headers: auth() });
+    await insert('END');
+    await s2.collect((e) => (e.data as { text: string }).text === 'END');
+    await s2.closed;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(t.ctx.bus.listenerCount()).toBe(before);
+  });
+
+  it('closes the stream within a few seconds when the session is revoked', async () => {
+    const other = await t.createUser('user');
+    const s = await connectSse(url(), { headers: { authorization: `Bearer ${other.token}` } });
+    await s.next();
+    const logout = await t.req({ method: 'POST', url: '/api/auth/logout', token: other.token });
+    expect(logout.statusCode).toBe(204);
+    const started = Date.now();
+    await s.closed;
+    expect(Date.now() - started).toBeLessThan(6000);
+  }, 10_000);
+});

@@ -1,0 +1,141 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import type { BusPayload } from './event-bus.ts';
+
+export interface SseMessage {
+  /** The cursor of a persisted event (sent as `id:` so the client resumes with Last-Event-ID). */
+  id?: string;
+  event?: string;
+  data: unknown;
+}
+
+export interface SseStreamOptions {
+  /** Bus channel whose notes mean "new rows" (or carry an ephemeral message). */
+  channel: string;
+  /** Persisted events strictly after the cursor (null: from the start), oldest first, at most `limit`. */
+  loadAfter?: (cursor: string | null, limit: number) => Promise<SseMessage[]>;
+  /** Where to start without Last-Event-ID (e.g. the current max to skip history); default null. */
+  initialCursor?: () => Promise<string | null>;
+  /** A message to send as is (token deltas), or null when the note only means "reload". */
+  onEphemeral?: (payload: BusPayload) => SseMessage | null;
+  /** After sending a terminal message the stream ends. */
+  isTerminal?: (msg: SseMessage) => boolean;
+  /** Rows per loadAfter call. */
+  pageSize?: number;
+}
+
+export const HEARTBEAT_MS = 15_000;
+
+export function lastEventId(req: FastifyRequest): string | null {
+  const header = req.headers['last-event-id'];
+  if (typeof header === 'string' && header.trim()) return header.trim().slice(0, 100);
+  const q = (req.query as Record<string, unknown> | undefined)?.last_event_id;
+  return typeof q === 'string' && q.trim() ? q.trim().slice(0, 100) : null;
+}
+
+export function formatSse(msg: SseMessage): string {
+  let out = '';
+  if (msg.id !== undefined) out += `id: ${msg.id}\n`;
+  if (msg.event) out += `event: ${msg.event}\n`;
+  const data = typeof msg.data === 'string' ? msg.data : JSON.stringify(msg.data);
+  for (const line of data.split('\n')) out += `data: ${line}\n`;
+  return `${out}\n`;
+}
+
+/**
+ * Serves one SSE stream: replays persisted events after the client's cursor, then follows the bus.
+ * It subscribes before the first read, and every read starts at its own cursor, so nothing written
+ * between replay and follow is lost and nothing is sent twice. Bus notes are handled one at a time in
+ * arrival order. Resolves when the stream has ended (client gone, terminal event, drain, revoked).
+ */
+export async function openSseStream(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  ctx: AppContext,
+  opts: SseStreamOptions,
+): Promise<void> {
+  const pageSize = opts.pageSize ?? 200;
+  let cursor = lastEventId(req);
+  if (cursor === null && opts.initialCursor) cursor = await opts.initialCursor();
+
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-content-type-options': 'nosniff',
+    'x-request-id': String(req.id),
+  });
+  res.write('retry: 3000\n: connected\n\n');
+
+  let closed = false;
+  let finish: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+
+  const cleanups: (() => void)[] = [];
+  const end = () => {
+    if (closed) return;
+    closed = true;
+    for (const c of cleanups) c();
+    if (!res.writableEnded) res.end();
+    finish();
+  };
+
+  const write = (msg: SseMessage) => {
+    if (closed) return;
+    res.write(formatSse(msg));
+    if (msg.id !== undefined) cursor = msg.id;
+    if (opts.isTerminal?.(msg)) end();
+  };
+
+  let chain: Promise<void> = Promise.resolve();
+  const enqueue = (fn: () => Promise<void> | void) => {
+    chain = chain.then(async () => {
+      if (closed) return;
+      try {
+        await fn();
+      } catch (err) {
+        req.log.warn({ err, channel: opts.channel }, 'SSE stream failed to load events');
+        end();
+      }
+    });
+  };
+
+  let reloadQueued = false;
+  const reload = () => {
+    if (!opts.loadAfter || reloadQueued) return;
+    reloadQueued = true;
+    enqueue(async () => {
+      reloadQueued = false;
+      while (!closed) {
+        const batch = await (opts.loadAfter as NonNullable<typeof opts.loadAfter>)(cursor, pageSize);
+        for (const m of batch) write(m);
+        if (batch.length < pageSize) break;
+      }
+    });
+  };
+
+  cleanups.push(
+    ctx.bus.subscribe(opts.channel, (payload) => {
+      if (closed) return;
+      const msg = opts.onEphemeral?.(payload) ?? null;
+      if (msg) enqueue(() => write(msg));
+      else reload();
+    }),
+  );
+  const heartbeat = setInterval(() => {
+    if (!closed) res.write(': ping\n\n');
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  cleanups.push(() => clearInterval(heartbeat));
+  cleanups.push(ctx.streams.add({ sessionId: req.sessionId, end }));
+  res.on('close', end);
+  res.on('error', end);
+
+  reload();
+  await done;
+}
