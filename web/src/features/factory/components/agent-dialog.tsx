@@ -1,0 +1,165 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
+import { Spinner } from '../../../components/ui/spinner';
+import { Textarea } from '../../../components/ui/textarea';
+import { serverDetail } from '../../../lib/api';
+import { notify } from '../../../lib/toast';
+import { DEFAULT_MODEL, useCreateAgent } from '../api';
+import type { Tool } from '../types';
+import { CheckList, FormError } from './form-bits';
+
+export const AGENT_REQUIRED = 'Name, role and goal are required';
+
+const EMPTY = { name: '', description: '', role: '', goal: '', backstory: '', llmModel: DEFAULT_MODEL };
+
+interface AgentDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  tools: readonly Tool[];
+  models: readonly string[];
+}
+
+export function AgentDialog({ open, onOpenChange, tools, models }: AgentDialogProps) {
+  const create = useCreateAgent();
+  const [values, setValues] = useState(EMPTY);
+  const [toolIds, setToolIds] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (open) {
+      setValues({
+        ...EMPTY,
+        llmModel: models.includes(DEFAULT_MODEL) ? DEFAULT_MODEL : (models[0] ?? DEFAULT_MODEL),
+      });
+      setToolIds([]);
+      setError(null);
+    }
+  }, [open, models]);
+
+  const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [key]: e.target.value }));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const name = values.name.trim();
+    const role = values.role.trim();
+    const goal = values.goal.trim();
+    if (!name || !role || !goal) {
+      setError(AGENT_REQUIRED);
+      return;
+    }
+    setError(null);
+    create.mutate(
+      {
+        name,
+        description: values.description.trim() || null,
+        role,
+        goal,
+        backstory: values.backstory.trim() || null,
+        llmModel: values.llmModel,
+        toolIds,
+      },
+      {
+        onSuccess: () => {
+          notify.success('Agent created');
+          onOpenChange(false);
+        },
+        onError: (err) => notify.error('Failed to save agent', serverDetail(err)),
+      },
+    );
+  };
+
+  const invalid = error ? true : undefined;
+  return (
+    <Dialog open={open} onOpenChange={(next) => !create.isPending && onOpenChange(next)}>
+      <DialogContent className="max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Create New Agent</DialogTitle>
+          <DialogDescription>
+            An agent is a model with a role, a goal and the tools it may use.
+          </DialogDescription>
+        </DialogHeader>
+        <form
+          onSubmit={submit}
+          noValidate
+          className="flex flex-col gap-4"
+          aria-describedby="agent-form-error"
+        >
+          <FormField id="agent-name" label="Name">
+            <Input
+              id="agent-name"
+              aria-required="true"
+              aria-invalid={invalid && !values.name.trim() ? true : undefined}
+              value={values.name}
+              onChange={set('name')}
+            />
+          </FormField>
+          <FormField id="agent-description" label="Description">
+            <Textarea id="agent-description" value={values.description} onChange={set('description')} />
+          </FormField>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField id="agent-role" label="Role">
+              <Input
+                id="agent-role"
+                aria-required="true"
+                aria-invalid={invalid && !values.role.trim() ? true : undefined}
+                value={values.role}
+                onChange={set('role')}
+              />
+            </FormField>
+            <FormField id="agent-model" label="Model">
+              <Select id="agent-model" value={values.llmModel} onChange={set('llmModel')}>
+                {models.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </Select>
+            </FormField>
+          </div>
+          <FormField id="agent-goal" label="Goal">
+            <Textarea
+              id="agent-goal"
+              aria-required="true"
+              aria-invalid={invalid && !values.goal.trim() ? true : undefined}
+              value={values.goal}
+              onChange={set('goal')}
+            />
+          </FormField>
+          <FormField id="agent-backstory" label="Backstory">
+            <Textarea id="agent-backstory" value={values.backstory} onChange={set('backstory')} />
+          </FormField>
+          <CheckList
+            idPrefix="agent-tool"
+            legend="Tools"
+            options={tools}
+            value={toolIds}
+            onChange={setToolIds}
+            empty="No tools found."
+          />
+          <FormError id="agent-form-error" message={error} />
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? <Spinner /> : null}
+              Create Agent
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

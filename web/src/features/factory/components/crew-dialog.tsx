@@ -1,0 +1,318 @@
+import type { TCreateCrewRequest } from '@cc/contract';
+import { Plus, X } from 'lucide-react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import { Checkbox } from '../../../components/ui/checkbox';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
+import { Spinner } from '../../../components/ui/spinner';
+import { Textarea } from '../../../components/ui/textarea';
+import { serverDetail } from '../../../lib/api';
+import { notify } from '../../../lib/toast';
+import { useCreateCrew } from '../api';
+import type { Agent } from '../types';
+import { CheckList, FormError, moveItem, OrderedRow } from './form-bits';
+
+export const CREW_REQUIRED = 'Name and version are required';
+export const CREW_TASK_REQUIRED = 'Each task needs a description';
+export const CREW_FIELD_NAME_INVALID = 'Input field names use letters, digits, spaces, _ and -';
+
+interface TaskDraft {
+  key: number;
+  description: string;
+  expected_output: string;
+  agent_id: string;
+  human_input: boolean;
+}
+interface FieldDraft {
+  key: number;
+  name: string;
+  required: boolean;
+}
+
+let keySeq = 0;
+const newTask = (): TaskDraft => ({
+  key: ++keySeq,
+  description: '',
+  expected_output: '',
+  agent_id: '',
+  human_input: false,
+});
+const newField = (): FieldDraft => ({ key: ++keySeq, name: '', required: true });
+
+interface CrewDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  agents: readonly Agent[];
+}
+
+export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
+  const create = useCreateCrew();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [version, setVersion] = useState('1.0');
+  const [agentIds, setAgentIds] = useState<string[]>([]);
+  const [tasks, setTasks] = useState<TaskDraft[]>([]);
+  const [requiresInput, setRequiresInput] = useState(false);
+  const [fields, setFields] = useState<FieldDraft[]>([]);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    setName('');
+    setDescription('');
+    setVersion('1.0');
+    setAgentIds([]);
+    setTasks([newTask()]);
+    setRequiresInput(false);
+    setFields([]);
+    setError(null);
+  }, [open]);
+
+  const patchTask = (i: number, patch: Partial<TaskDraft>) =>
+    setTasks((ts) => ts.map((t, j) => (j === i ? { ...t, ...patch } : t)));
+  const patchField = (i: number, patch: Partial<FieldDraft>) =>
+    setFields((fs) => fs.map((f, j) => (j === i ? { ...f, ...patch } : f)));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!name.trim() || !version.trim()) return setError(CREW_REQUIRED);
+    // A blank task row that was never filled in is dropped; a half-filled one must have a description.
+    const used = tasks.filter((t) => t.description.trim() || t.expected_output.trim() || t.agent_id);
+    if (used.some((t) => !t.description.trim())) return setError(CREW_TASK_REQUIRED);
+    const usedFields = requiresInput ? fields.filter((f) => f.name.trim()) : [];
+    if (usedFields.some((f) => !/^[A-Za-z_][A-Za-z0-9_ -]*$/.test(f.name.trim()))) {
+      return setError(CREW_FIELD_NAME_INVALID);
+    }
+    setError(null);
+    // Every agent a task names belongs to the crew.
+    const ids = [...agentIds];
+    for (const t of used) if (t.agent_id && !ids.includes(t.agent_id)) ids.push(t.agent_id);
+    const body: TCreateCrewRequest = {
+      name: name.trim(),
+      version: version.trim(),
+      description: description.trim() || null,
+      agentIds: ids,
+      requires_input: requiresInput,
+      input_fields: usedFields.map((f) => ({ name: f.name.trim(), required: f.required })),
+      ...(used.length
+        ? {
+            tasks: used.map((t) => ({
+              description: t.description.trim(),
+              expected_output: t.expected_output.trim() || null,
+              agent_id: t.agent_id || null,
+              human_input: t.human_input,
+            })),
+          }
+        : {}),
+    };
+    create.mutate(body, {
+      onSuccess: () => {
+        notify.success('Crew created');
+        onOpenChange(false);
+      },
+      onError: (err) => notify.error('Failed to save crew', serverDetail(err)),
+    });
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !create.isPending && onOpenChange(next)}>
+      <DialogContent className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>Create New Crew</DialogTitle>
+          <DialogDescription>
+            A crew runs its tasks in order; each task is done by an agent and sees the previous outputs.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-describedby="crew-form-error">
+          <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
+            <FormField id="crew-name" label="Name">
+              <Input
+                id="crew-name"
+                aria-required="true"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+              />
+            </FormField>
+            <FormField id="crew-version" label="Version">
+              <Input
+                id="crew-version"
+                aria-required="true"
+                value={version}
+                onChange={(e) => setVersion(e.target.value)}
+              />
+            </FormField>
+          </div>
+          <FormField id="crew-description" label="Description">
+            <Textarea
+              id="crew-description"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          </FormField>
+          <CheckList
+            idPrefix="crew-agent"
+            legend="Agents"
+            options={agents}
+            value={agentIds}
+            onChange={setAgentIds}
+            empty="No agents found."
+          />
+
+          <section aria-labelledby="crew-tasks-heading" className="flex flex-col gap-2">
+            <h3 id="crew-tasks-heading" className="text-sm font-medium">
+              Tasks (run in this order)
+            </h3>
+            <ol className="flex flex-col gap-3">
+              {tasks.map((t, i) => (
+                <OrderedRow
+                  key={t.key}
+                  index={i}
+                  count={tasks.length}
+                  noun="Task"
+                  onMove={(from, to) => setTasks((ts) => moveItem(ts, from, to))}
+                  onRemove={(idx) => setTasks((ts) => ts.filter((_, j) => j !== idx))}
+                >
+                  <FormField id={`crew-task-${t.key}-description`} label={`Task ${i + 1} description`}>
+                    <Textarea
+                      id={`crew-task-${t.key}-description`}
+                      value={t.description}
+                      onChange={(e) => patchTask(i, { description: e.target.value })}
+                    />
+                  </FormField>
+                  <div className="grid gap-3 sm:grid-cols-2">
+                    <FormField id={`crew-task-${t.key}-output`} label={`Task ${i + 1} expected output`}>
+                      <Input
+                        id={`crew-task-${t.key}-output`}
+                        value={t.expected_output}
+                        onChange={(e) => patchTask(i, { expected_output: e.target.value })}
+                      />
+                    </FormField>
+                    <FormField id={`crew-task-${t.key}-agent`} label={`Task ${i + 1} agent`}>
+                      <Select
+                        id={`crew-task-${t.key}-agent`}
+                        value={t.agent_id}
+                        onChange={(e) => patchTask(i, { agent_id: e.target.value })}
+                      >
+                        <option value="">Any agent of the crew</option>
+                        {agents.map((a) => (
+                          <option key={a.id} value={a.id}>
+                            {a.name}
+                          </option>
+                        ))}
+                      </Select>
+                    </FormField>
+                  </div>
+                  <div className="flex items-center gap-2 text-sm">
+                    <Checkbox
+                      id={`crew-task-${t.key}-human`}
+                      checked={t.human_input}
+                      onChange={(e) => patchTask(i, { human_input: e.target.checked })}
+                    />
+                    <label htmlFor={`crew-task-${t.key}-human`} className="cursor-pointer">
+                      Ask a person before task {i + 1}
+                    </label>
+                  </div>
+                </OrderedRow>
+              ))}
+            </ol>
+            <Button
+              variant="outline"
+              size="sm"
+              className="self-start"
+              onClick={() => setTasks((ts) => [...ts, newTask()])}
+            >
+              <Plus aria-hidden="true" />
+              Add task
+            </Button>
+          </section>
+
+          <div className="flex items-center gap-2 text-sm">
+            <Checkbox
+              id="crew-requires-input"
+              checked={requiresInput}
+              onChange={(e) => setRequiresInput(e.target.checked)}
+            />
+            <label htmlFor="crew-requires-input" className="cursor-pointer">
+              Requires input before it starts
+            </label>
+          </div>
+          {requiresInput ? (
+            <section aria-labelledby="crew-fields-heading" className="flex flex-col gap-2">
+              <h3 id="crew-fields-heading" className="text-sm font-medium">
+                Input fields
+              </h3>
+              <p className="text-xs text-muted-foreground">
+                Without fields the crew asks for one free-text answer, initial_goal.
+              </p>
+              <ul className="flex flex-col gap-2">
+                {fields.map((f, i) => (
+                  <li key={f.key} className="flex flex-wrap items-end gap-3">
+                    <FormField
+                      id={`crew-field-${f.key}`}
+                      label={`Field ${i + 1} name`}
+                      className="min-w-0 flex-1"
+                    >
+                      <Input
+                        id={`crew-field-${f.key}`}
+                        value={f.name}
+                        onChange={(e) => patchField(i, { name: e.target.value })}
+                      />
+                    </FormField>
+                    <div className="flex h-10 items-center gap-2 text-sm">
+                      <Checkbox
+                        id={`crew-field-${f.key}-required`}
+                        checked={f.required}
+                        onChange={(e) => patchField(i, { required: e.target.checked })}
+                      />
+                      <label htmlFor={`crew-field-${f.key}-required`} className="cursor-pointer">
+                        Required
+                      </label>
+                    </div>
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      aria-label={`Remove field ${i + 1}`}
+                      onClick={() => setFields((fs) => fs.filter((_, j) => j !== i))}
+                    >
+                      <X aria-hidden="true" />
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+              <Button
+                variant="outline"
+                size="sm"
+                className="self-start"
+                onClick={() => setFields((fs) => [...fs, newField()])}
+              >
+                <Plus aria-hidden="true" />
+                Add input field
+              </Button>
+            </section>
+          ) : null}
+
+          <FormError id="crew-form-error" message={error} />
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? <Spinner /> : null}
+              Create Crew
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

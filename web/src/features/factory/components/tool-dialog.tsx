@@ -1,0 +1,201 @@
+import { BUILTIN_TOOL_FUNCTIONS, type TBuiltinToolFunction, type TCreateToolRequest } from '@cc/contract';
+import { type FormEvent, useEffect, useState } from 'react';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
+import { Spinner } from '../../../components/ui/spinner';
+import { Textarea } from '../../../components/ui/textarea';
+import { serverDetail } from '../../../lib/api';
+import { notify } from '../../../lib/toast';
+import { useCreateTool } from '../api';
+import { BUILTIN_FUNCTION_LABELS } from '../types';
+import { FormError } from './form-bits';
+
+export const TOOL_REQUIRED = 'Name is required';
+export const TOOL_URL_REQUIRED = 'An HTTP tool needs an http:// or https:// URL';
+export const TOOL_SCHEMA_INVALID = 'The input schema must be a JSON object';
+
+const DEFAULT_SCHEMA = '{\n  "type": "object",\n  "properties": {}\n}';
+
+interface ToolDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
+  const create = useCreateTool();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [kind, setKind] = useState<'builtin' | 'http'>('builtin');
+  const [fn, setFn] = useState<TBuiltinToolFunction>(BUILTIN_TOOL_FUNCTIONS[0]);
+  const [url, setUrl] = useState('');
+  const [method, setMethod] = useState<'GET' | 'POST'>('POST');
+  const [schema, setSchema] = useState(DEFAULT_SCHEMA);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    setName('');
+    setDescription('');
+    setKind('builtin');
+    setFn(BUILTIN_TOOL_FUNCTIONS[0]);
+    setUrl('');
+    setMethod('POST');
+    setSchema(DEFAULT_SCHEMA);
+    setError(null);
+  }, [open]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!name.trim()) return setError(TOOL_REQUIRED);
+    let inputSchema: Record<string, unknown> | undefined;
+    if (kind === 'http') {
+      if (!/^https?:\/\/\S+$/i.test(url.trim())) return setError(TOOL_URL_REQUIRED);
+      try {
+        const parsed: unknown = JSON.parse(schema);
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+          inputSchema = parsed as Record<string, unknown>;
+        }
+      } catch {
+        inputSchema = undefined;
+      }
+      if (!inputSchema) return setError(TOOL_SCHEMA_INVALID);
+    }
+    setError(null);
+    const common = { name: name.trim(), description: description.trim() || null };
+    const body: TCreateToolRequest =
+      kind === 'builtin'
+        ? { ...common, kind, function_name: fn }
+        : { ...common, kind, http: { url: url.trim(), method }, input_schema: inputSchema };
+    create.mutate(body, {
+      onSuccess: () => {
+        notify.success('Tool created');
+        onOpenChange(false);
+      },
+      onError: (err) => notify.error('Failed to save tool', serverDetail(err)),
+    });
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !create.isPending && onOpenChange(next)}>
+      <DialogContent className="max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Create New Tool</DialogTitle>
+          <DialogDescription>
+            A tool runs a built-in function or calls an HTTP endpoint for an agent.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-describedby="tool-form-error">
+          <FormField id="tool-name" label="Name">
+            <Input
+              id="tool-name"
+              aria-required="true"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
+          </FormField>
+          <FormField id="tool-description" label="Description">
+            <Textarea
+              id="tool-description"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          </FormField>
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-1 text-sm font-medium">What it runs</legend>
+            <div className="flex flex-wrap gap-4 text-sm">
+              <label className="flex cursor-pointer items-center gap-2">
+                <input
+                  type="radio"
+                  name="tool-kind"
+                  className="accent-primary"
+                  checked={kind === 'builtin'}
+                  onChange={() => setKind('builtin')}
+                />
+                Built-in function
+              </label>
+              <label className="flex cursor-pointer items-center gap-2">
+                <input
+                  type="radio"
+                  name="tool-kind"
+                  className="accent-primary"
+                  checked={kind === 'http'}
+                  onChange={() => setKind('http')}
+                />
+                HTTP endpoint
+              </label>
+            </div>
+          </fieldset>
+          {kind === 'builtin' ? (
+            <FormField id="tool-function" label="Function">
+              <Select
+                id="tool-function"
+                value={fn}
+                onChange={(e) => setFn(e.target.value as TBuiltinToolFunction)}
+              >
+                {BUILTIN_TOOL_FUNCTIONS.map((f) => (
+                  <option key={f} value={f}>
+                    {BUILTIN_FUNCTION_LABELS[f] ?? f}
+                  </option>
+                ))}
+              </Select>
+            </FormField>
+          ) : (
+            <>
+              <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
+                <FormField id="tool-url" label="Endpoint URL">
+                  <Input
+                    id="tool-url"
+                    type="url"
+                    inputMode="url"
+                    placeholder="https://api.example.com/lookup"
+                    value={url}
+                    onChange={(e) => setUrl(e.target.value)}
+                  />
+                </FormField>
+                <FormField id="tool-method" label="Method">
+                  <Select
+                    id="tool-method"
+                    value={method}
+                    onChange={(e) => setMethod(e.target.value as 'GET' | 'POST')}
+                  >
+                    <option value="POST">POST</option>
+                    <option value="GET">GET</option>
+                  </Select>
+                </FormField>
+              </div>
+              <FormField id="tool-schema" label="Input schema (JSON)">
+                <Textarea
+                  id="tool-schema"
+                  className="min-h-32 font-mono text-xs"
+                  spellCheck={false}
+                  value={schema}
+                  onChange={(e) => setSchema(e.target.value)}
+                />
+              </FormField>
+            </>
+          )}
+          <FormError id="tool-form-error" message={error} />
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? <Spinner /> : null}
+              Create Tool
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
