@@ -5,9 +5,12 @@ import { ZOptionalBody, ZOptionalText } from './fields.ts';
 export const ADVICE_CONTENT_REQUIRED = 'Content required';
 /** The advice preview is 80 px tall with Show More / Show Less (spec section 9). */
 export const ADVICE_PREVIEW_HEIGHT_PX = 80;
-/** Answer of POST /api/flow/run/strategic_flow (503) until the AI engine lands. */
-export const ADVICE_GENERATION_UNAVAILABLE =
-  'Advice generation is not available yet: the AI engine arrives in a later release.';
+/** Info toast and the message of POST /api/flow/run/strategic_flow. */
+export const ADVICE_GENERATION_STARTED = 'Advice generation started';
+/** Error toast title when the start fails (the error's message is its description). */
+export const ADVICE_GENERATION_ERROR = 'Error starting advice flow';
+/** While a generation is in flight the dashboard re-reads its status this often. */
+export const ADVICE_GENERATION_POLL_MS = 2000;
 
 export const ZAdvice = z.object({
   id: z.string(),
@@ -62,7 +65,37 @@ export const ZAdviceListQuery = z.object({
 });
 export type TAdviceListQuery = z.input<typeof ZAdviceListQuery>;
 
-/** POST /api/flow/run/strategic_flow (Generate Advice). */
+/**
+ * POST /api/flow/run/strategic_flow (Generate Advice). `inputs.user_id` names whose advice to
+ * generate: the caller (default), or anyone for an admin.
+ */
 export const ZStrategicFlowRequest = z
-  .object({ inputs: z.record(z.string(), z.unknown()).optional() })
-  .optional();
+  .object({
+    inputs: z
+      .object({ user_id: z.string().max(64).nullable().optional() })
+      .catchall(z.unknown())
+      .optional(),
+  })
+  .nullish();
+export type TStrategicFlowRequest = z.input<typeof ZStrategicFlowRequest>;
+
+export const ADVICE_GENERATION_STATUSES = ['running', 'completed', 'failed'] as const;
+export type TAdviceGenerationStatus = (typeof ADVICE_GENERATION_STATUSES)[number];
+
+/** A Generate Advice run: POST answers it at once (status running); GET /api/flow/runs/{id} follows it. */
+export const ZAdviceGeneration = z.object({
+  /** The run id (also `flow_run_id`, the field the flow engine answers with). */
+  id: z.string(),
+  flow_run_id: z.string(),
+  flow: z.literal('strategic_flow'),
+  status: z.enum(ADVICE_GENERATION_STATUSES),
+  user_id: z.string(),
+  /** The advice written at the end (completed). */
+  advice_id: z.string().nullable(),
+  /** Why it failed (failed). */
+  error: z.string().nullable(),
+  message: z.string(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type TAdviceGeneration = z.infer<typeof ZAdviceGeneration>;

@@ -10,3 +10,4 @@ export * from './tasks.ts';
 export * from './users.ts';
 export * from './factory.ts';
 export * from './runs.ts';
+export * from './task-suggestions.ts';

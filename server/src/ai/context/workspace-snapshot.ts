@@ -36,6 +36,9 @@ export interface SnapshotKpi {
   title: string;
   goal_id: string;
   goal_title: string;
+  /** the goal's owner and organization (who would own a follow-up task, where to share it) */
+  goal_owner_user_id: string;
+  organization_id: string | null;
   current_value: number;
   target_value: number | null;
   unit: string | null;
@@ -53,6 +56,7 @@ export interface SnapshotGoal {
   status: string;
   due_date: string;
   organization_id: string | null;
+  owner_user_id: string;
   /** goalProgress */
   progress: number;
   expected_progress: number;
@@ -279,6 +283,8 @@ export async function loadWorkspaceSnapshot(
         title: k.name,
         goal_id: g.id,
         goal_title: g.title,
+        goal_owner_user_id: g.user_id,
+        organization_id: g.organization_id,
         current_value: k.current_value,
         target_value: k.target_value,
         unit: k.unit,
@@ -297,6 +303,7 @@ export async function loadWorkspaceSnapshot(
       status: g.status,
       due_date: g.due_date,
       organization_id: g.organization_id,
+      owner_user_id: g.user_id,
       progress: goalProgress(rows),
       expected_progress: round(expected),
       overdue,

@@ -1,6 +1,7 @@
 import {
   ZAdvice,
   ZAdviceFeedbackRequest,
+  ZAdviceGeneration,
   ZAdviceListQuery,
   ZCreateAdviceRequest,
   ZErrorBody,
@@ -12,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import * as generation from './advice-generation.service.ts';
 import * as advice from './advice.service.ts';
 
 const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
@@ -96,11 +98,29 @@ export const adviceRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     {
       schema: {
         tags,
-        summary: 'Generate Advice (503 until the AI engine is available)',
+        summary:
+          'Generate Advice: starts the strategic flow in the background and answers at once with its run (202)',
         body: ZStrategicFlowRequest,
-        response: { 503: ZErrorBody, ...errors },
+        response: { 202: ZAdviceGeneration, ...errors },
       },
     },
-    async () => advice.runStrategicFlow(),
+    async (req, reply) =>
+      reply.code(202).send(await generation.startAdviceGeneration(ctx, currentUser(req), req.body)),
   );
+
+  app.get(
+    '/api/flow/runs/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Status of a Generate Advice run (running, completed with advice_id, failed with error)',
+        params: ZIdParams,
+        response: { 200: ZAdviceGeneration, ...errors },
+      },
+    },
+    async (req) => generation.getAdviceGeneration(ctx, currentUser(req), req.params.id),
+  );
+
+  // Background generations end before the database closes.
+  app.addHook('preClose', async () => generation.drainAdviceGenerations(ctx));
 };

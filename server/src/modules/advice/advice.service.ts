@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  ADVICE_GENERATION_UNAVAILABLE,
-  type TAdvice,
-  type ZAdviceFeedbackRequest,
-  type ZAdviceListQuery,
-  type ZCreateAdviceRequest,
-  type ZUpdateAdviceRequest,
+import type {
+  TAdvice,
+  ZAdviceFeedbackRequest,
+  ZAdviceListQuery,
+  ZCreateAdviceRequest,
+  ZUpdateAdviceRequest,
 } from '@cc/contract';
 import type { z } from 'zod';
 import { nowIso } from '../../db/index.ts';
@@ -13,7 +12,7 @@ import type { StrategicAdviceTable } from '../../db/types.ts';
 import { assertMemberOf, ownedRecordRights } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { forbidden, notFound, unavailable } from '../../platform/errors.ts';
+import { forbidden, notFound } from '../../platform/errors.ts';
 import { membershipLevelsOf } from '../organizations/organizations.service.ts';
 import { presentAdvice } from './advice.presenter.ts';
 import * as repo from './advice.repository.ts';
@@ -110,9 +109,4 @@ export async function setFeedback(
 export async function deleteAdvice(ctx: AppContext, caller: AuthUser, id: string): Promise<void> {
   await editable(ctx, caller, id);
   await repo.deleteAdvice(ctx.db, id);
-}
-
-/** Generate Advice: the strategic flow runs on the AI engine, which arrives in a later release. */
-export function runStrategicFlow(): never {
-  throw unavailable(ADVICE_GENERATION_UNAVAILABLE);
 }

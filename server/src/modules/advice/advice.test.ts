@@ -1,4 +1,3 @@
-import { ADVICE_GENERATION_UNAVAILABLE } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
@@ -199,26 +198,6 @@ apiSuite('strategic advice', () => {
     });
     expect(foreign.statusCode).toBe(403);
     expect(await list(outsider, `?organization_id=${orgB}`)).toEqual([]);
-  });
-
-  it('Generate Advice answers 503 with a clear message until the AI engine lands', async () => {
-    const res = await t.req({
-      method: 'POST',
-      url: '/api/flow/run/strategic_flow',
-      token: ceo.token,
-      body: { inputs: { user_id: ceo.id } },
-    });
-    expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ detail: ADVICE_GENERATION_UNAVAILABLE });
-    const anon = await t.req({ method: 'POST', url: '/api/flow/run/strategic_flow', body: { inputs: {} } });
-    expect(anon.statusCode).toBe(401);
-    const wl = await t.req({
-      method: 'POST',
-      url: '/api/flow/run/strategic_flow',
-      token: waitlisted.token,
-      body: { inputs: {} },
-    });
-    expect(wl.statusCode).toBe(403);
   });
 
   // PostgreSQL's planner may prefer a sequential scan on tiny tables, so the plan is checked on SQLite.
