@@ -11,3 +11,4 @@ export * from './users.ts';
 export * from './factory.ts';
 export * from './runs.ts';
 export * from './task-suggestions.ts';
+export * from './conversations.ts';

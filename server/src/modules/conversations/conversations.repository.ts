@@ -1,0 +1,162 @@
+import { PostgresAdapter, sql } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import type { ConversationMessagesTable, ConversationsTable } from '../../db/types.ts';
+
+export type MessageRow = Omit<ConversationMessagesTable, 'position'> & { position: number };
+
+/**
+ * The next value of the global stream cursor, computed inside the writing statement: PostgreSQL takes
+ * it from a sequence; SQLite runs one statement at a time, so max(seq) + 1 (one step down the unique
+ * seq index) is atomic there.
+ */
+function nextSeq(db: Db) {
+  return db.getExecutor().adapter instanceof PostgresAdapter
+    ? sql<number>`nextval('conversation_message_seq')`
+    : sql<number>`(select coalesce(max(seq), 0) + 1 from conversation_messages)`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversations
+
+/** The owner's conversations, most recently updated first (conversations_user_updated_idx). */
+export function listConversationsQuery(db: Db, userId: string, skip: number, limit: number) {
+  return db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(skip)
+    .limit(limit);
+}
+
+export function findConversation(db: Db, id: string) {
+  return db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertConversation(db: Db, row: ConversationsTable): Promise<void> {
+  await db.insertInto('conversations').values(row).execute();
+}
+
+export async function updateConversation(
+  db: Db,
+  id: string,
+  set: Partial<Pick<ConversationsTable, 'name' | 'updated_at'>>,
+): Promise<void> {
+  await db.updateTable('conversations').set(set).where('id', '=', id).execute();
+}
+
+export async function deleteConversation(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('conversations').where('id', '=', id).execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+export type NewMessage = Omit<ConversationMessagesTable, 'position' | 'seq'>;
+
+/** Inserts a message with the next cursor; returns its position and seq. */
+export async function insertMessage(db: Db, row: NewMessage): Promise<{ position: number; seq: number }> {
+  const out = await db
+    .insertInto('conversation_messages')
+    .values({ ...row, seq: nextSeq(db) })
+    .returning(['position', 'seq'])
+    .executeTakeFirstOrThrow();
+  return { position: Number(out.position), seq: Number(out.seq) };
+}
+
+/** Changes a message and moves it to the end of the stream (a new cursor), so streams re-send it. */
+export async function updateMessage(
+  db: Db,
+  id: string,
+  set: Partial<
+    Pick<
+      ConversationMessagesTable,
+      'text' | 'status' | 'model' | 'input_tokens' | 'output_tokens' | 'error' | 'updated_at'
+    >
+  >,
+): Promise<void> {
+  await db
+    .updateTable('conversation_messages')
+    .set({ ...set, seq: nextSeq(db) })
+    .where('id', '=', id)
+    .execute();
+}
+
+export function findMessage(db: Db, id: string) {
+  return db.selectFrom('conversation_messages').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * One page of the log, newest first from the index (conversation_messages_log_idx): the latest
+ * `limit` (+1 to know whether older ones exist), or those before a position.
+ */
+export function messagePageQuery(db: Db, conversationId: string, before: number | undefined, limit: number) {
+  let q = db.selectFrom('conversation_messages').selectAll().where('conversation_id', '=', conversationId);
+  if (before !== undefined) q = q.where('position', '<', before);
+  return q.orderBy('position', 'desc').limit(limit + 1);
+}
+
+export async function messagePage(
+  db: Db,
+  conversationId: string,
+  before: number | undefined,
+  limit: number,
+): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
+  const rows = (await messagePageQuery(db, conversationId, before, limit).execute()) as MessageRow[];
+  const hasMore = rows.length > limit;
+  return { rows: rows.slice(0, limit).reverse(), hasMore };
+}
+
+/** Messages changed after a cursor, oldest change first (conversation_messages_cursor_idx). */
+export function messagesAfterQuery(db: Db, conversationId: string, cursor: number, limit: number) {
+  return db
+    .selectFrom('conversation_messages')
+    .selectAll()
+    .where('conversation_id', '=', conversationId)
+    .where('seq', '>', cursor)
+    .orderBy('seq', 'asc')
+    .limit(limit);
+}
+
+export async function messagesAfter(db: Db, conversationId: string, cursor: number, limit: number) {
+  return (await messagesAfterQuery(db, conversationId, cursor, limit).execute()) as MessageRow[];
+}
+
+/** The conversation's latest cursor (0 when it has no message). */
+export async function maxSeq(db: Db, conversationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('conversation_messages')
+    .select('seq')
+    .where('conversation_id', '=', conversationId)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.seq) : 0;
+}
+
+/** The last `count` messages before a position, oldest first: the model's context. */
+export async function contextMessages(db: Db, conversationId: string, beforePosition: number, count: number) {
+  if (count <= 0) return [];
+  const rows = await db
+    .selectFrom('conversation_messages')
+    .select(['sender', 'text', 'status'])
+    .where('conversation_id', '=', conversationId)
+    .where('position', '<', beforePosition)
+    .orderBy('position', 'desc')
+    .limit(count)
+    .execute();
+  return rows.reverse();
+}
+
+/** Whether a reply of this conversation is still being written. */
+export async function hasStreamingReply(db: Db, conversationId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('conversation_messages')
+    .select('id')
+    .where('conversation_id', '=', conversationId)
+    .where('status', '=', 'streaming')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  TConversation,
+  TConversationMessage,
+  TMessageSender,
+  TMessagesPage,
+  ZConversationListQuery,
+  ZCreateConversationRequest,
+  ZMessagesQuery,
+  ZUpdateConversationRequest,
+} from '@cc/contract';
+import type { z } from 'zod';
+import { nowIso } from '../../db/index.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { notFound } from '../../platform/errors.ts';
+import type { SseMessage } from '../../platform/realtime/sse.ts';
+import { presentConversation, presentMessage } from './conversations.presenter.ts';
+import * as repo from './conversations.repository.ts';
+
+/** Bus channel of a conversation's stream: notes `{kind:'message'}` (reload) and `{kind:'delta', …}`. */
+export const conversationChannel = (id: string) => `conversation:${id}`;
+
+/** Conversations are private: anyone but the owner gets 404, as if it did not exist. */
+export async function ownConversation(ctx: AppContext, caller: AuthUser, id: string) {
+  const row = await repo.findConversation(ctx.db, id);
+  if (!row || row.user_id !== caller.id) throw notFound('Conversation not found');
+  return row;
+}
+
+export async function listConversations(
+  ctx: AppContext,
+  caller: AuthUser,
+  q: z.output<typeof ZConversationListQuery>,
+): Promise<TConversation[]> {
+  const rows = await repo.listConversationsQuery(ctx.db, caller.id, q.skip, q.limit).execute();
+  return rows.map(presentConversation);
+}
+
+export async function getConversation(ctx: AppContext, caller: AuthUser, id: string): Promise<TConversation> {
+  return presentConversation(await ownConversation(ctx, caller, id));
+}
+
+export async function createConversation(
+  ctx: AppContext,
+  caller: AuthUser,
+  body: z.output<typeof ZCreateConversationRequest>,
+): Promise<TConversation> {
+  const now = nowIso();
+  const row = { id: randomUUID(), user_id: caller.id, name: body.name, created_at: now, updated_at: now };
+  await repo.insertConversation(ctx.db, row);
+  return presentConversation(row);
+}
+
+export async function renameConversation(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  body: z.output<typeof ZUpdateConversationRequest>,
+): Promise<TConversation> {
+  const row = await ownConversation(ctx, caller, id);
+  const updated = { ...row, name: body.name, updated_at: nowIso() };
+  await repo.updateConversation(ctx.db, id, { name: updated.name, updated_at: updated.updated_at });
+  return presentConversation(updated);
+}
+
+export async function deleteConversation(ctx: AppContext, caller: AuthUser, id: string): Promise<void> {
+  await ownConversation(ctx, caller, id);
+  await repo.deleteConversation(ctx.db, id);
+  // A reply still being written stops: its rows are gone.
+  await ctx.bus.publish(stopChannel(id), { kind: 'stop' });
+}
+
+/** The latest page of the log (or the page before `before`), oldest first; never the whole log. */
+export async function listMessages(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  q: z.output<typeof ZMessagesQuery>,
+): Promise<TMessagesPage> {
+  await ownConversation(ctx, caller, id);
+  // The cursor is read before the page, so a stream opened from it re-sends anything written between.
+  const cursor = await repo.maxSeq(ctx.db, id);
+  const page = await repo.messagePage(ctx.db, id, q.before, q.limit);
+  return { items: page.rows.map(presentMessage), has_more: page.hasMore, cursor: String(cursor) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing messages (chat, and the run engine's crew/flow messages)
+
+export const stopChannel = (id: string) => `conversation-stop:${id}`;
+
+export interface AppendMessageInput {
+  conversationId: string;
+  sender: TMessageSender;
+  text: string;
+  crewRunId?: string | null;
+  flowRunId?: string | null;
+  /** Default complete; the chat writes its reply as streaming first. */
+  status?: TConversationMessage['status'];
+  model?: string | null;
+}
+
+/**
+ * Writes a message into a conversation and publishes it on the conversation's stream (write first,
+ * then publish). For the run engine: crew and flow progress, results and failed starts. The caller
+ * checks the conversation belongs to the user it acts for. The conversation moves to the top of the list.
+ */
+export async function appendConversationMessage(
+  ctx: AppContext,
+  input: AppendMessageInput,
+): Promise<TConversationMessage> {
+  const now = nowIso();
+  const row = {
+    id: randomUUID(),
+    conversation_id: input.conversationId,
+    sender: input.sender,
+    text: input.text,
+    status: input.status ?? 'complete',
+    model: input.model ?? null,
+    input_tokens: null,
+    output_tokens: null,
+    error: null,
+    crew_run_id: input.crewRunId ?? null,
+    flow_run_id: input.flowRunId ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  const { position, seq } = await repo.insertMessage(ctx.db, row);
+  await repo.updateConversation(ctx.db, input.conversationId, { updated_at: now });
+  await ctx.bus.publish(conversationChannel(input.conversationId), { kind: 'message' });
+  return presentMessage({ ...row, position, seq });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The event stream
+
+/** What the stream of a conversation replays and follows (the route checks ownership first). */
+export function conversationStreamOptions(ctx: AppContext, id: string) {
+  return {
+    channel: conversationChannel(id),
+    // Without Last-Event-ID the stream starts live: history comes from the paged messages endpoint,
+    // whose `cursor` the client passes as last_event_id to miss nothing in between.
+    initialCursor: async () => String(await repo.maxSeq(ctx.db, id)),
+    loadAfter: async (cursor: string | null, limit: number): Promise<SseMessage[]> => {
+      const after = Number.parseInt(cursor ?? '0', 10);
+      const rows = await repo.messagesAfter(ctx.db, id, Number.isFinite(after) ? after : 0, limit);
+      return rows.map((r) => ({ id: String(r.seq), event: 'message', data: presentMessage(r) }));
+    },
+    onEphemeral: (payload: Record<string, unknown>): SseMessage | null =>
+      payload.kind === 'delta' ? { event: 'delta', data: payload } : null,
+  };
+}

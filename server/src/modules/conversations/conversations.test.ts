@@ -1,0 +1,323 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
+import { connectSse, type SseEvent } from '../../../test/sse.ts';
+import * as repo from './conversations.repository.ts';
+import { appendConversationMessage } from './conversations.service.ts';
+
+interface Msg {
+  id: string;
+  sender: string;
+  text: string;
+  status: string;
+  position: number;
+  crew_run_id: string | null;
+  timestamp: string;
+}
+
+apiSuite('conversations and chat', () => {
+  let t: TestApp;
+  let base: string;
+  let owner: TestUser;
+  let other: TestUser;
+  let waitlisted: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await t.createUser('user');
+    other = await t.createUser('ceo');
+    waitlisted = await t.createUser('waitlisted');
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => t.close());
+
+  const create = async (u: TestUser, body: unknown = {}) => {
+    const res = await t.req({ method: 'POST', url: '/api/conversations/', token: u.token, body });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as { id: string; name: string; created_at: string; updated_at: string };
+  };
+  const page = async (u: TestUser, id: string, qs = '') => {
+    const res = await t.req({ method: 'GET', url: `/api/conversations/${id}/messages${qs}`, token: u.token });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { items: Msg[]; has_more: boolean; cursor: string };
+  };
+  const events = (u: TestUser, id: string, q = '') =>
+    connectSse(`${base}/api/conversations/${id}/events?token=${encodeURIComponent(u.token)}${q}`);
+  const postChat = (u: TestUser, id: string, body: unknown, signal?: AbortSignal) =>
+    fetch(`${base}/api/conversations/${id}/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal,
+    });
+  const isFinal = (e: SseEvent) =>
+    e.event === 'message' &&
+    (e.data as Msg).sender === 'assistant' &&
+    (e.data as Msg).status !== 'streaming';
+
+  it('creates (default name "New Conversation"), lists newest-updated first, renames and deletes', async () => {
+    const u = await t.createUser('user');
+    const a = await create(u);
+    expect(a.name).toBe('New Conversation');
+    const b = await create(u, { name: '  Board prep  ' });
+    expect(b.name).toBe('Board prep');
+    const list1 = await t.req({ method: 'GET', url: '/api/conversations/', token: u.token });
+    expect(list1.json().map((c: { id: string }) => c.id)).toEqual([b.id, a.id]);
+
+    await new Promise((r) => setTimeout(r, 5));
+    const put = await t.req({
+      method: 'PUT',
+      url: `/api/conversations/${a.id}`,
+      token: u.token,
+      body: { name: 'Q3 plan' },
+    });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toMatchObject({ id: a.id, name: 'Q3 plan' });
+    expect(put.json().updated_at > a.updated_at).toBe(true);
+    const list2 = await t.req({ method: 'GET', url: '/api/conversations', token: u.token });
+    expect(list2.json().map((c: { id: string }) => c.id)).toEqual([a.id, b.id]);
+    const got = await t.req({ method: 'GET', url: `/api/conversations/${a.id}`, token: u.token });
+    expect(got.json().name).toBe('Q3 plan');
+
+    for (const body of [{ name: '' }, { name: '   ' }, {}, { name: 'x', user_id: other.id }]) {
+      const bad = await t.req({ method: 'PUT', url: `/api/conversations/${a.id}`, token: u.token, body });
+      expect(bad.statusCode, JSON.stringify(body)).toBe(422);
+    }
+    expect((await t.req({ method: 'POST', url: '/api/conversations/', token: u.token, body: { name: ' ' } })).statusCode).toBe(422);
+
+    await appendConversationMessage(t.ctx, { conversationId: a.id, sender: 'user', text: 'hello' });
+    const del = await t.req({ method: 'DELETE', url: `/api/conversations/${a.id}`, token: u.token });
+    expect(del.statusCode).toBe(204);
+    expect((await t.req({ method: 'GET', url: `/api/conversations/${a.id}`, token: u.token })).statusCode).toBe(404);
+    const left = await t.ctx.db
+      .selectFrom('conversation_messages')
+      .select('id')
+      .where('conversation_id', '=', a.id)
+      .execute();
+    expect(left).toEqual([]);
+  });
+
+  it('pages messages: the latest page first (oldest first within it), older pages with before, ≤ 200', async () => {
+    const c = await create(owner, { name: 'Long one' });
+    for (let i = 1; i <= 120; i++) {
+      await appendConversationMessage(t.ctx, {
+        conversationId: c.id,
+        sender: i % 2 ? 'user' : 'assistant',
+        text: `m${i}`,
+      });
+    }
+    const p1 = await page(owner, c.id);
+    expect(p1.items.map((m) => m.text)).toEqual(Array.from({ length: 50 }, (_, i) => `m${71 + i}`));
+    expect(p1.has_more).toBe(true);
+    expect(Number(p1.cursor)).toBeGreaterThan(0);
+    const p2 = await page(owner, c.id, `?before=${p1.items[0].position}`);
+    expect(p2.items.map((m) => m.text)).toEqual(Array.from({ length: 50 }, (_, i) => `m${21 + i}`));
+    const p3 = await page(owner, c.id, `?before=${p2.items[0].position}`);
+    expect(p3.items.map((m) => m.text)).toEqual(Array.from({ length: 20 }, (_, i) => `m${1 + i}`));
+    expect(p3.has_more).toBe(false);
+    const small = await page(owner, c.id, '?limit=5');
+    expect(small.items.map((m) => m.text)).toEqual(['m116', 'm117', 'm118', 'm119', 'm120']);
+    expect((await page(owner, c.id, '?limit=200')).items.length).toBe(120);
+    for (const qs of ['?limit=201', '?limit=0', '?before=abc']) {
+      const res = await t.req({ method: 'GET', url: `/api/conversations/${c.id}/messages${qs}`, token: owner.token });
+      expect(res.statusCode, qs).toBe(422);
+    }
+    const empty = await create(owner);
+    expect(await page(owner, empty.id)).toEqual({ items: [], has_more: false, cursor: '0' });
+  });
+
+  it('chat: the reply streams over SSE in several deltas, then the final message; the POST answers it', async () => {
+    const c = await create(owner);
+    const s = await events(owner, c.id);
+    expect(s.status).toBe(200);
+    const res = await postChat(owner, c.id, { message_text: '  What should I focus on this week?  ' });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    const got = await s.collect(isFinal, 10_000);
+    s.close();
+
+    const user = got.find((e) => e.event === 'message' && (e.data as Msg).sender === 'user');
+    expect(user?.data).toMatchObject({ text: 'What should I focus on this week?', crew_run_id: null });
+    expect(user?.id).toMatch(/^\d+$/);
+    const deltas = got.filter((e) => e.event === 'delta');
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.every((d) => d.id === undefined)).toBe(true);
+    const final = got[got.length - 1].data as Msg;
+    expect(final.status).toBe('complete');
+    expect(final.text.length).toBeGreaterThan(0);
+    expect(deltas.map((d) => (d.data as { text: string }).text).join('')).toBe(final.text);
+    let offset = 0;
+    for (const d of deltas) {
+      const data = d.data as { offset: number; text: string; message_id: string };
+      expect(data.offset).toBe(offset);
+      expect(data.message_id).toBe(final.id);
+      offset += data.text.length;
+    }
+    expect(body).toMatchObject({ id: final.id, conversation_id: c.id, content: final.text, status: 'complete' });
+    expect(typeof body.timestamp).toBe('string');
+
+    const p = await page(owner, c.id);
+    expect(p.items.map((m) => [m.sender, m.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'complete'],
+    ]);
+    expect(p.items[1].text).toBe(final.text);
+    const list = await t.req({ method: 'GET', url: '/api/conversations/', token: owner.token });
+    expect(list.json()[0].id).toBe(c.id);
+  });
+
+  it('chat validation: context_messages 0–10 (422 outside), non-blank message, strict body', async () => {
+    const c = await create(owner);
+    for (const body of [
+      { message_text: 'hi', context_messages: -1 },
+      { message_text: 'hi', context_messages: 11 },
+      { message_text: 'hi', context_messages: 2.5 },
+      { message_text: 'hi', context_messages: 'lots' },
+      { message_text: '   ' },
+      {},
+      { message_text: 'hi', sender: 'assistant' },
+    ]) {
+      const res = await t.req({ method: 'POST', url: `/api/conversations/${c.id}/chat`, token: owner.token, body });
+      expect(res.statusCode, JSON.stringify(body)).toBe(422);
+      expect(Array.isArray(res.json().detail)).toBe(true);
+    }
+    const bad = await t.req({
+      method: 'POST',
+      url: `/api/conversations/${c.id}/chat`,
+      token: owner.token,
+      body: { message_text: 'hi', context_messages: 11 },
+    });
+    expect(bad.json().detail[0]).toMatchObject({ loc: ['body', 'context_messages'] });
+    expect((await page(owner, c.id)).items).toEqual([]);
+    const ok = await t.req({
+      method: 'POST',
+      url: `/api/conversations/${c.id}/chat`,
+      token: owner.token,
+      body: { message_text: 'hi', context_messages: 0, use_memory: false, use_internet: false, use_internal_search: true },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  it('stop: the explicit stop keeps the partial reply (status stopped); aborting the POST stops it too', async () => {
+    const c = await create(owner);
+    const long = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
+    const s = await events(owner, c.id);
+    const pending = postChat(owner, c.id, { message_text: long });
+    await s.collect((e) => e.event === 'delta', 10_000);
+    const stop = await t.req({ method: 'POST', url: `/api/conversations/${c.id}/chat/stop`, token: owner.token });
+    expect(stop.statusCode).toBe(200);
+    expect(stop.json()).toEqual({ stopped: true });
+    const body = await (await pending).json();
+    expect(body.status).toBe('stopped');
+    const final = (await s.collect(isFinal, 10_000)).pop()?.data as Msg;
+    expect(final.status).toBe('stopped');
+    expect(final.text).toBe(body.content);
+    expect(final.text.length).toBeGreaterThan(0);
+    expect(final.text.length).toBeLessThan(long.length);
+
+    const aborter = new AbortController();
+    const aborted = postChat(owner, c.id, { message_text: long }, aborter.signal).catch((e) => e);
+    await s.collect((e) => e.event === 'delta', 10_000);
+    aborter.abort();
+    expect(await aborted).toBeInstanceOf(Error);
+    const second = (await s.collect(isFinal, 10_000)).pop()?.data as Msg;
+    s.close();
+    expect(second.status).toBe('stopped');
+    const p = await page(owner, c.id);
+    expect(p.items.map((m) => m.status)).toEqual(['complete', 'stopped', 'complete', 'stopped']);
+    // Nothing is being written any more: a new message is accepted.
+    const again = await t.req({ method: 'POST', url: `/api/conversations/${c.id}/chat/stop`, token: owner.token });
+    expect(again.json()).toEqual({ stopped: false });
+  });
+
+  it('the stream resumes from a page cursor, carries crew messages and refuses callers without a token', async () => {
+    const c = await create(owner);
+    await appendConversationMessage(t.ctx, { conversationId: c.id, sender: 'user', text: 'before' });
+    const p = await page(owner, c.id);
+    await appendConversationMessage(t.ctx, { conversationId: c.id, sender: 'system', text: 'between' });
+    const s = await events(owner, c.id, `&last_event_id=${p.cursor}`);
+    const first = await s.next();
+    expect(first.data).toMatchObject({ sender: 'system', text: 'between' });
+    await appendConversationMessage(t.ctx, {
+      conversationId: c.id,
+      sender: 'crew',
+      text: 'Crew started',
+      crewRunId: 'run-1',
+    });
+    const crew = await s.next();
+    expect(crew.data).toMatchObject({ sender: 'crew', text: 'Crew started', crew_run_id: 'run-1' });
+    expect(Object.keys(crew.data as object)).toEqual(
+      expect.arrayContaining(['sender', 'text', 'timestamp', 'crew_run_id']),
+    );
+    s.close();
+
+    // Without last_event_id the stream starts live (no replay of the history).
+    const live = await events(owner, c.id);
+    await appendConversationMessage(t.ctx, { conversationId: c.id, sender: 'user', text: 'now' });
+    expect((await live.next()).data).toMatchObject({ text: 'now' });
+    live.close();
+
+    const anonymous = await connectSse(`${base}/api/conversations/${c.id}/events`);
+    expect(anonymous.status).toBe(401);
+    const badToken = await connectSse(`${base}/api/conversations/${c.id}/events?token=nope`);
+    expect(badToken.status).toBe(401);
+    const stranger = await events(other, c.id);
+    expect(stranger.status).toBe(404);
+    const wl = await events(waitlisted, c.id);
+    expect(wl.status).toBe(403);
+    const ticketRes = await t.req({ method: 'POST', url: '/api/auth/stream-ticket', token: owner.token });
+    const ticket = ticketRes.json().ticket as string;
+    const withTicket = await connectSse(`${base}/api/conversations/${c.id}/events?token=${ticket}`);
+    expect(withTicket.status).toBe(200);
+    withTicket.close();
+  });
+
+  it('permission matrix: owner only (other user 404, waitlisted 403, anonymous 401)', async () => {
+    const c = await create(owner, { name: 'Private' });
+    await appendConversationMessage(t.ctx, { conversationId: c.id, sender: 'user', text: 'secret' });
+    const calls = [
+      { method: 'GET', url: `/api/conversations/${c.id}` },
+      { method: 'PUT', url: `/api/conversations/${c.id}`, body: { name: 'hijacked' } },
+      { method: 'GET', url: `/api/conversations/${c.id}/messages` },
+      { method: 'POST', url: `/api/conversations/${c.id}/chat`, body: { message_text: 'hi' } },
+      { method: 'POST', url: `/api/conversations/${c.id}/chat/stop` },
+      { method: 'DELETE', url: `/api/conversations/${c.id}` },
+    ] as const;
+    for (const [who, status] of [
+      [other, 404],
+      [waitlisted, 403],
+      [undefined, 401],
+    ] as const) {
+      for (const call of calls) {
+        const res = await t.req({ ...call, token: who?.token });
+        expect(res.statusCode, `${call.method} ${call.url} as ${who?.user_level ?? 'anonymous'}`).toBe(status);
+        expect(typeof res.json().detail).toBe('string');
+      }
+    }
+    for (const call of [
+      { method: 'GET', url: '/api/conversations/' },
+      { method: 'POST', url: '/api/conversations/', body: {} },
+    ] as const) {
+      expect((await t.req({ ...call, token: waitlisted.token })).statusCode).toBe(403);
+      expect((await t.req({ ...call })).statusCode).toBe(401);
+    }
+    const theirs = await t.req({ method: 'GET', url: '/api/conversations/', token: other.token });
+    expect(theirs.json().map((x: { id: string }) => x.id)).not.toContain(c.id);
+    const mine = await t.req({ method: 'GET', url: `/api/conversations/${c.id}`, token: owner.token });
+    expect(mine.json().name).toBe('Private');
+    expect((await page(owner, c.id)).items.map((m) => m.text)).toEqual(['secret']);
+  });
+
+  // The planner of PostgreSQL may prefer a sequential scan on tiny tables, so plans are checked on SQLite.
+  it.skipIf(TEST_DB !== 'sqlite')('lists, pages and stream reads use indexes', async () => {
+    expectIndexedPlan(await sqlitePlan(t.ctx.db, repo.listConversationsQuery(t.ctx.db, owner.id, 0, 50)), 'conversations');
+    const plan = await sqlitePlan(t.ctx.db, repo.messagePageQuery(t.ctx.db, 'c', undefined, 50));
+    expectIndexedPlan(plan, 'conversation_messages');
+    expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);
+    const older = await sqlitePlan(t.ctx.db, repo.messagePageQuery(t.ctx.db, 'c', 100, 50));
+    expect(older.join('\n')).not.toMatch(/TEMP B-TREE/);
+    const after = await sqlitePlan(t.ctx.db, repo.messagesAfterQuery(t.ctx.db, 'c', 10, 200));
+    expectIndexedPlan(after, 'conversation_messages');
+    expect(after.join('\n')).not.toMatch(/TEMP B-TREE/);
+  });
+});
