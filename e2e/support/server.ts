@@ -6,6 +6,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ARTIFACTS_DIR, REPO_ROOT } from './paths.ts';
 
+const AI_PROVIDER_ENV = [
+  'OPENAI_API_KEY',
+  'OPENAI_BASE_URL',
+  'GOOGLE_GENERATIVE_AI_API_KEY',
+  'SEARCH_PROVIDER',
+  'SEARCH_URL',
+  'SEARCH_API_KEY',
+];
+
 /** Password of every seeded demo account in the end-to-end run. */
 export const DEMO_PASSWORD = 'demo-password-1';
 export const CONTACT_EMAIL = 'beta@commandcentre.example';
@@ -74,6 +83,8 @@ export async function startBuiltServer(extraEnv: Record<string, string> = {}): P
     WEB_DIST: webDist,
     ...extraEnv,
   };
+  // The journeys run on the deterministic offline AI engine, whatever keys the machine has.
+  for (const key of AI_PROVIDER_ENV) if (!(key in extraEnv)) delete env[key];
   const child: ChildProcess = spawn(process.execPath, [main], {
     cwd: REPO_ROOT,
     env,

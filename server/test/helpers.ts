@@ -55,7 +55,7 @@ export interface TestUser {
   token: string;
 }
 
-async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
   if (TEST_DB === 'postgres') {
     const name = `t_${randomUUID().replace(/-/g, '')}`;
     const admin = new pg.Client({ connectionString: pgAdminUrl });
