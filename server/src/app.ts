@@ -19,6 +19,7 @@ import { goalsRoutes } from './modules/goals/goals.routes.ts';
 import { journalsRoutes } from './modules/journals/journals.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { taskSuggestionsRoutes } from './modules/task-suggestions/task-suggestions.routes.ts';
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './platform/auth/authenticate.ts';
@@ -135,6 +136,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(goalsRoutes, { ctx });
   await app.register(adviceRoutes, { ctx });
   await app.register(tasksRoutes, { ctx });
+  await app.register(taskSuggestionsRoutes, { ctx });
   await app.register(journalsRoutes, { ctx });
   await app.register(contactsRoutes, { ctx });
   await app.register(conversationsRoutes, { ctx });

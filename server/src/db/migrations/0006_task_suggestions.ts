@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 
 // AI task suggestions for the ceo, and the status of Generate Advice runs.
 // A suggestion is never made twice: title_key (normalized title) and source_key ("kpi:<id>", …) are
-// looked up per user on every generate, whatever the suggestion's status (pending, approved, rejected).
+// looked up per user on every generate, whatever the suggestion's status (pending, approved, rejected),
+// and unique per user so two generate calls at once cannot both add the same one (NULL keys never clash).
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('task_suggestions')
@@ -32,11 +33,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema
     .createIndex('task_suggestions_user_title_idx')
+    .unique()
     .on('task_suggestions')
     .columns(['user_id', 'title_key'])
     .execute();
   await db.schema
     .createIndex('task_suggestions_user_source_idx')
+    .unique()
     .on('task_suggestions')
     .columns(['user_id', 'source_key'])
     .execute();

@@ -1,0 +1,23 @@
+import { TASK_PRIORITIES, type TTaskSuggestion } from '@cc/contract';
+import type { TaskSuggestionsTable } from '../../db/types.ts';
+
+const priority = (p: string): TTaskSuggestion['priority'] =>
+  (TASK_PRIORITIES as readonly string[]).includes(p) ? (p as TTaskSuggestion['priority']) : 'Medium';
+
+export function presentSuggestion(row: TaskSuggestionsTable): TTaskSuggestion {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    assignee_user_id: row.assignee_user_id,
+    priority: priority(row.priority),
+    due_date: row.due_date,
+    llm_context: row.llm_context,
+    rejection_reason: row.rejection_reason,
+    status: row.status as TTaskSuggestion['status'],
+    source_type: row.source_type,
+    source_id: row.source_id,
+    organization_id: row.organization_id,
+    created_at: row.created_at,
+  };
+}
