@@ -1,0 +1,66 @@
+import { COMMS_SUGGESTION_EVENT } from '@cc/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { openSseStream, type SseMessage } from '../../platform/realtime/sse.ts';
+import { presentMessage } from './comms.presenter.ts';
+import * as repo from './comms.repository.ts';
+import { loadThread, threadChannel } from './comms.service.ts';
+
+const shared = new WeakMap<AppContext, Map<string, Promise<repo.MessageRow[]>>>();
+
+/**
+ * One read per thread and cursor however many streams follow the thread: a message to a thread with
+ * 2,000 open streams is one query, not 2,000. Each stream then keeps only what its viewer may see.
+ */
+function messagesAfterShared(ctx: AppContext, threadId: string, after: number, limit: number) {
+  let inflight = shared.get(ctx);
+  if (!inflight) {
+    inflight = new Map();
+    shared.set(ctx, inflight);
+  }
+  const key = `${threadId}:${after}:${limit}`;
+  let p = inflight.get(key);
+  if (!p) {
+    const map = inflight;
+    p = repo.messagesAfter(ctx.db, { threadId, after, limit }).finally(() => map.delete(key));
+    inflight.set(key, p);
+  }
+  return p;
+}
+
+const parseCursor = (cursor: string | null) => {
+  const n = Number(cursor);
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
+};
+
+/**
+ * GET /api/comms/threads/{id}/events: the thread's new messages (`id` is the message's seq, so a
+ * reconnect resumes with Last-Event-ID), and a `suggestion` event when the viewer's suggested reply is
+ * ready. Without a cursor the stream starts after the latest message (the screen loads history by
+ * GET /messages). Participants only: anyone else gets 404 like the REST routes.
+ */
+export async function streamThread(
+  ctx: AppContext,
+  caller: AuthUser,
+  threadId: string,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const thread = await loadThread(ctx, caller, threadId);
+  const visible = (m: repo.MessageRow) => m.visible_to === null || m.visible_to === caller.id;
+  await openSseStream(req, reply, ctx, {
+    channel: threadChannel(threadId),
+    initialCursor: async () => String(await repo.maxSeq(ctx.db, threadId)),
+    loadAfter: async (cursor, limit): Promise<SseMessage[]> => {
+      const after = Math.max(parseCursor(cursor), thread.cleared_seq);
+      const rows = await messagesAfterShared(ctx, threadId, after, limit);
+      return rows.filter(visible).map((m) => ({ id: String(m.seq), data: presentMessage(m) }));
+    },
+    onEphemeral: (payload) => {
+      if (payload.kind !== COMMS_SUGGESTION_EVENT) return null;
+      if (payload.user_id !== caller.id) return null;
+      return { event: COMMS_SUGGESTION_EVENT, data: { thread_id: threadId } };
+    },
+  });
+}
