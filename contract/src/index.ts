@@ -12,3 +12,4 @@ export * from './factory.ts';
 export * from './runs.ts';
 export * from './task-suggestions.ts';
 export * from './conversations.ts';
+export * from './comms.ts';

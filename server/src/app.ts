@@ -12,6 +12,7 @@ import { createDb, type DbHandle } from './db/index.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
 import { adviceRoutes } from './modules/advice/advice.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { commsRoutes } from './modules/comms/comms.routes.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
@@ -139,6 +140,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(taskSuggestionsRoutes, { ctx });
   await app.register(journalsRoutes, { ctx });
   await app.register(contactsRoutes, { ctx });
+  await app.register(commsRoutes, { ctx });
   await app.register(conversationsRoutes, { ctx });
   await app.register(filesRoutes, { ctx });
 

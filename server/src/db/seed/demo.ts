@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../../platform/context.ts';
 import { withTx } from '../index.ts';
+import { seedDemoComms } from './demo-comms.ts';
 import { seedDemoWorkspace } from './demo-workspace.ts';
 import { countUsers, createAccount, findCredentials } from '../../modules/users/users.service.ts';
 import { verifyPassword } from '../../platform/auth/passwords.ts';
@@ -103,6 +104,7 @@ export async function seedIfEmpty(ctx: AppContext): Promise<SeedResult> {
       },
       org.id,
     );
+    await seedDemoComms(tctx, { ceo: { ...ceo, organization_id: org.id }, maya: person('maya@demo.example', 'Maya', 'Patel', 'user') }, org.id);
   });
   if (!ctx.config.demoPassword && ctx.config.db.kind === 'sqlite') {
     mkdirSync(ctx.config.dataDir, { recursive: true });
