@@ -33,6 +33,7 @@ import { type EventBus, InProcessEventBus } from './platform/realtime/event-bus.
 import { PostgresEventBus } from './platform/realtime/pg-event-bus.ts';
 import { StreamRegistry } from './platform/realtime/stream-registry.ts';
 import { registerSpa } from './platform/spa.ts';
+import { runEnginePlugin } from './runs/engine.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -142,6 +143,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(contactsRoutes, { ctx });
   await app.register(commsRoutes, { ctx });
   await app.register(conversationsRoutes, { ctx });
+  await app.register(runEnginePlugin, { ctx });
   await app.register(filesRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));

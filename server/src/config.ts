@@ -57,6 +57,11 @@ const ZEnv = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
+  /** Run engine: a worker's lease on a run (renewed while it works; a crashed worker's runs resume after it). */
+  RUN_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** Runs one server instance executes at once; how often it looks for runnable runs besides wake-ups. */
+  RUN_WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(16),
+  RUN_POLL_MS: z.coerce.number().int().min(50).default(2_000),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.string().optional(),
   GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
@@ -85,6 +90,7 @@ export interface AppConfig {
   loginMaxFailures: number;
   trustProxy: boolean;
   bodyLimit: number;
+  runs: { leaseMs: number; concurrency: number; pollMs: number };
   ai: { openaiApiKey?: string; openaiBaseUrl?: string; googleApiKey?: string; defaultModel: string };
 }
 
@@ -142,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     trustProxy: e.TRUST_PROXY,
     bodyLimit: e.BODY_LIMIT,
+    runs: { leaseMs: e.RUN_LEASE_MS, concurrency: e.RUN_WORKER_CONCURRENCY, pollMs: e.RUN_POLL_MS },
     ai: {
       openaiApiKey: e.OPENAI_API_KEY,
       openaiBaseUrl: e.OPENAI_BASE_URL,

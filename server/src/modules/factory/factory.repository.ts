@@ -1,0 +1,120 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import type {
+  FactoryAgentsTable,
+  FactoryItemColumns,
+  FactoryCrewsTable,
+  FactoryFlowsTable,
+  FactoryToolsTable,
+} from '../../db/types.ts';
+
+export interface FactoryTables {
+  factory_agents: FactoryAgentsTable;
+  factory_tools: FactoryToolsTable;
+  factory_crews: FactoryCrewsTable;
+  factory_flows: FactoryFlowsTable;
+}
+export type FactoryTable = keyof FactoryTables;
+/** Every factory row has the shared ownership columns. */
+export type FactoryRow<T extends FactoryTable> = Selectable<FactoryTables[T]> &
+  Selectable<FactoryItemColumns>;
+export type AgentRow = FactoryRow<'factory_agents'>;
+export type ToolRow = FactoryRow<'factory_tools'>;
+export type CrewRow = FactoryRow<'factory_crews'>;
+export type FlowRow = FactoryRow<'factory_flows'>;
+
+// The four tables share their ownership columns; one set of queries serves them (typed per call site).
+// Kysely cannot type one query over a union of table names: the builder is untyped here, and every
+// exported function is typed per table at its signature.
+// biome-ignore lint/suspicious/noExplicitAny: see above.
+type Untyped = any;
+const q = (db: Db) => db as unknown as Untyped;
+
+/** Items the user may see: their own, public ones and the built-in (auto-generated) catalogue. */
+export async function listVisible<T extends FactoryTable>(
+  db: Db,
+  table: T,
+  userId: string,
+  limit = 200,
+): Promise<FactoryRow<T>[]> {
+  return q(db)
+    .selectFrom(table)
+    .selectAll()
+    .where((eb: Untyped) =>
+      eb.or([eb('created_by', '=', userId), eb('is_public', '=', 1), eb('is_auto_gen', '=', 1)]),
+    )
+    .orderBy('is_auto_gen', 'asc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute();
+}
+
+export async function findById<T extends FactoryTable>(
+  db: Db,
+  table: T,
+  id: string,
+): Promise<FactoryRow<T> | undefined> {
+  return q(db).selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findByIds<T extends FactoryTable>(
+  db: Db,
+  table: T,
+  ids: readonly string[],
+): Promise<FactoryRow<T>[]> {
+  if (!ids.length) return [];
+  return q(db)
+    .selectFrom(table)
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+export async function findByBuiltinKey<T extends FactoryTable>(
+  db: Db,
+  table: T,
+  key: string,
+): Promise<FactoryRow<T> | undefined> {
+  return q(db).selectFrom(table).selectAll().where('builtin_key', '=', key).executeTakeFirst();
+}
+
+/** The first item with this name the user may see (built-in flows are addressed by name). */
+export async function findVisibleByName<T extends FactoryTable>(
+  db: Db,
+  table: T,
+  name: string,
+  userId: string,
+): Promise<FactoryRow<T> | undefined> {
+  return q(db)
+    .selectFrom(table)
+    .selectAll()
+    .where('name', '=', name)
+    .where((eb: Untyped) =>
+      eb.or([eb('created_by', '=', userId), eb('is_public', '=', 1), eb('is_auto_gen', '=', 1)]),
+    )
+    .orderBy('is_auto_gen', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function insert<T extends FactoryTable>(
+  db: Db,
+  table: T,
+  row: Insertable<FactoryTables[T]>,
+): Promise<void> {
+  await q(db).insertInto(table).values(row).execute();
+}
+
+export async function update<T extends FactoryTable>(
+  db: Db,
+  table: T,
+  id: string,
+  patch: Partial<FactoryTables[T]>,
+): Promise<void> {
+  await q(db).updateTable(table).set(patch).where('id', '=', id).execute();
+}
+
+export async function remove(db: Db, table: FactoryTable, id: string): Promise<void> {
+  await q(db).deleteFrom(table).where('id', '=', id).execute();
+}

@@ -1,0 +1,395 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  TAgent,
+  TCrew,
+  TCrewInputSchema,
+  TFlow,
+  TTool,
+  ZCreateAgentRequest,
+  ZCreateCrewRequest,
+  ZCreateFlowRequest,
+  ZCreateToolRequest,
+} from '@cc/contract';
+import type { z } from 'zod';
+import { nowIso } from '../../db/index.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, forbidden, notFound } from '../../platform/errors.ts';
+import {
+  itemRights,
+  parseJson,
+  presentAgent,
+  presentCrew,
+  presentFlow,
+  presentTool,
+  type StoredCrewTask,
+  type StoredFlowStep,
+} from './factory.presenter.ts';
+import * as repo from './factory.repository.ts';
+
+/** ceo and admin create factory items (spec section 6: the Factory is theirs). */
+export const FACTORY_CREATOR_LEVELS: ReadonlySet<string> = new Set(['ceo', 'admin']);
+
+const LABELS: Record<repo.FactoryTable, string> = {
+  factory_agents: 'Agent',
+  factory_tools: 'Tool',
+  factory_crews: 'Crew',
+  factory_flows: 'Flow',
+};
+
+const DEFAULT_HTTP_INPUT_SCHEMA = {
+  type: 'object',
+  properties: { input: { type: 'string', description: 'What to send to the endpoint' } },
+};
+
+const visible = (
+  row: { created_by: string | null; is_public: number; is_auto_gen: number },
+  userId: string,
+) => row.created_by === userId || row.is_public === 1 || row.is_auto_gen === 1;
+
+function assertCreator(caller: AuthUser): void {
+  if (!FACTORY_CREATOR_LEVELS.has(caller.user_level))
+    throw forbidden('Only a CEO or an administrator can create factory items.');
+}
+
+async function loadVisible<T extends repo.FactoryTable>(
+  ctx: AppContext,
+  table: T,
+  caller: AuthUser,
+  id: string,
+): Promise<repo.FactoryRow<T>> {
+  const row = await repo.findById(ctx.db, table, id);
+  if (!row || !visible(row, caller.id)) throw notFound(`${LABELS[table]} not found`);
+  return row;
+}
+
+async function loadEditable<T extends repo.FactoryTable>(
+  ctx: AppContext,
+  table: T,
+  caller: AuthUser,
+  id: string,
+): Promise<repo.FactoryRow<T>> {
+  const row = await loadVisible(ctx, table, caller, id);
+  if (!itemRights(row, caller.id).canEdit)
+    throw forbidden(`Only the owner can edit this ${LABELS[table].toLowerCase()}.`);
+  return row;
+}
+
+/** Every referenced id must name an item the caller may see. */
+async function assertVisibleIds(
+  ctx: AppContext,
+  table: 'factory_agents' | 'factory_tools',
+  caller: AuthUser,
+  ids: readonly string[],
+): Promise<void> {
+  const unique = [...new Set(ids)];
+  const rows = await repo.findByIds(ctx.db, table, unique);
+  const ok = new Set(rows.filter((r) => visible(r, caller.id)).map((r) => r.id));
+  const missing = unique.filter((id) => !ok.has(id));
+  if (missing.length)
+    throw new AppError(422, `Unknown ${LABELS[table].toLowerCase()}: ${missing.join(', ')}`);
+}
+
+async function nameMaps(ctx: AppContext, agentIds: string[], toolIds: string[]) {
+  const [agents, tools] = await Promise.all([
+    repo.findByIds(ctx.db, 'factory_agents', [...new Set(agentIds)]),
+    repo.findByIds(ctx.db, 'factory_tools', [...new Set(toolIds)]),
+  ]);
+  return {
+    agents: new Map(agents.map((a) => [a.id, a.name])),
+    tools: new Map(tools.map((t) => [t.id, t.name])),
+  };
+}
+
+async function presentCrews(ctx: AppContext, caller: AuthUser, rows: repo.CrewRow[]): Promise<TCrew[]> {
+  const ids = rows.flatMap((r) => [
+    ...parseJson<string[]>(r.agent_ids, []),
+    ...parseJson<StoredCrewTask[]>(r.tasks, []).flatMap((t) => (t.agent_id ? [t.agent_id] : [])),
+  ]);
+  const { agents } = await nameMaps(ctx, ids, []);
+  return rows.map((r) => presentCrew(r, caller.id, agents));
+}
+
+async function presentFlows(ctx: AppContext, caller: AuthUser, rows: repo.FlowRow[]): Promise<TFlow[]> {
+  const steps = rows.flatMap((r) => parseJson<StoredFlowStep[]>(r.steps, []));
+  const { agents, tools } = await nameMaps(
+    ctx,
+    steps.flatMap((s) => (s.agent_id ? [s.agent_id] : [])),
+    steps.flatMap((s) => (s.tool_id ? [s.tool_id] : [])),
+  );
+  return rows.map((r) => presentFlow(r, caller.id, agents, tools));
+}
+
+async function deleteItem(ctx: AppContext, table: repo.FactoryTable, caller: AuthUser, id: string) {
+  const row = await loadVisible(ctx, table, caller, id);
+  if (row.is_auto_gen === 1 || row.is_public === 1)
+    throw forbidden(`Auto-generated and public items cannot be deleted.`);
+  if (row.created_by !== caller.id)
+    throw forbidden(`Only the owner can delete this ${LABELS[table].toLowerCase()}.`);
+  await repo.remove(ctx.db, table, id);
+}
+
+const baseColumns = (caller: AuthUser) => {
+  const now = nowIso();
+  return {
+    id: randomUUID(),
+    builtin_key: null,
+    is_auto_gen: 0,
+    created_by: caller.id,
+    created_at: now,
+    updated_at: now,
+  };
+};
+
+// ---------- agents ----------
+
+type AgentInput = z.output<typeof ZCreateAgentRequest>;
+
+function agentColumns(input: AgentInput) {
+  return {
+    name: input.name,
+    description: input.description,
+    role: input.role,
+    goal: input.goal,
+    backstory: input.backstory,
+    llm_model: input.llmModel,
+    tool_ids: JSON.stringify(input.toolIds),
+    is_public: input.is_public ? 1 : 0,
+  };
+}
+
+export async function listAgents(ctx: AppContext, caller: AuthUser): Promise<TAgent[]> {
+  const rows = await repo.listVisible(ctx.db, 'factory_agents', caller.id);
+  return rows.map((r) => presentAgent(r, caller.id));
+}
+
+export async function getAgent(ctx: AppContext, caller: AuthUser, id: string): Promise<TAgent> {
+  return presentAgent(await loadVisible(ctx, 'factory_agents', caller, id), caller.id);
+}
+
+export async function createAgent(ctx: AppContext, caller: AuthUser, input: AgentInput): Promise<TAgent> {
+  assertCreator(caller);
+  await assertVisibleIds(ctx, 'factory_tools', caller, input.toolIds);
+  const row = { ...baseColumns(caller), ...agentColumns(input) };
+  await repo.insert(ctx.db, 'factory_agents', row);
+  return getAgent(ctx, caller, row.id);
+}
+
+export async function updateAgent(ctx: AppContext, caller: AuthUser, id: string, input: AgentInput) {
+  await loadEditable(ctx, 'factory_agents', caller, id);
+  await assertVisibleIds(ctx, 'factory_tools', caller, input.toolIds);
+  await repo.update(ctx.db, 'factory_agents', id, { ...agentColumns(input), updated_at: nowIso() });
+  return getAgent(ctx, caller, id);
+}
+
+export const deleteAgent = (ctx: AppContext, caller: AuthUser, id: string) =>
+  deleteItem(ctx, 'factory_agents', caller, id);
+
+// ---------- tools ----------
+
+type ToolInput = z.output<typeof ZCreateToolRequest>;
+
+function toolColumns(input: ToolInput) {
+  return {
+    name: input.name,
+    description: input.description,
+    kind: input.kind,
+    function_name: input.kind === 'builtin' ? (input.function_name ?? null) : null,
+    http_url: input.kind === 'http' ? (input.http?.url ?? null) : null,
+    http_method: input.kind === 'http' ? (input.http?.method ?? null) : null,
+    input_schema: JSON.stringify(input.input_schema ?? DEFAULT_HTTP_INPUT_SCHEMA),
+    is_public: input.is_public ? 1 : 0,
+  };
+}
+
+export async function listTools(ctx: AppContext, caller: AuthUser): Promise<TTool[]> {
+  const rows = await repo.listVisible(ctx.db, 'factory_tools', caller.id);
+  return rows.map((r) => presentTool(r, caller.id));
+}
+
+export async function getTool(ctx: AppContext, caller: AuthUser, id: string): Promise<TTool> {
+  return presentTool(await loadVisible(ctx, 'factory_tools', caller, id), caller.id);
+}
+
+export async function createTool(ctx: AppContext, caller: AuthUser, input: ToolInput): Promise<TTool> {
+  assertCreator(caller);
+  const row = { ...baseColumns(caller), ...toolColumns(input) };
+  await repo.insert(ctx.db, 'factory_tools', row);
+  return getTool(ctx, caller, row.id);
+}
+
+export async function updateTool(ctx: AppContext, caller: AuthUser, id: string, input: ToolInput) {
+  await loadEditable(ctx, 'factory_tools', caller, id);
+  await repo.update(ctx.db, 'factory_tools', id, { ...toolColumns(input), updated_at: nowIso() });
+  return getTool(ctx, caller, id);
+}
+
+export const deleteTool = (ctx: AppContext, caller: AuthUser, id: string) =>
+  deleteItem(ctx, 'factory_tools', caller, id);
+
+// ---------- crews ----------
+
+type CrewInput = z.output<typeof ZCreateCrewRequest>;
+
+async function crewColumns(ctx: AppContext, caller: AuthUser, input: CrewInput) {
+  const taskAgentIds = (input.tasks ?? []).flatMap((t) => (t.agent_id ? [t.agent_id] : []));
+  const agentIds = input.agentIds.length ? input.agentIds : [...new Set(taskAgentIds)];
+  await assertVisibleIds(ctx, 'factory_agents', caller, [...agentIds, ...taskAgentIds]);
+  let tasks: StoredCrewTask[];
+  if (input.tasks?.length) {
+    tasks = input.tasks.map((t, i) => ({
+      name: t.name ?? `Task ${i + 1}`,
+      description: t.description,
+      expected_output: t.expected_output,
+      agent_id: t.agent_id ?? null,
+      human_input: t.human_input,
+    }));
+  } else {
+    // The Factory dialog names agents only: each contributes one task, in the order given.
+    const agents = new Map((await repo.findByIds(ctx.db, 'factory_agents', agentIds)).map((a) => [a.id, a]));
+    tasks = agentIds.map((id, i) => {
+      const agent = agents.get(id);
+      return {
+        name: `${agent?.name ?? 'Agent'} contribution`,
+        description: `${i === 0 ? 'Start the work' : 'Build on the previous results'} for "${input.name}"${
+          input.description ? `: ${input.description}` : ''
+        }. Act as ${agent?.role ?? 'a specialist'} with the goal: ${agent?.goal ?? 'help the user'}.`,
+        expected_output: 'A concise markdown section with findings and next steps',
+        agent_id: id,
+        human_input: false,
+      };
+    });
+  }
+  return {
+    name: input.name,
+    description: input.description,
+    version: input.version,
+    agent_ids: JSON.stringify(agentIds),
+    requires_input: input.requires_input || input.input_fields.length > 0 ? 1 : 0,
+    input_fields: JSON.stringify(
+      input.input_fields.map((f) => ({ name: f.name, label: f.label, required: f.required })),
+    ),
+    tasks: JSON.stringify(tasks),
+    is_public: input.is_public ? 1 : 0,
+  };
+}
+
+export async function listCrews(ctx: AppContext, caller: AuthUser): Promise<TCrew[]> {
+  return presentCrews(ctx, caller, await repo.listVisible(ctx.db, 'factory_crews', caller.id));
+}
+
+export async function getCrew(ctx: AppContext, caller: AuthUser, id: string): Promise<TCrew> {
+  const [crew] = await presentCrews(ctx, caller, [await loadVisible(ctx, 'factory_crews', caller, id)]);
+  return crew;
+}
+
+export async function createCrew(ctx: AppContext, caller: AuthUser, input: CrewInput): Promise<TCrew> {
+  assertCreator(caller);
+  const row = { ...baseColumns(caller), ...(await crewColumns(ctx, caller, input)) };
+  await repo.insert(ctx.db, 'factory_crews', row);
+  return getCrew(ctx, caller, row.id);
+}
+
+export async function updateCrew(ctx: AppContext, caller: AuthUser, id: string, input: CrewInput) {
+  await loadEditable(ctx, 'factory_crews', caller, id);
+  const cols = await crewColumns(ctx, caller, input);
+  await repo.update(ctx.db, 'factory_crews', id, { ...cols, updated_at: nowIso() });
+  return getCrew(ctx, caller, id);
+}
+
+export const deleteCrew = (ctx: AppContext, caller: AuthUser, id: string) =>
+  deleteItem(ctx, 'factory_crews', caller, id);
+
+export async function crewInputSchema(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+): Promise<TCrewInputSchema> {
+  const crew = await getCrew(ctx, caller, id);
+  return { requires_input: crew.requires_input, fields: crew.input_fields };
+}
+
+// ---------- flows ----------
+
+type FlowInput = z.output<typeof ZCreateFlowRequest>;
+
+async function flowColumns(ctx: AppContext, caller: AuthUser, input: FlowInput) {
+  const steps: StoredFlowStep[] = input.steps.map((s) => ({
+    title: s.title,
+    kind: s.kind,
+    prompt: s.prompt,
+    agent_id: s.agent_id ?? null,
+    tool_id: s.tool_id ?? null,
+  }));
+  await assertVisibleIds(
+    ctx,
+    'factory_agents',
+    caller,
+    steps.flatMap((s) => (s.agent_id ? [s.agent_id] : [])),
+  );
+  await assertVisibleIds(
+    ctx,
+    'factory_tools',
+    caller,
+    steps.flatMap((s) => (s.tool_id ? [s.tool_id] : [])),
+  );
+  const toolless = steps.findIndex((s) => s.kind === 'tool' && !s.tool_id);
+  if (toolless >= 0) throw new AppError(422, `Step ${toolless + 1} runs a tool: choose one`);
+  return {
+    name: input.name,
+    description: input.description,
+    version: input.version,
+    steps: JSON.stringify(steps),
+    is_public: input.is_public ? 1 : 0,
+  };
+}
+
+export async function listFlows(ctx: AppContext, caller: AuthUser): Promise<TFlow[]> {
+  return presentFlows(ctx, caller, await repo.listVisible(ctx.db, 'factory_flows', caller.id));
+}
+
+export async function getFlow(ctx: AppContext, caller: AuthUser, id: string): Promise<TFlow> {
+  const [flow] = await presentFlows(ctx, caller, [await loadVisible(ctx, 'factory_flows', caller, id)]);
+  return flow;
+}
+
+export async function createFlow(ctx: AppContext, caller: AuthUser, input: FlowInput): Promise<TFlow> {
+  assertCreator(caller);
+  const row = { ...baseColumns(caller), ...(await flowColumns(ctx, caller, input)) };
+  await repo.insert(ctx.db, 'factory_flows', row);
+  return getFlow(ctx, caller, row.id);
+}
+
+export async function updateFlow(ctx: AppContext, caller: AuthUser, id: string, input: FlowInput) {
+  await loadEditable(ctx, 'factory_flows', caller, id);
+  const cols = await flowColumns(ctx, caller, input);
+  await repo.update(ctx.db, 'factory_flows', id, { ...cols, updated_at: nowIso() });
+  return getFlow(ctx, caller, id);
+}
+
+export const deleteFlow = (ctx: AppContext, caller: AuthUser, id: string) =>
+  deleteItem(ctx, 'factory_flows', caller, id);
+
+// ---------- for the run engine ----------
+
+/** The crew as a run needs it (visible to the caller, else 404). */
+export async function crewForRun(ctx: AppContext, caller: AuthUser, id: string) {
+  return loadVisible(ctx, 'factory_crews', caller, id);
+}
+
+/** The flow by id, or by name for built-ins such as strategic_flow (visible to the caller, else 404). */
+export async function flowForRun(ctx: AppContext, caller: AuthUser, idOrName: string) {
+  const byId = await repo.findById(ctx.db, 'factory_flows', idOrName);
+  if (byId && visible(byId, caller.id)) return byId;
+  const byName = await repo.findVisibleByName(ctx.db, 'factory_flows', idOrName, caller.id);
+  if (!byName) throw notFound('Flow not found');
+  return byName;
+}
+
+/** Agents and tools by id, for executing steps (already checked when the crew or flow was saved). */
+export async function agentsByIds(ctx: AppContext, ids: readonly string[]) {
+  return repo.findByIds(ctx.db, 'factory_agents', ids);
+}
+export async function toolsByIds(ctx: AppContext, ids: readonly string[]) {
+  return repo.findByIds(ctx.db, 'factory_tools', ids);
+}

@@ -1,0 +1,350 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ACTIVE_CREW_RUN_STATUSES,
+  ACTIVE_FLOW_RUN_STATUSES,
+  CREW_INPUT_REQUIRED,
+  RUN_ALREADY_ACTIVE,
+  RUN_NOT_ACTIVE,
+  RUN_NOT_WAITING,
+  RUN_STOPPED_SUMMARY,
+  type TCrewRun,
+  type TCrewRunTimeline,
+  type TFlowRun,
+  type TFlowRunTimeline,
+  type TStartCrewRunResponse,
+  type TStartFlowRunResponse,
+  type ZStartCrewRunRequest,
+  type ZStartFlowRunRequest,
+  type ZTimelineQuery,
+} from '@cc/contract';
+import type { z } from 'zod';
+import { withTx } from '../../db/index.ts';
+import type { RunAgent, RunDefinition, RunStep } from '../../runs/definition.ts';
+import { announce, presentEvent, runChannel, WAKE_CHANNEL } from '../../runs/events.ts';
+import * as repo from '../../runs/runs.repository.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, conflict, notFound } from '../../platform/errors.ts';
+import type { SseMessage } from '../../platform/realtime/sse.ts';
+import { ownConversation } from '../conversations/conversations.service.ts';
+import { crewInputFieldsOf, crewTasksOf, flowStepsOf, parseJson } from '../factory/factory.presenter.ts';
+import { agentsByIds, crewForRun, flowForRun } from '../factory/factory.service.ts';
+import { presentCrewRun, presentFlowRun } from './runs.presenter.ts';
+
+const RUN_LIST_LIMIT = 100;
+const now = () => new Date().toISOString();
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | null;
+  return (
+    e?.code === '23505' ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    /UNIQUE constraint failed/i.test(e?.message ?? '')
+  );
+}
+
+async function agentSnapshots(ctx: AppContext, ids: (string | null)[]): Promise<Map<string, RunAgent>> {
+  const rows = await agentsByIds(ctx, [...new Set(ids.filter((i): i is string => !!i))]);
+  return new Map(
+    rows.map((a) => [
+      a.id,
+      {
+        id: a.id,
+        name: a.name,
+        role: a.role,
+        goal: a.goal,
+        backstory: a.backstory,
+        llm_model: a.llm_model,
+        tool_ids: parseJson<string[]>(a.tool_ids, []),
+      },
+    ]),
+  );
+}
+
+/** Trimmed inputs; a crew that requires input needs at least one non-blank answer (spec section 5). */
+function cleanInputs(inputs: Record<string, string>, requiresInput: boolean): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(inputs)) out[k.trim()] = v.trim();
+  if (requiresInput && !Object.values(out).some((v) => v !== ''))
+    throw new AppError(422, CREW_INPUT_REQUIRED);
+  return out;
+}
+
+async function createRun(
+  ctx: AppContext,
+  caller: AuthUser,
+  o: {
+    kind: repo.RunKind;
+    definitionId: string;
+    name: string;
+    definition: RunDefinition;
+    inputs: Record<string, string>;
+    conversationId: string | null;
+    status: string;
+    startEvent: repo.NewEvent;
+  },
+): Promise<repo.RunRow> {
+  if (o.conversationId) await ownConversation(ctx, caller, o.conversationId);
+  const ts = now();
+  const row = {
+    id: randomUUID(),
+    kind: o.kind,
+    user_id: caller.id,
+    definition_id: o.definitionId,
+    definition_name: o.name,
+    definition: JSON.stringify(o.definition),
+    conversation_id: o.conversationId,
+    status: o.status,
+    inputs: JSON.stringify(o.inputs),
+    current_step: 0,
+    outputs: '[]',
+    human_prompt: null,
+    human_answer: null,
+    result: null,
+    error: null,
+    lease_owner: null,
+    lease_expires_at: null,
+    attempts: 0,
+    created_at: ts,
+    updated_at: ts,
+    finished_at: null,
+  };
+  let events: repo.RunEventRow[];
+  try {
+    // The partial unique index on active runs per conversation decides between concurrent starts.
+    events = await withTx(ctx.db, async (trx) => {
+      await repo.insertRun(trx, row);
+      return repo.insertEvents(trx, row.id, [o.startEvent]);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(RUN_ALREADY_ACTIVE);
+    throw err;
+  }
+  await announce(ctx, row, events);
+  await ctx.bus.publish(WAKE_CHANNEL, { run: row.id });
+  return row;
+}
+
+export async function startCrewRun(
+  ctx: AppContext,
+  caller: AuthUser,
+  body: z.output<typeof ZStartCrewRunRequest>,
+  conversationId: string | null,
+): Promise<TStartCrewRunResponse> {
+  const crew = await crewForRun(ctx, caller, body.crew_id);
+  const tasks = crewTasksOf(crew);
+  const requiresInput = crew.requires_input === 1 || crewInputFieldsOf(crew).length > 0;
+  const inputs = cleanInputs(body.inputs, requiresInput);
+  const agents = await agentSnapshots(
+    ctx,
+    tasks.map((t) => t.agent_id),
+  );
+  const steps: RunStep[] = tasks.map((t) => ({
+    name: t.name,
+    kind: 'agent',
+    description: t.description,
+    expected_output: t.expected_output,
+    human_prompt: t.human_input ? `Task "${t.name}" needs your input: ${t.description}` : null,
+    agent: t.agent_id ? (agents.get(t.agent_id) ?? null) : null,
+    tool_id: null,
+  }));
+  if (!steps.length) {
+    steps.push({
+      name: crew.name,
+      kind: 'agent',
+      description: crew.description ?? `Work on: ${crew.name}`,
+      expected_output: null,
+      human_prompt: null,
+      agent: null,
+      tool_id: null,
+    });
+  }
+  const run = await createRun(ctx, caller, {
+    kind: 'crew',
+    definitionId: crew.id,
+    name: crew.name,
+    definition: { steps },
+    inputs,
+    conversationId,
+    status: 'pending',
+    startEvent: {
+      type: 'crew_start',
+      summary: `Crew "${crew.name}" started (${steps.length} task${steps.length === 1 ? '' : 's'})`,
+      details: { crew_id: crew.id, tasks: steps.map((s) => s.name), inputs },
+    },
+  });
+  return { crew_run_id: run.id, status: 'pending', conversation_id: run.conversation_id };
+}
+
+export async function startFlowRun(
+  ctx: AppContext,
+  caller: AuthUser,
+  body: z.output<typeof ZStartFlowRunRequest>,
+  conversationId: string | null,
+): Promise<TStartFlowRunResponse> {
+  const flow = await flowForRun(ctx, caller, body.flow_id);
+  const stored = flowStepsOf(flow);
+  const inputs = cleanInputs(body.inputs, false);
+  const agents = await agentSnapshots(
+    ctx,
+    stored.map((s) => s.agent_id),
+  );
+  const steps: RunStep[] = stored.map((s) => ({
+    name: s.title,
+    kind: s.kind,
+    description: s.prompt ?? s.title,
+    expected_output: null,
+    human_prompt: s.kind === 'wait_for_human' ? (s.prompt ?? `${s.title}: please answer to continue`) : null,
+    agent: s.agent_id ? (agents.get(s.agent_id) ?? null) : null,
+    tool_id: s.tool_id,
+  }));
+  const run = await createRun(ctx, caller, {
+    kind: 'flow',
+    definitionId: flow.id,
+    name: flow.name,
+    definition: { steps },
+    inputs,
+    conversationId,
+    status: 'running',
+    startEvent: {
+      type: 'flow_start',
+      summary: `Flow "${flow.name}" started (${steps.length} step${steps.length === 1 ? '' : 's'})`,
+      details: { flow_id: flow.id, steps: steps.map((s) => s.name), inputs },
+    },
+  });
+  return { flow_run_id: run.id, status: 'running', conversation_id: run.conversation_id };
+}
+
+/** The run if it is the caller's and of this kind; anyone else gets 404 (never leak existence). */
+async function ownRun(ctx: AppContext, caller: AuthUser, kind: repo.RunKind, id: string) {
+  const run = await repo.findRun(ctx.db, id);
+  if (!run || run.user_id !== caller.id || run.kind !== kind)
+    throw notFound(`${kind === 'crew' ? 'Crew' : 'Flow'} run not found`);
+  return run;
+}
+
+export async function listRuns(
+  ctx: AppContext,
+  caller: AuthUser,
+  kind: repo.RunKind,
+  conversationId: string | undefined,
+): Promise<(TCrewRun | TFlowRun)[]> {
+  if (conversationId) await ownConversation(ctx, caller, conversationId);
+  const rows = await repo.listRuns(ctx.db, {
+    userId: caller.id,
+    kind,
+    conversationId,
+    limit: RUN_LIST_LIMIT,
+  });
+  return rows.map((r) => (kind === 'crew' ? presentCrewRun(r) : presentFlowRun(r)));
+}
+
+export async function getRun(ctx: AppContext, caller: AuthUser, kind: repo.RunKind, id: string) {
+  const run = await ownRun(ctx, caller, kind, id);
+  return kind === 'crew' ? presentCrewRun(run) : presentFlowRun(run);
+}
+
+export async function timeline(
+  ctx: AppContext,
+  caller: AuthUser,
+  kind: repo.RunKind,
+  id: string,
+  q: z.output<typeof ZTimelineQuery>,
+): Promise<TCrewRunTimeline | TFlowRunTimeline> {
+  const run = await ownRun(ctx, caller, kind, id);
+  const rows = await repo.eventsAfter(ctx.db, id, q.after ?? 0, q.limit);
+  const events = rows.map((r) => presentEvent(r, run.conversation_id));
+  return kind === 'crew'
+    ? { ...presentCrewRun(run), timeline: events }
+    : { ...presentFlowRun(run), timeline: events };
+}
+
+/** Stores the answer and makes the run runnable again (the worker resumes it at the waiting step). */
+export async function continueRun(
+  ctx: AppContext,
+  caller: AuthUser,
+  kind: repo.RunKind,
+  id: string,
+  userInput: string,
+) {
+  const run = await ownRun(ctx, caller, kind, id);
+  const waiting = kind === 'crew' ? 'awaiting_human_input' : 'paused';
+  const rows = await repo.transition(
+    ctx.db,
+    id,
+    [waiting],
+    {
+      status: 'running',
+      human_answer: userInput.trim(),
+      human_prompt: null,
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: now(),
+    },
+    [
+      {
+        type: 'human_input',
+        summary: `Answer received: ${userInput.trim().slice(0, 200)}`,
+        details: { user_input: userInput.trim() },
+      },
+    ],
+  );
+  if (!rows) throw conflict(run.finished_at ? RUN_NOT_ACTIVE : RUN_NOT_WAITING);
+  await announce(ctx, run, rows);
+  await ctx.bus.publish(WAKE_CHANNEL, { run: id });
+  return getRun(ctx, caller, kind, id);
+}
+
+/** Ends the run as failed (spec: a stopped run is a failed one) and aborts its model call in flight. */
+export async function stopRun(ctx: AppContext, caller: AuthUser, kind: repo.RunKind, id: string) {
+  const run = await ownRun(ctx, caller, kind, id);
+  const active = kind === 'crew' ? ACTIVE_CREW_RUN_STATUSES : ACTIVE_FLOW_RUN_STATUSES;
+  const rows = await repo.transition(
+    ctx.db,
+    id,
+    active,
+    {
+      status: 'failed',
+      error: 'Stopped by the user',
+      human_prompt: null,
+      finished_at: now(),
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: now(),
+    },
+    [
+      {
+        type: kind === 'crew' ? 'crew_error' : 'terminal',
+        summary: RUN_STOPPED_SUMMARY,
+        details: { error: 'Stopped by the user' },
+      },
+    ],
+  );
+  if (!rows) throw conflict(RUN_NOT_ACTIVE);
+  // The executing worker (on any instance) aborts the step in flight when it hears this.
+  await ctx.bus.publish(runChannel(id), { kind: 'stop' });
+  await announce(ctx, run, rows);
+  return getRun(ctx, caller, kind, id);
+}
+
+/** SSE options for a run's stream (the route checks ownership first): the timeline, then live. */
+export async function runStreamOptions(ctx: AppContext, caller: AuthUser, kind: repo.RunKind, id: string) {
+  const run = await ownRun(ctx, caller, kind, id);
+  return {
+    channel: runChannel(id),
+    loadAfter: async (cursor: string | null, limit: number): Promise<SseMessage[]> => {
+      const after = Number.parseInt(cursor ?? '0', 10);
+      const rows = await repo.eventsAfter(ctx.db, id, Number.isFinite(after) && after > 0 ? after : 0, limit);
+      return rows.map((r) => ({
+        id: String(r.seq),
+        event: 'run_event',
+        data: presentEvent(r, run.conversation_id),
+      }));
+    },
+    onEphemeral: () => null,
+    isTerminal: (m: SseMessage) => {
+      const t = (m.data as { type?: string } | null)?.type;
+      return t === 'terminal' || t === 'crew_end' || t === 'crew_error';
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { TFlowStepKind } from '@cc/contract';
+
+/** An agent as snapshotted into a run at start (editing or deleting it later does not change the run). */
+export interface RunAgent {
+  id: string;
+  name: string;
+  role: string;
+  goal: string;
+  backstory: string | null;
+  llm_model: string | null;
+  tool_ids: string[];
+}
+
+/**
+ * One step of a run. Crew tasks are `agent` steps (with `human_input` when a person answers first);
+ * flow steps keep their kind.
+ */
+export interface RunStep {
+  name: string;
+  kind: TFlowStepKind;
+  description: string;
+  expected_output: string | null;
+  /** Asks a person before the step runs (crew tasks with human input, flow wait_for_human steps). */
+  human_prompt: string | null;
+  agent: RunAgent | null;
+  /** A flow step bound to one tool: the agent may only use it (agent step) or it is called directly (tool step). */
+  tool_id: string | null;
+}
+
+export interface RunDefinition {
+  steps: RunStep[];
+}
+
+export interface StepOutput {
+  position: number;
+  name: string;
+  output: string;
+}
+
+export function parseDefinition(text: string): RunDefinition {
+  try {
+    const d = JSON.parse(text) as RunDefinition;
+    return Array.isArray(d?.steps) ? d : { steps: [] };
+  } catch {
+    return { steps: [] };
+  }
+}

@@ -1,0 +1,82 @@
+import { jsonSchema, type ToolSet, tool } from 'ai';
+import { safeFetch } from '../ai/net/safe-fetch.ts';
+import { buildTools } from '../ai/tools/index.ts';
+import type { ToolRow } from '../modules/factory/factory.repository.ts';
+import type { AuthUser } from '../platform/auth/authenticate.ts';
+import type { AppContext } from '../platform/context.ts';
+
+const HTTP_TOOL_TIMEOUT_MS = 15_000;
+const HTTP_TOOL_MAX_BYTES = 256 * 1024;
+
+/** Tool names the model sees: the built-in function name, or a slug of a user tool's name. */
+export function toolKey(row: ToolRow): string {
+  if (row.kind === 'builtin' && row.function_name) return row.function_name;
+  const slug = row.name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 40);
+  return `http_${slug || 'tool'}_${row.id.slice(0, 6)}`;
+}
+
+function parseSchema(text: string): Record<string, unknown> {
+  try {
+    const s = JSON.parse(text) as Record<string, unknown>;
+    return s && typeof s === 'object' && s.type === 'object' ? s : { type: 'object', properties: {} };
+  } catch {
+    return { type: 'object', properties: {} };
+  }
+}
+
+/**
+ * Calls a user-defined HTTP tool through the SSRF-safe fetch (loopback, private, link-local and
+ * metadata addresses refused unless allow-listed; redirects re-checked; time and size capped).
+ * Failures come back as `{error}` so the agent (and the timeline) sees them and the run goes on.
+ */
+export async function callHttpTool(
+  ctx: AppContext,
+  row: ToolRow,
+  input: unknown,
+  signal?: AbortSignal,
+): Promise<{ status?: number; body?: string; error?: string }> {
+  if (!row.http_url) return { error: 'This tool has no endpoint configured.' };
+  const method = row.http_method === 'GET' ? 'GET' : 'POST';
+  let url = row.http_url;
+  if (method === 'GET' && input && typeof input === 'object') {
+    const u = new URL(url);
+    for (const [k, v] of Object.entries(input as Record<string, unknown>))
+      u.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    url = u.toString();
+  }
+  try {
+    const res = await safeFetch(url, {
+      method,
+      allowlist: ctx.config.ai.httpAllowlist,
+      headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
+      body: method === 'POST' ? JSON.stringify(input ?? {}) : undefined,
+      signal,
+      timeoutMs: HTTP_TOOL_TIMEOUT_MS,
+      maxBytes: HTTP_TOOL_MAX_BYTES,
+    });
+    return { status: res.status, body: res.text().slice(0, 8_000) };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** The AI SDK tools of an agent: built-in ones through the AI core's buildTools, HTTP ones here. */
+export async function toolsFor(ctx: AppContext, user: AuthUser, rows: ToolRow[]): Promise<ToolSet> {
+  const builtinNames = rows.flatMap((r) =>
+    r.kind === 'builtin' && r.function_name ? [r.function_name] : [],
+  );
+  const set: ToolSet = builtinNames.length ? { ...(await buildTools(ctx, user, builtinNames)) } : {};
+  for (const row of rows) {
+    if (row.kind !== 'http' || !row.http_url) continue;
+    set[toolKey(row)] = tool({
+      description: row.description ?? row.name,
+      inputSchema: jsonSchema(parseSchema(row.input_schema)),
+      execute: async (input, { abortSignal }) => callHttpTool(ctx, row, input, abortSignal),
+    });
+  }
+  return set;
+}
