@@ -1,4 +1,12 @@
-import { type TAdvice, type TGoal, type TTask, DASHBOARD_URGENT_TASKS, GOALS_STALE_MS } from '@cc/contract';
+import {
+  ADVICE_GENERATION_POLL_MS,
+  DASHBOARD_URGENT_TASKS,
+  GOALS_STALE_MS,
+  type TAdvice,
+  type TAdviceGeneration,
+  type TGoal,
+  type TTask,
+} from '@cc/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
@@ -10,6 +18,7 @@ export const dashboardKeys = {
   goals: () => ['strategic-goals', 'list', {}] as const,
   latestAdvice: () => ['strategic-advice', 'latest'] as const,
   urgentTasks: () => ['tasks', 'urgent', DASHBOARD_URGENT_TASKS] as const,
+  adviceRun: (id: string) => ['flow-runs', 'strategic_flow', id] as const,
 };
 
 export const dashboardGoalsQuery = () =>
@@ -52,12 +61,38 @@ export function useSaveAdviceFeedback() {
   });
 }
 
-/** Generate Advice: starts the strategic flow for the signed-in user. */
+/** Generate Advice: starts the strategic flow for the signed-in user; answers at once with the run. */
 export function useGenerateAdvice() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) =>
-      api<unknown>('/api/flow/run/strategic_flow', { method: 'POST', json: { inputs: { user_id: userId } } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['strategic-advice'] }),
+      api<TAdviceGeneration>('/api/flow/run/strategic_flow', {
+        method: 'POST',
+        json: { inputs: { user_id: userId } },
+      }),
+  });
+}
+
+/**
+ * Follows a Generate Advice run: re-reads its status every 2 s while it runs, and refreshes the
+ * advice when it lands, so the new advice appears without a reload.
+ */
+export function useAdviceRun(runId: string | null) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: dashboardKeys.adviceRun(runId ?? ''),
+    enabled: Boolean(runId),
+    queryFn: async ({ signal }) => {
+      const run = await api<TAdviceGeneration>(`/api/flow/runs/${encodeURIComponent(runId ?? '')}`, {
+        signal,
+      });
+      if (run.status === 'completed') await queryClient.invalidateQueries({ queryKey: ['strategic-advice'] });
+      return run;
+    },
+    refetchInterval: (q) =>
+      q.state.status !== 'error' && (!q.state.data || q.state.data.status === 'running')
+        ? ADVICE_GENERATION_POLL_MS
+        : false,
+    staleTime: 0,
+    retry: 2,
   });
 }

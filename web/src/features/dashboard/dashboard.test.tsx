@@ -165,9 +165,67 @@ describe('CEO dashboard', () => {
     });
   });
 
-  it('says "Advice generation started" when the flow starts', async () => {
-    setup({}, { 'POST /api/flow/run/strategic_flow': { body: { flow_run_id: 'run-1' } } });
-    await userEvent.click(await screen.findByRole('button', { name: 'Generate Advice' }));
+  it('says "Advice generation started", shows progress, and shows the new advice when it lands', async () => {
+    const run = {
+      id: 'run-1',
+      flow_run_id: 'run-1',
+      flow: 'strategic_flow',
+      status: 'running',
+      user_id: 'user-ceo',
+      advice_id: null,
+      error: null,
+      message: 'Advice generation started',
+      created_at: '2026-02-02T00:00:00.000Z',
+      finished_at: null,
+    };
+    let landed = false;
+    const fresh = makeAdvice({ id: 'adv-2', advice_title: 'Close the gap on EU customers signed' });
+    const { callsTo } = setup(
+      {},
+      {
+        'GET /api/strategic-advice': () => ({ body: landed ? [fresh] : [] }),
+        'POST /api/flow/run/strategic_flow': { status: 202, body: run },
+        'GET /api/flow/runs/run-1': () =>
+          landed
+            ? {
+                body: {
+                  ...run,
+                  status: 'completed',
+                  advice_id: 'adv-2',
+                  finished_at: '2026-02-02T00:00:05.000Z',
+                },
+              }
+            : { body: run },
+      },
+    );
+    expect(
+      await screen.findByText('No strategic advice available. Click "Generate Advice" to begin analysis.'),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Generate Advice' }));
     await waitFor(() => expect(screen.getByText('Advice generation started')).toBeInTheDocument());
+    expect(await screen.findByText(/Analysing your goals, KPIs and tasks/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Generate Advice' })).toBeDisabled();
+    await waitFor(() => expect(callsTo('GET', '/api/flow/runs/run-1').length).toBeGreaterThan(0));
+    landed = true;
+    // The dashboard polls every 2 s while the run is in flight, then refreshes the advice by itself.
+    expect(
+      await screen.findByText('Close the gap on EU customers signed', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('New strategic advice is ready')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Generate Advice' })).toBeEnabled());
+    expect(screen.queryByText(/Analysing your goals/)).not.toBeInTheDocument();
+  }, 10_000);
+
+  it('reports a generation that fails after it started', async () => {
+    setup(
+      {},
+      {
+        'POST /api/flow/run/strategic_flow': { status: 202, body: { id: 'run-9', status: 'running' } },
+        'GET /api/flow/runs/run-9': { body: { id: 'run-9', status: 'failed', error: 'Model unavailable' } },
+      },
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Generate Advice' }));
+    expect(await screen.findByText('Advice generation failed')).toBeInTheDocument();
+    expect(screen.getByText('Model unavailable')).toBeInTheDocument();
   });
 });

@@ -11,7 +11,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
 import { useAuth } from '../../../lib/auth';
 import { notify } from '../../../lib/toast';
-import { useGenerateAdvice, useLatestAdvice, useSaveAdviceFeedback } from '../api';
+import { useAdviceRun, useGenerateAdvice, useLatestAdvice, useSaveAdviceFeedback } from '../api';
 import { formatDay } from '../../../lib/format';
 
 function AdviceFeedback({ advice }: { advice: TAdvice }) {
@@ -53,11 +53,32 @@ export function AdviceCard() {
   const { user } = useAuth();
   const advice = useLatestAdvice();
   const generate = useGenerateAdvice();
+  const [runId, setRunId] = useState<string | null>(null);
+  const run = useAdviceRun(runId);
+  const generating = generate.isPending || runId !== null;
+
+  // The run ends: the advice query was refreshed by useAdviceRun, so the new advice is on screen.
+  useEffect(() => {
+    if (!runId) return;
+    if (run.isError) {
+      notify.error('Advice generation failed', run.error.message);
+      setRunId(null);
+    } else if (run.data?.id === runId && run.data.status === 'completed') {
+      notify.success('New strategic advice is ready');
+      setRunId(null);
+    } else if (run.data?.id === runId && run.data.status === 'failed') {
+      notify.error('Advice generation failed', run.data.error ?? undefined);
+      setRunId(null);
+    }
+  }, [runId, run.data, run.isError, run.error]);
 
   const onGenerate = () => {
     if (!user) return;
     generate.mutate(user.id, {
-      onSuccess: () => notify.info('Advice generation started'),
+      onSuccess: (started) => {
+        notify.info('Advice generation started');
+        if (started?.id) setRunId(started.id);
+      },
       onError: (err) => notify.error('Error starting advice flow', err.message),
     });
   };
@@ -69,12 +90,21 @@ export function AdviceCard() {
           <Lightbulb className="size-5 text-primary" aria-hidden="true" />
           <CardTitle>Strategic Advice</CardTitle>
         </div>
-        <Button variant="secondary" size="sm" onClick={onGenerate} disabled={generate.isPending || !user}>
-          {generate.isPending ? <Spinner /> : <Sparkles aria-hidden="true" />}
+        <Button variant="secondary" size="sm" onClick={onGenerate} disabled={generating || !user}>
+          {generating ? <Spinner /> : <Sparkles aria-hidden="true" />}
           Generate Advice
         </Button>
       </CardHeader>
       <CardContent className="flex flex-1 flex-col gap-4">
+        {runId ? (
+          <p
+            role="status"
+            className="flex items-center gap-2 rounded-md border border-primary/30 bg-primary/10 px-3 py-2 text-sm"
+          >
+            <Spinner />
+            Analysing your goals, KPIs and tasks… the new advice appears here when it is ready.
+          </p>
+        ) : null}
         {advice.isPending ? (
           <div className="flex flex-col gap-2" role="status">
             <span className="sr-only">Loading advice…</span>
