@@ -13,3 +13,4 @@ export * from './runs.ts';
 export * from './task-suggestions.ts';
 export * from './conversations.ts';
 export * from './comms.ts';
+export * from './files.ts';

@@ -1,0 +1,153 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import { containsPattern, lowerLike } from '../../db/search.ts';
+import type { Database, FilesTable } from '../../db/types.ts';
+
+/**
+ * Files with their owner's name and e-mail. Like contacts and tasks, this module reads `users` and
+ * `organizations` read-only for presentation joins (one query per page).
+ */
+function selectFiles(db: Db) {
+  return db
+    .selectFrom('files')
+    .innerJoin('users as owner', 'owner.id', 'files.user_id')
+    .select([
+      'files.id',
+      'files.user_id',
+      'files.conversation_id',
+      'files.name',
+      'files.storage_name',
+      'files.content_type',
+      'files.kind',
+      'files.size',
+      'files.created_at',
+      'files.updated_at',
+      'owner.email as owner_email',
+      'owner.first_name as owner_first_name',
+      'owner.last_name as owner_last_name',
+    ]);
+}
+
+export type FileRow = NonNullable<Awaited<ReturnType<typeof findFile>>>;
+
+type FilesEb = ExpressionBuilder<Database & { owner: Database['users'] }, 'files'>;
+
+/** The caller's own files and those shared with their organizations (two indexed branches). */
+function visibleTo(eb: FilesEb, userId: string, orgIds: readonly string[]) {
+  const own = eb('files.user_id', '=', userId);
+  if (!orgIds.length) return own;
+  return eb.or([
+    own,
+    eb(
+      'files.id',
+      'in',
+      eb
+        .selectFrom('file_shares')
+        .select('file_shares.file_id')
+        .where('file_shares.organization_id', 'in', [...orgIds]),
+    ),
+  ]);
+}
+
+export interface FileListOptions {
+  userId: string;
+  orgIds: readonly string[];
+  search?: string;
+  /** Only files attached in this conversation. */
+  conversationId?: string;
+  skip: number;
+  limit: number;
+}
+
+/** Newest first, then id, so pages are stable. Search matches the name. */
+export function listFilesQuery(db: Db, o: FileListOptions) {
+  let q = selectFiles(db).where((eb) => visibleTo(eb, o.userId, o.orgIds));
+  if (o.conversationId !== undefined) q = q.where('files.conversation_id', '=', o.conversationId);
+  const pattern = containsPattern(o.search);
+  if (pattern) q = q.where(lowerLike('files.name', pattern));
+  return q.orderBy('files.created_at', 'desc').orderBy('files.id', 'desc').offset(o.skip).limit(o.limit);
+}
+
+export function listFiles(db: Db, o: FileListOptions) {
+  return listFilesQuery(db, o).execute();
+}
+
+export function findFile(db: Db, id: string) {
+  return selectFiles(db).where('files.id', '=', id).executeTakeFirst();
+}
+
+export interface ShareRow {
+  file_id: string;
+  organization_id: string;
+  name: string;
+}
+
+/** Shared organizations (with names, by name) of these files. */
+export async function sharesOf(db: Db, fileIds: readonly string[]): Promise<Map<string, ShareRow[]>> {
+  const out = new Map<string, ShareRow[]>(fileIds.map((id) => [id, []]));
+  if (!fileIds.length) return out;
+  const rows = await db
+    .selectFrom('file_shares')
+    .innerJoin('organizations', 'organizations.id', 'file_shares.organization_id')
+    .select(['file_shares.file_id', 'file_shares.organization_id', 'organizations.name'])
+    .where('file_shares.file_id', 'in', [...fileIds])
+    .orderBy('file_shares.file_id')
+    .orderBy('organizations.name')
+    .orderBy('file_shares.organization_id')
+    .execute();
+  for (const r of rows) out.get(r.file_id)?.push(r);
+  return out;
+}
+
+export async function insertFiles(db: Db, rows: FilesTable[]): Promise<void> {
+  if (rows.length) await db.insertInto('files').values(rows).execute();
+}
+
+export async function updateFile(db: Db, id: string, set: Partial<FilesTable>): Promise<void> {
+  await db.updateTable('files').set(set).where('id', '=', id).execute();
+}
+
+export async function deleteFile(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('files').where('id', '=', id).execute();
+}
+
+export async function replaceShares(db: Db, fileId: string, orgIds: readonly string[], now: string) {
+  await db.deleteFrom('file_shares').where('file_id', '=', fileId).execute();
+  if (orgIds.length) {
+    await db
+      .insertInto('file_shares')
+      .values(orgIds.map((organization_id) => ({ file_id: fileId, organization_id, created_at: now })))
+      .execute();
+  }
+}
+
+/** Extracted text of these files (for the internal search and model context). */
+export function textsOf(db: Db, ids: readonly string[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return db
+    .selectFrom('files')
+    .select(['id', 'name', 'text_content'])
+    .where('id', 'in', [...ids])
+    .where('text_content', 'is not', null)
+    .execute();
+}
+
+export interface TextSearchOptions {
+  userId: string;
+  orgIds: readonly string[];
+  pattern: string;
+  limit: number;
+}
+
+/** Visible files whose name or extracted text contains the pattern, newest first. */
+export function searchText(db: Db, o: TextSearchOptions) {
+  return db
+    .selectFrom('files')
+    .innerJoin('users as owner', 'owner.id', 'files.user_id')
+    .select(['files.id', 'files.name', 'files.text_content', 'files.created_at'])
+    .where((eb) => visibleTo(eb, o.userId, o.orgIds))
+    .where((eb) => eb.or([lowerLike('files.name', o.pattern), lowerLike('files.text_content', o.pattern)]))
+    .orderBy('files.created_at', 'desc')
+    .limit(o.limit)
+    .execute();
+}

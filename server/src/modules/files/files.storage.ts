@@ -1,0 +1,130 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { SNIFF_BYTES } from './files.sniff.ts';
+
+/**
+ * The bytes of uploaded files on disk. Every file lives directly under FILES_DIR under a generated
+ * UUID: nothing the client sends is ever part of a path. Uploads are written to `.tmp/` first (same
+ * file system) and renamed into place, so a crash or a rejected upload never leaves a half file
+ * under a name a row points to.
+ */
+const STORAGE_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface StagedUpload {
+  tempPath: string;
+  size: number;
+  sha256: string;
+  /** The first bytes, for type detection. */
+  head: Buffer;
+  /** The stream was cut at the size limit. */
+  truncated: boolean;
+}
+
+export class FileStore {
+  readonly dir: string;
+  private readonly tmpDir: string;
+  private ready: Promise<void> | null = null;
+
+  constructor(dir: string) {
+    this.dir = path.resolve(dir);
+    this.tmpDir = path.join(this.dir, '.tmp');
+  }
+
+  private ensure(): Promise<void> {
+    this.ready ??= mkdir(this.tmpDir, { recursive: true, mode: 0o700 }).then(() => undefined);
+    return this.ready;
+  }
+
+  /** The path of a stored file; refuses anything but a generated name. */
+  pathOf(storageName: string): string {
+    if (!STORAGE_NAME.test(storageName)) throw new Error('invalid storage name');
+    return path.join(this.dir, storageName);
+  }
+
+  newStorageName(): string {
+    return randomUUID();
+  }
+
+  /**
+   * Streams an upload to a temporary file, hashing it and keeping its first bytes. `isTruncated` is
+   * asked at the end (the multipart parser marks a stream cut at the size limit).
+   */
+  async stage(stream: Readable, isTruncated: () => boolean): Promise<StagedUpload> {
+    await this.ensure();
+    const tempPath = path.join(this.tmpDir, `${randomUUID()}.part`);
+    const hash = createHash('sha256');
+    const headChunks: Buffer[] = [];
+    let headLength = 0;
+    let size = 0;
+    const tap = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        hash.update(chunk);
+        size += chunk.length;
+        if (headLength < SNIFF_BYTES) {
+          const part = chunk.subarray(0, SNIFF_BYTES - headLength);
+          headChunks.push(part);
+          headLength += part.length;
+        }
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(stream, tap, createWriteStream(tempPath, { flags: 'wx', mode: 0o600 }));
+    } catch (err) {
+      await rm(tempPath, { force: true });
+      throw err;
+    }
+    return {
+      tempPath,
+      size,
+      sha256: hash.digest('hex'),
+      head: Buffer.concat(headChunks),
+      truncated: isTruncated(),
+    };
+  }
+
+  /** Reads up to `max` bytes from the start of a staged file (text extraction). */
+  async readStart(filePath: string, max: number): Promise<Buffer> {
+    const fh = await open(filePath, 'r');
+    try {
+      const buf = Buffer.alloc(max);
+      const { bytesRead } = await fh.read(buf, 0, max, 0);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Moves a staged file to its final name. */
+  async commit(tempPath: string, storageName: string): Promise<void> {
+    await rename(tempPath, this.pathOf(storageName));
+  }
+
+  async discard(tempPath: string): Promise<void> {
+    await rm(tempPath, { force: true });
+  }
+
+  async remove(storageName: string): Promise<void> {
+    await rm(this.pathOf(storageName), { force: true });
+  }
+
+  open(storageName: string): ReadStream {
+    return createReadStream(this.pathOf(storageName));
+  }
+}
+
+const stores = new Map<string, FileStore>();
+
+/** One store per directory (the app context carries the configuration, not the store). */
+export function fileStore(dir: string): FileStore {
+  let s = stores.get(dir);
+  if (!s) {
+    s = new FileStore(dir);
+    stores.set(dir, s);
+  }
+  return s;
+}
