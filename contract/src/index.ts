@@ -5,6 +5,8 @@ export * from './contacts.ts';
 export * from './fields.ts';
 export * from './goals.ts';
 export * from './journals.ts';
+export * from './memory.ts';
+export * from './models.ts';
 export * from './organizations.ts';
 export * from './tasks.ts';
 export * from './users.ts';

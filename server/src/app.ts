@@ -18,6 +18,8 @@ import { conversationsRoutes } from './modules/conversations/conversations.route
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { goalsRoutes } from './modules/goals/goals.routes.ts';
 import { journalsRoutes } from './modules/journals/journals.routes.ts';
+import { memoryRoutes } from './modules/memory/memory.routes.ts';
+import { modelsRoutes } from './modules/models/models.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { taskSuggestionsRoutes } from './modules/task-suggestions/task-suggestions.routes.ts';
@@ -141,6 +143,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(taskSuggestionsRoutes, { ctx });
   await app.register(journalsRoutes, { ctx });
   await app.register(contactsRoutes, { ctx });
+  await app.register(modelsRoutes, { ctx });
+  await app.register(memoryRoutes, { ctx });
   await app.register(commsRoutes, { ctx });
   await app.register(conversationsRoutes, { ctx });
   await app.register(runEnginePlugin, { ctx });

@@ -57,15 +57,26 @@ const ZEnv = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.string().optional(),
+  GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
+  AI_DEFAULT_MODEL: z.string().default('gpt-5-chat'),
+  /** AI core (server/src/ai): request timeout, stream idle timeout, retries on 429/5xx, offline pacing. */
+  AI_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  AI_STREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  AI_OFFLINE_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(1000).default(4),
+  /** Comma-separated hosts/IPs/CIDRs outbound AI HTTP (web search, HTTP tools) may reach though private. */
+  AI_HTTP_ALLOWLIST: z.string().default(''),
+  /** Internet search: `searxng` or `tavily` (JSON APIs); absent → no internet search tool. */
+  SEARCH_PROVIDER: z.enum(['searxng', 'tavily']).optional(),
+  SEARCH_URL: z.string().optional(),
+  SEARCH_API_KEY: z.string().optional(),
   /** Run engine: a worker's lease on a run (renewed while it works; a crashed worker's runs resume after it). */
   RUN_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
   /** Runs one server instance executes at once; how often it looks for runnable runs besides wake-ups. */
   RUN_WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(16),
   RUN_POLL_MS: z.coerce.number().int().min(50).default(2_000),
-  OPENAI_API_KEY: z.string().optional(),
-  OPENAI_BASE_URL: z.string().optional(),
-  GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
-  AI_DEFAULT_MODEL: z.string().default('gpt-5-chat'),
 });
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -91,7 +102,18 @@ export interface AppConfig {
   trustProxy: boolean;
   bodyLimit: number;
   runs: { leaseMs: number; concurrency: number; pollMs: number };
-  ai: { openaiApiKey?: string; openaiBaseUrl?: string; googleApiKey?: string; defaultModel: string };
+  ai: {
+    openaiApiKey?: string;
+    openaiBaseUrl?: string;
+    googleApiKey?: string;
+    defaultModel: string;
+    requestTimeoutMs: number;
+    streamIdleTimeoutMs: number;
+    maxRetries: number;
+    offlineTokenDelayMs: number;
+    httpAllowlist: string[];
+    search?: { provider: 'searxng' | 'tavily'; url?: string; apiKey?: string };
+  };
 }
 
 export function parseDatabaseUrl(url: string): DbConfig {
@@ -154,6 +176,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       openaiBaseUrl: e.OPENAI_BASE_URL,
       googleApiKey: e.GOOGLE_GENERATIVE_AI_API_KEY,
       defaultModel: e.AI_DEFAULT_MODEL,
+      requestTimeoutMs: e.AI_REQUEST_TIMEOUT_MS,
+      streamIdleTimeoutMs: e.AI_STREAM_IDLE_TIMEOUT_MS,
+      maxRetries: e.AI_MAX_RETRIES,
+      offlineTokenDelayMs: e.AI_OFFLINE_TOKEN_DELAY_MS,
+      httpAllowlist: e.AI_HTTP_ALLOWLIST.split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+      search: e.SEARCH_PROVIDER
+        ? { provider: e.SEARCH_PROVIDER, url: e.SEARCH_URL || undefined, apiKey: e.SEARCH_API_KEY || undefined }
+        : undefined,
     },
   };
 }

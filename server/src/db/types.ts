@@ -382,7 +382,28 @@ export interface AdviceGenerationsTable {
   finished_at: string | null;
 }
 
+/** A durable fact about a user, mined from chat (AI core, 0004_ai_core). Private to the user. */
+export interface MemoriesTable {
+  id: string;
+  user_id: string;
+  content: string;
+  /** lower-cased, punctuation-free content: the de-duplication key */
+  normalized: string;
+  conversation_id: string | null;
+  created_at: string;
+}
+
+/** The internal search index (0004_ai_core), kept current by triggers; `id` exists on SQLite only. */
+export interface SearchDocumentsTable {
+  entity_type: string;
+  entity_id: string;
+  title: string;
+  body: string;
+}
+
 export interface Database {
+  memories: MemoriesTable;
+  search_documents: SearchDocumentsTable;
   task_suggestions: TaskSuggestionsTable;
   advice_generations: AdviceGenerationsTable;
   factory_agents: FactoryAgentsTable;

@@ -3,6 +3,7 @@ import type { Db } from '../index.ts';
 import * as m0001 from './0001_foundation.ts';
 import * as m0002 from './0002_workspace.ts';
 import * as m0003 from './0003_workspace_perf.ts';
+import * as m0004 from './0004_ai_core.ts';
 import * as m0005 from './0005_conversations.ts';
 import * as m0006 from './0006_task_suggestions.ts';
 import * as m0007 from './0007_comms.ts';
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_workspace': m0002,
   '0003_workspace_perf': m0003,
+  '0004_ai_core': m0004,
   '0005_conversations': m0005,
   '0006_task_suggestions': m0006,
   '0007_comms': m0007,

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { ZTimestamp } from './common.ts';
+
+/** Longest text accepted for memory mining (a conversation turn or two). */
+export const MAX_MEMORY_MINE_CHARS = 20_000;
+
+export const ZMineMemoryRequest = z.object({
+  content: z.string().max(MAX_MEMORY_MINE_CHARS),
+  metadata: z
+    .object({ conversation_id: z.string().max(64).nullish() })
+    .loose()
+    .optional(),
+});
+export type TMineMemoryRequest = z.input<typeof ZMineMemoryRequest>;
+
+export const ZMemory = z.object({
+  id: z.string(),
+  content: z.string(),
+  conversation_id: z.string().nullable(),
+  created_at: ZTimestamp,
+});
+export type TMemory = z.infer<typeof ZMemory>;
+
+export const ZMineMemoryResponse = z.object({
+  /** facts stored by this call (duplicates of known facts are skipped) */
+  added: z.array(ZMemory),
+  /** how many extracted facts were already known */
+  skipped: z.number().int(),
+});
+export type TMineMemoryResponse = z.infer<typeof ZMineMemoryResponse>;

@@ -1,0 +1,249 @@
+/**
+ * One assistant turn of a conversation, streamed.
+ *
+ * ```ts
+ * const turn = await streamAssistantTurn({
+ *   ctx, user, modelId: body.model, history, message: body.message_text,
+ *   useMemory: body.use_memory, useInternalSearch: body.use_internal_search, useInternet: body.use_internet,
+ *   conversationId, abortSignal,
+ * });
+ * for await (const delta of turn.textStream) { ... }   // token deltas as they arrive
+ * const { text, engine, model, usage, sources, aborted } = await turn.result;
+ * ```
+ *
+ * - Async: it resolves the model first, so an unknown model id throws AppError 422 before anything
+ *   streams; memories are loaded when `useMemory` is on.
+ * - `history` is the previous messages, oldest first (the caller picks how many: context_messages).
+ * - Tools follow the toggles: Internal Search → `internal_search` + `workspace_snapshot`; Internet →
+ *   `web_search` (only when a search provider is configured). They run as `user`. Up to 4 steps.
+ * - `result` settles whether or not `textStream` is read. Aborting (`abortSignal`, or leaving the
+ *   `for await` early) stops the model call upstream; `result` then resolves with `aborted: true` and
+ *   the partial text. A failure (provider error after retries, stalled stream past
+ *   AI_STREAM_IDLE_TIMEOUT_MS) makes `textStream` throw and `result` reject with an
+ *   {@link AssistantTurnError} carrying the partial text.
+ * - `engine` is 'offline' when the offline engine answered (its reply says so in its first line).
+ * - `sources` are the workspace records (and web pages) the tools returned, for citations.
+ */
+import { type ModelMessage, stepCountIs, streamText } from 'ai';
+import type { AuthUser } from '../platform/auth/authenticate.ts';
+import type { AppContext } from '../platform/context.ts';
+import { relevantMemories } from '../modules/memory/memory.service.ts';
+import { type AiEngine, resolveModelFresh } from './models.ts';
+import type { ChatOfflineData } from './offline/handlers/chat.ts';
+import { buildTools, internetSearchAvailable } from './tools/index.ts';
+import { type Source, sourcesOf } from './tools/types.ts';
+
+export const MAX_ASSISTANT_STEPS = 4;
+const MEMORIES_IN_PROMPT = 5;
+
+export interface AssistantTurnInput {
+  ctx: AppContext;
+  user: AuthUser;
+  modelId?: string | null;
+  history: { role: 'user' | 'assistant'; content: string }[];
+  message: string;
+  useMemory: boolean;
+  useInternalSearch: boolean;
+  useInternet: boolean;
+  conversationId?: string | null;
+  abortSignal?: AbortSignal;
+}
+
+export interface AssistantTurnResult {
+  text: string;
+  engine: AiEngine;
+  /** the model that answered ('offline' for the offline engine) */
+  model: string;
+  usage: { inputTokens?: number; outputTokens?: number };
+  sources: Source[];
+  /** true when the turn was stopped before the model finished */
+  aborted: boolean;
+}
+
+export interface AssistantTurn {
+  textStream: AsyncIterable<string>;
+  result: Promise<AssistantTurnResult>;
+  engine: AiEngine;
+  model: string;
+}
+
+/** A failed turn; `partialText` is what had streamed before the failure. */
+export class AssistantTurnError extends Error {
+  override name = 'AssistantTurnError';
+  constructor(
+    message: string,
+    readonly partialText: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export function assistantSystemPrompt(o: {
+  userName: string | null;
+  today: string;
+  memories: string[];
+  internalSearch: boolean;
+  internet: 'off' | 'on' | 'unavailable';
+}): string {
+  const lines = [
+    'You are the Command Centre assistant for an executive: concise, practical, and honest.',
+    `Today is ${o.today}.${o.userName ? ` You are talking with ${o.userName}.` : ''}`,
+    'Answer in Markdown.',
+  ];
+  if (o.internalSearch) {
+    lines.push(
+      "Use the internal_search and workspace_snapshot tools to ground answers in the user's goals, KPIs,",
+      'tasks, notes, advice and contacts. Name the records you used (e.g. Task “…”, Goal “…”) and end with',
+      'a line "Sources: …". Never invent records.',
+    );
+  } else {
+    lines.push('Internal search is off for this message: do not claim to have looked at workspace data.');
+  }
+  if (o.internet === 'on') lines.push('Use web_search for current public information and cite the URLs.');
+  if (o.internet === 'unavailable')
+    lines.push('Internet search was requested but is not configured on this server; say so if it matters.');
+  if (o.memories.length > 0) {
+    lines.push('', 'What you remember about the user (from earlier conversations):');
+    for (const m of o.memories) lines.push(`- ${m}`);
+  }
+  return lines.join('\n');
+}
+
+/** A small queue between the model pump and the consumer, so `result` settles even if nobody reads. */
+function textQueue() {
+  const items: string[] = [];
+  let done = false;
+  let failure: unknown = null;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+  return {
+    push(s: string) {
+      items.push(s);
+      notify();
+    },
+    end(err?: unknown) {
+      done = true;
+      failure = err ?? null;
+      notify();
+    },
+    async *iterate(onEarlyExit: () => void): AsyncGenerator<string> {
+      let finished = false;
+      try {
+        for (;;) {
+          if (items.length > 0) {
+            yield items.shift() as string;
+            continue;
+          }
+          if (done) {
+            finished = true;
+            if (failure) throw failure;
+            return;
+          }
+          await new Promise<void>((r) => {
+            wake = r;
+          });
+        }
+      } finally {
+        if (!finished) onEarlyExit();
+      }
+    },
+  };
+}
+
+export async function streamAssistantTurn(input: AssistantTurnInput): Promise<AssistantTurn> {
+  const { ctx, user } = input;
+  const resolved = await resolveModelFresh(ctx, input.modelId);
+  const memories = input.useMemory
+    ? await relevantMemories(ctx, user.id, input.message, MEMORIES_IN_PROMPT)
+    : [];
+  const internet: ChatOfflineData['internetSearch'] = !input.useInternet
+    ? 'off'
+    : internetSearchAvailable(ctx.config)
+      ? 'on'
+      : 'unavailable';
+  const toolNames = [
+    ...(input.useInternalSearch ? ['internal_search', 'workspace_snapshot'] : []),
+    ...(internet === 'on' ? ['web_search'] : []),
+  ];
+  const tools = buildTools(ctx, user, toolNames);
+  const userName = [user.first_name, user.last_name].filter(Boolean).join(' ') || null;
+
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(input.abortSignal?.reason);
+  if (input.abortSignal?.aborted) onOuterAbort();
+  else input.abortSignal?.addEventListener('abort', onOuterAbort, { once: true });
+
+  const messages: ModelMessage[] = [
+    ...input.history.map((m): ModelMessage => ({ role: m.role, content: m.content })),
+    { role: 'user', content: input.message },
+  ];
+  const offlineData: ChatOfflineData = { memories, userName, internetSearch: internet };
+  const stream = streamText({
+    model: resolved.model,
+    system: assistantSystemPrompt({
+      userName,
+      today: new Date().toISOString().slice(0, 10),
+      memories,
+      internalSearch: input.useInternalSearch,
+      internet,
+    }),
+    messages,
+    tools,
+    stopWhen: stepCountIs(MAX_ASSISTANT_STEPS),
+    maxRetries: ctx.config.ai.maxRetries,
+    abortSignal: controller.signal,
+    providerOptions: { offline: { task: 'chat', data: JSON.parse(JSON.stringify(offlineData)) } },
+    // Errors are handled from the stream below; the default handler would only log them.
+    onError: () => {},
+  });
+
+  const queue = textQueue();
+  const result = (async (): Promise<AssistantTurnResult> => {
+    let text = '';
+    const toolResults: { toolName: string; output: unknown }[] = [];
+    let usage: AssistantTurnResult['usage'] = {};
+    let aborted = false;
+    try {
+      for await (const part of stream.fullStream) {
+        if (part.type === 'text-delta') {
+          text += part.text;
+          queue.push(part.text);
+        } else if (part.type === 'tool-result') {
+          toolResults.push({ toolName: part.toolName, output: part.output });
+        } else if (part.type === 'finish') {
+          usage = { inputTokens: part.totalUsage.inputTokens, outputTokens: part.totalUsage.outputTokens };
+        } else if (part.type === 'abort') {
+          aborted = true;
+        } else if (part.type === 'error') {
+          throw part.error;
+        }
+      }
+    } catch (err) {
+      if (controller.signal.aborted && !(err instanceof Error && err.name === 'ModelTimeoutError')) {
+        aborted = true;
+      } else {
+        const message = err instanceof Error ? err.message : 'The model call failed.';
+        const failure = new AssistantTurnError(message, text, err);
+        queue.end(failure);
+        throw failure;
+      }
+    } finally {
+      input.abortSignal?.removeEventListener('abort', onOuterAbort);
+    }
+    queue.end();
+    return { text, engine: resolved.engine, model: resolved.id, usage, sources: sourcesOf(toolResults), aborted };
+  })();
+  // The caller may only await textStream; an unobserved rejection must not crash the process.
+  result.catch(() => {});
+
+  return {
+    textStream: queue.iterate(() => controller.abort(new DOMException('The reader stopped.', 'AbortError'))),
+    result,
+    engine: resolved.engine,
+    model: resolved.id,
+  };
+}

@@ -1,0 +1,107 @@
+/** Shapes the built-in tools return; the offline engine's handlers read them back from the prompt. */
+
+/** Entity types the internal search index holds ('file' rows are added by the files module). */
+export type SearchEntityType = 'goal' | 'advice' | 'task' | 'note' | 'contact' | 'file';
+
+export interface SearchHit {
+  type: SearchEntityType | string;
+  id: string;
+  title: string;
+  snippet: string;
+}
+
+export interface InternalSearchOutput {
+  query: string;
+  hits: SearchHit[];
+}
+
+export interface SnapshotKpi {
+  name: string;
+  current_value: number;
+  target_value: number | null;
+  unit: string | null;
+  progress: number;
+  /** below the progress expected by now on the goal's plan */
+  lagging: boolean;
+}
+
+export interface SnapshotGoal {
+  id: string;
+  title: string;
+  status: string;
+  due_date: string;
+  progress: number;
+  overdue: boolean;
+  kpis: SnapshotKpi[];
+}
+
+export interface SnapshotTask {
+  id: string;
+  title: string;
+  priority: string;
+  status: string;
+  due_date: string | null;
+}
+
+export interface WorkspaceSnapshotOutput {
+  today: string;
+  goals: SnapshotGoal[];
+  overdue_tasks: SnapshotTask[];
+  open_tasks: SnapshotTask[];
+  open_task_count: number;
+  overdue_task_count: number;
+}
+
+export interface WebSearchOutput {
+  query: string;
+  results: { title: string; url: string; snippet: string }[];
+  error?: string;
+}
+
+export interface Source {
+  type: string;
+  id: string;
+  title: string;
+}
+
+/** How a record is named in answers and source lists: Task “Prepare the board deck”. */
+export const ENTITY_LABELS: Record<string, string> = {
+  goal: 'Goal',
+  advice: 'Advice',
+  task: 'Task',
+  note: 'Note',
+  contact: 'Contact',
+  file: 'File',
+  web: 'Web',
+};
+
+export const sourceLabel = (s: { type: string; title: string }) =>
+  `${ENTITY_LABELS[s.type] ?? s.type} “${s.title}”`;
+
+/** The records a set of tool results cites, de-duplicated, in the order they appear. */
+export function sourcesOf(results: readonly { toolName: string; output: unknown }[]): Source[] {
+  const seen = new Set<string>();
+  const out: Source[] = [];
+  const add = (s: Source) => {
+    const key = `${s.type}:${s.id}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(s);
+    }
+  };
+  for (const r of results) {
+    const o = r.output as Record<string, unknown> | null;
+    if (!o || typeof o !== 'object') continue;
+    if (r.toolName === 'internal_search' && Array.isArray(o.hits)) {
+      for (const h of o.hits as SearchHit[]) add({ type: h.type, id: h.id, title: h.title });
+    } else if (r.toolName === 'workspace_snapshot') {
+      const s = o as unknown as WorkspaceSnapshotOutput;
+      for (const g of s.goals ?? []) add({ type: 'goal', id: g.id, title: g.title });
+      for (const t of [...(s.overdue_tasks ?? []), ...(s.open_tasks ?? [])])
+        add({ type: 'task', id: t.id, title: t.title });
+    } else if (r.toolName === 'web_search' && Array.isArray(o.results)) {
+      for (const w of o.results as WebSearchOutput['results']) add({ type: 'web', id: w.url, title: w.title });
+    }
+  }
+  return out;
+}

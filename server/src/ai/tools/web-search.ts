@@ -1,0 +1,80 @@
+import { tool } from 'ai';
+import { z } from 'zod';
+import type { AppConfig } from '../../config.ts';
+import { safeFetch } from '../net/safe-fetch.ts';
+import type { WebSearchOutput } from './types.ts';
+
+const MAX_RESULTS = 5;
+const SNIPPET_CHARS = 300;
+
+type SearchConfig = NonNullable<AppConfig['ai']['search']>;
+
+/** True when an internet search provider is configured (else the tool is absent and the toggle says so). */
+export const internetSearchAvailable = (config: AppConfig) => config.ai.search !== undefined;
+
+interface RawResult {
+  title?: unknown;
+  url?: unknown;
+  content?: unknown;
+}
+
+function clean(results: RawResult[]): WebSearchOutput['results'] {
+  return results
+    .filter((r) => typeof r.url === 'string' && /^https?:\/\//.test(r.url as string))
+    .slice(0, MAX_RESULTS)
+    .map((r) => ({
+      title: typeof r.title === 'string' && r.title.trim() ? r.title.trim().slice(0, 200) : (r.url as string),
+      url: r.url as string,
+      snippet: typeof r.content === 'string' ? r.content.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_CHARS) : '',
+    }));
+}
+
+/**
+ * Queries the configured provider: SearXNG (`GET {SEARCH_URL}/search?format=json`) or a Tavily-style
+ * API (`POST {SEARCH_URL|https://api.tavily.com}/search`). The operator's own search host is trusted
+ * (allow-listed for this call); everything goes through safeFetch's limits.
+ */
+export async function webSearch(
+  cfg: SearchConfig,
+  allowlist: readonly string[],
+  query: string,
+  signal?: AbortSignal,
+): Promise<WebSearchOutput> {
+  const base = (cfg.url ?? (cfg.provider === 'tavily' ? 'https://api.tavily.com' : '')).replace(/\/+$/, '');
+  if (!base) return { query, results: [], error: 'SEARCH_URL is not configured.' };
+  const allow = [...allowlist, new URL(base).hostname];
+  try {
+    if (cfg.provider === 'searxng') {
+      const url = `${base}/search?${new URLSearchParams({ q: query, format: 'json' })}`;
+      const res = await safeFetch(url, {
+        headers: { accept: 'application/json', ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}) },
+        allowlist: allow,
+        signal,
+      });
+      if (res.status !== 200) return { query, results: [], error: `search provider answered ${res.status}` };
+      return { query, results: clean(res.json<{ results?: RawResult[] }>().results ?? []) };
+    }
+    const res = await safeFetch(`${base}/search`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}),
+      },
+      body: JSON.stringify({ query, max_results: MAX_RESULTS }),
+      allowlist: allow,
+      signal,
+    });
+    if (res.status !== 200) return { query, results: [], error: `search provider answered ${res.status}` };
+    return { query, results: clean(res.json<{ results?: RawResult[] }>().results ?? []) };
+  } catch (err) {
+    return { query, results: [], error: err instanceof Error ? err.message : 'search failed' };
+  }
+}
+
+export const webSearchTool = (config: AppConfig) =>
+  tool({
+    description: 'Search the internet. Returns result titles, URLs and snippets; cite the URLs you use.',
+    inputSchema: z.object({ query: z.string().min(1).max(300) }),
+    execute: async ({ query }, { abortSignal }) =>
+      webSearch(config.ai.search as SearchConfig, config.ai.httpAllowlist, query, abortSignal),
+  });

@@ -1,0 +1,9 @@
+import type { TMemory } from '@cc/contract';
+import type { MemoryRow } from './memory.repository.ts';
+
+export const presentMemory = (r: MemoryRow): TMemory => ({
+  id: r.id,
+  content: r.content,
+  conversation_id: r.conversation_id,
+  created_at: r.created_at,
+});
