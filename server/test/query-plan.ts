@@ -24,3 +24,52 @@ export function expectIndexedPlan(plan: string[], table: string): void {
   );
   expect(searches.length, text).toBeGreaterThan(0);
 }
+
+export interface PlanNode {
+  id: number;
+  parent: number;
+  detail: string;
+}
+
+/** SQLite's EXPLAIN QUERY PLAN as a tree (id, parent, detail). */
+export async function sqlitePlanTree(db: Db, query: Compilable): Promise<PlanNode[]> {
+  const c = query.compile();
+  const res = await db.executeQuery<PlanNode>(
+    CompiledQuery.raw(`EXPLAIN QUERY PLAN ${c.sql}`, [...c.parameters]),
+  );
+  return res.rows;
+}
+
+/**
+ * A list merged from visibility branches (subqueries aliased b0, b1, …; see the tasks, contacts and
+ * goals repositories): there are `branches` of them, each reads one of `tables` through an index in the
+ * list's order and stops at its limit, i.e. it has a SEARCH … USING [COVERING] INDEX and no temporary
+ * B-tree (no sort of every visible row); nothing scans a table. Only the small merged page is sorted.
+ */
+export function expectIndexOrderedBranches(
+  plan: PlanNode[],
+  branches: number,
+  tables: readonly string[],
+): void {
+  const text = plan.map((n) => `${n.id} ${n.parent} ${n.detail}`).join('\n');
+  const tableRe = tables.join('|');
+  expect(
+    plan.filter((n) => new RegExp(`^SCAN (${tableRe})\\b`).test(n.detail)),
+    text,
+  ).toEqual([]);
+  const roots = plan.filter((n) => /^(CO-ROUTINE|MATERIALIZE) b\d+$/.test(n.detail));
+  expect(roots.length, text).toBe(branches);
+  const childrenOf = (id: number): PlanNode[] =>
+    plan.filter((n) => n.parent === id).flatMap((n) => [n, ...childrenOf(n.id)]);
+  for (const root of roots) {
+    const inner = childrenOf(root.id);
+    expect(
+      inner.some((n) => new RegExp(`^SEARCH (${tableRe})\\b.*USING (COVERING )?INDEX`).test(n.detail)),
+      `${root.detail}\n${text}`,
+    ).toBe(true);
+    expect(
+      inner.filter((n) => /TEMP B-TREE/.test(n.detail)),
+      `${root.detail}\n${text}`,
+    ).toEqual([]);
+  }
+}

@@ -114,12 +114,15 @@ export function seedWorkspace(dbFile: string): Seeded {
     task: db.prepare(
       'insert into tasks (id, title, description, priority, status, due_date, notes, assigned_to_user_id, created_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
-    taskShare: db.prepare('insert into task_shares (task_id, organization_id, created_at) values (?, ?, ?)'),
+    // Share rows carry copies of the task's sort and filter columns (0003_workspace_perf).
+    taskShare: db.prepare(
+      'insert into task_shares (task_id, organization_id, created_at, task_due_date, task_created_at, task_status, task_priority) select id, ?, ?, due_date, created_at, status, priority from tasks where id = ?',
+    ),
     contact: db.prepare(
       'insert into contacts (id, user_id, organization_id, name, role, avatar_initial, emails, phones, notes, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     contactShare: db.prepare(
-      'insert into contact_shares (contact_id, organization_id, created_at) values (?, ?, ?)',
+      'insert into contact_shares (contact_id, organization_id, created_at, contact_name_key) select id, ?, ?, lower(name) from contacts where id = ?',
     ),
     note: db.prepare(
       'insert into journals (id, user_id, content, entry_date, created_at, updated_at) values (?, ?, ?, ?, ?, ?)',
@@ -224,7 +227,7 @@ export function seedWorkspace(dbFile: string): Seeded {
       );
       counts.tasks++;
       if (shareOrg >= 0) {
-        ins.taskShare.run(id, orgIds[shareOrg], iso(created));
+        ins.taskShare.run(orgIds[shareOrg], iso(created), id);
         counts.task_shares++;
       }
     }
@@ -255,7 +258,7 @@ export function seedWorkspace(dbFile: string): Seeded {
         );
         counts.contacts++;
         if (org) {
-          ins.contactShare.run(id, org, iso(created));
+          ins.contactShare.run(org, iso(created), id);
           counts.contact_shares++;
         }
       }

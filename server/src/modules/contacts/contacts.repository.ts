@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import type { Db } from '../../db/index.ts';
+import { type Db, withTx } from '../../db/index.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { ContactInteractionsTable, ContactsTable, Database } from '../../db/types.ts';
 
@@ -22,25 +22,6 @@ function selectContacts(db: Db) {
 
 export type ContactRow = NonNullable<Awaited<ReturnType<typeof findContact>>>;
 
-type ContactsEb = ExpressionBuilder<Database & { owner: Database['users'] }, 'contacts'>;
-
-/** Visible: the caller's own contacts and those shared with their organizations (indexed branches). */
-function visibleTo(eb: ContactsEb, userId: string, orgIds: readonly string[]) {
-  const own = eb('contacts.user_id', '=', userId);
-  if (!orgIds.length) return own;
-  return eb.or([
-    own,
-    eb(
-      'contacts.id',
-      'in',
-      eb
-        .selectFrom('contact_shares')
-        .select('contact_shares.contact_id')
-        .where('contact_shares.organization_id', 'in', [...orgIds]),
-    ),
-  ]);
-}
-
 export interface ContactListOptions {
   userId: string;
   orgIds: readonly string[];
@@ -49,24 +30,91 @@ export interface ContactListOptions {
   limit: number;
 }
 
-/** A directory: by name (case-insensitive), then id. Search matches name, role or any e-mail. */
-export function listContactsQuery(db: Db, o: ContactListOptions) {
-  let q = selectContacts(db).where((eb) => visibleTo(eb, o.userId, o.orgIds));
-  const pattern = containsPattern(o.search);
-  if (pattern) {
-    q = q.where((eb) =>
-      eb.or([
-        lowerLike('contacts.name', pattern),
-        lowerLike('contacts.role', pattern),
-        // emails is a JSON array of lower-case addresses: a substring match finds any of them
-        lowerLike('contacts.emails', pattern),
-      ]),
-    );
-  }
-  return q.orderBy(sql`lower(contacts.name)`).orderBy('contacts.id').offset(o.skip).limit(o.limit);
+/** Name, role or any e-mail contains the search (emails is a JSON array of lower-case addresses). */
+function matches(eb: ExpressionBuilder<Database, 'contacts'>, pattern: string) {
+  return eb.or([
+    lowerLike('contacts.name', pattern),
+    lowerLike('contacts.role', pattern),
+    lowerLike('contacts.emails', pattern),
+  ]);
 }
 
-export function listContacts(db: Db, o: ContactListOptions) {
+/** The caller's own contacts, in directory order from contacts_user_name_idx (user_id, lower(name), id). */
+function ownBranch(db: Db, o: ContactListOptions, pattern: string | null, n: number) {
+  return db
+    .selectFrom('contacts')
+    .select(['contacts.id as id', sql<string>`lower(contacts.name)`.as('k')])
+    .where('contacts.user_id', '=', o.userId)
+    .$if(pattern !== null, (q) => q.where((eb) => matches(eb, pattern as string)))
+    .orderBy(sql`lower(contacts.name)`)
+    .orderBy('contacts.id')
+    .limit(n);
+}
+
+/**
+ * The contacts shared with one organization, in directory order from contact_shares_list_idx
+ * (organization_id, contact_name_key, contact_id); a search reads each contact by its key.
+ */
+function sharedBranch(db: Db, orgId: string, pattern: string | null, n: number) {
+  return db
+    .selectFrom('contact_shares')
+    .select(['contact_shares.contact_id as id', sql<string>`contact_shares.contact_name_key`.as('k')])
+    .where('contact_shares.organization_id', '=', orgId)
+    .$if(pattern !== null, (q) =>
+      q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('contacts')
+            .select('contacts.id')
+            .whereRef('contacts.id', '=', 'contact_shares.contact_id')
+            .where((eb) => matches(eb, pattern as string)),
+        ),
+      ),
+    )
+    .orderBy('contact_shares.contact_name_key')
+    .orderBy('contact_shares.contact_id')
+    .limit(n);
+}
+
+/**
+ * Visible: the caller's own contacts and those shared with their organizations. Each branch gives at
+ * most skip + limit rows in directory order (enough for any row of the page); the union is deduplicated
+ * (a contact shared with two of my organizations comes twice with the same key), sorted and cut.
+ */
+export function contactPageQuery(db: Db, o: ContactListOptions) {
+  const n = o.skip + o.limit;
+  const pattern = containsPattern(o.search);
+  const branches = [
+    ownBranch(db, o, pattern, n),
+    ...[...new Set(o.orgIds)].map((org) => sharedBranch(db, org, pattern, n)),
+  ].map((b, i) => db.selectFrom(b.as(`b${i}`)).selectAll());
+  const union = branches.slice(1).reduce((all, b) => all.unionAll(b), branches[0]);
+  return db
+    .selectFrom(union.as('u'))
+    .select(['u.id', 'u.k'])
+    .distinct()
+    .orderBy('u.k')
+    .orderBy('u.id')
+    .offset(o.skip)
+    .limit(o.limit);
+}
+
+/** A directory: by name (case-insensitive), then id. Search matches name, role or any e-mail. */
+export function listContactsQuery(db: Db, o: ContactListOptions) {
+  return db
+    .selectFrom(contactPageQuery(db, o).as('page'))
+    .innerJoin('contacts', 'contacts.id', 'page.id')
+    .innerJoin('users as owner', 'owner.id', 'contacts.user_id')
+    .selectAll('contacts')
+    .select([
+      'owner.email as owner_email',
+      'owner.first_name as owner_first_name',
+      'owner.last_name as owner_last_name',
+    ])
+    .orderBy('page.k')
+    .orderBy('page.id');
+}
+
+export function listContacts(db: Db, o: ContactListOptions): Promise<ContactRow[]> {
   return listContactsQuery(db, o).execute();
 }
 
@@ -134,8 +182,27 @@ export async function insertContact(db: Db, row: ContactsTable): Promise<void> {
   await db.insertInto('contacts').values(row).execute();
 }
 
+/** Updates the contact; a new name is copied onto its share rows in the same transaction. */
 export async function updateContact(db: Db, id: string, set: Partial<ContactsTable>): Promise<void> {
-  await db.updateTable('contacts').set(set).where('id', '=', id).execute();
+  if (set.name === undefined) {
+    await db.updateTable('contacts').set(set).where('id', '=', id).execute();
+    return;
+  }
+  await withTx(db, async (trx) => {
+    await trx.updateTable('contacts').set(set).where('id', '=', id).execute();
+    await syncNameKey(trx, id);
+  });
+}
+
+/** contact_shares.contact_name_key = lower(name) by the database's own lower(), as the own branch sorts. */
+async function syncNameKey(db: Db, contactId: string): Promise<void> {
+  await db
+    .updateTable('contact_shares')
+    .set({
+      contact_name_key: sql<string>`(select lower(c.name) from contacts c where c.id = contact_shares.contact_id)`,
+    })
+    .where('contact_id', '=', contactId)
+    .execute();
 }
 
 export async function deleteContact(db: Db, id: string): Promise<void> {
@@ -149,6 +216,7 @@ export async function replaceShares(db: Db, contactId: string, orgIds: readonly 
       .insertInto('contact_shares')
       .values(orgIds.map((organization_id) => ({ contact_id: contactId, organization_id, created_at: now })))
       .execute();
+    await syncNameKey(db, contactId);
   }
 }
 

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
-import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
+import {
+  expectIndexedPlan,
+  expectIndexOrderedBranches,
+  sqlitePlan,
+  sqlitePlanTree,
+} from '../../../test/query-plan.ts';
 import { assignableUsersQuery, listContactsQuery } from './contacts.repository.ts';
 
 interface Contact {
@@ -403,13 +408,68 @@ apiSuite('contacts', () => {
     ).toBe(403);
   });
 
+  it('merges own and shared contacts: each once, by name, renamed contacts move, pages agree', async () => {
+    const u = await t.createUser('user');
+    const peer = await t.createUser('ceo');
+    const o1 = await t.createOrg(peer, 'Dir One');
+    const o2 = await t.createOrg(peer, 'Dir Two');
+    await t.addToOrg(peer, o1, u);
+    await t.addToOrg(peer, o2, u);
+    const both = await make(peer, { name: 'mia Both', shared_org_ids: [o1, o2] });
+    const names = ['Zoe', 'adam', 'Bea', 'carl', 'Dora', 'eve'];
+    for (const [i, name] of names.entries()) {
+      if (i % 2) await make(u, { name: `${name} Own` });
+      else await make(peer, { name: `${name} Shared`, shared_org_ids: [i % 4 ? o1 : o2] });
+    }
+    const all = await list(u);
+    expect(all.map((c) => c.name)).toEqual([
+      'adam Own',
+      'Bea Shared',
+      'carl Own',
+      'Dora Shared',
+      'eve Own',
+      'mia Both',
+      'Zoe Shared',
+    ]);
+    for (const [skip, limit] of [
+      [0, 2],
+      [2, 3],
+      [5, 5],
+    ]) {
+      expect((await list(u, `?skip=${skip}&limit=${limit}`)).map((c) => c.id)).toEqual(
+        all.slice(skip, skip + limit).map((c) => c.id),
+      );
+    }
+    expect((await list(u, '?search=SHARED&limit=2')).map((c) => c.name)).toEqual([
+      'Bea Shared',
+      'Dora Shared',
+    ]);
+    expect((await list(u, '?search=shared&skip=2')).map((c) => c.name)).toEqual(['Zoe Shared']);
+    // a renamed contact moves in every branch (the share rows carry the sort key)
+    expect((await patch(peer, both.id, { name: 'Aaron Both' })).statusCode).toBe(200);
+    expect((await list(u, '?limit=1')).map((c) => c.name)).toEqual(['Aaron Both']);
+    const keys = await t.ctx.db
+      .selectFrom('contact_shares')
+      .select('contact_name_key')
+      .where('contact_id', '=', both.id)
+      .execute();
+    expect(keys).toEqual([{ contact_name_key: 'aaron both' }, { contact_name_key: 'aaron both' }]);
+  });
+
   // PostgreSQL's planner may prefer a sequential scan on tiny tables, so the plan is checked on SQLite.
   it.skipIf(TEST_DB === 'postgres')('the list and assignable queries are served by indexes', async () => {
-    for (const opts of [
-      { userId: ceo.id, orgIds: [orgA, orgB], skip: 0, limit: 50 },
-      { userId: ceo.id, orgIds: [], search: 'ada', skip: 0, limit: 50 },
-    ]) {
-      expectIndexedPlan(await sqlitePlan(t.ctx.db, listContactsQuery(t.ctx.db, opts)), 'contacts');
+    // Each visibility branch reads its index in directory order and stops at skip + limit rows.
+    for (const [opts, branches] of [
+      [{ userId: ceo.id, orgIds: [orgA, orgB], skip: 0, limit: 50 }, 3],
+      [{ userId: ceo.id, orgIds: [orgA], search: 'ada', skip: 50, limit: 50 }, 2],
+      [{ userId: ceo.id, orgIds: [], search: 'ada', skip: 0, limit: 50 }, 1],
+    ] as const) {
+      const query = listContactsQuery(t.ctx.db, opts);
+      expectIndexOrderedBranches(await sqlitePlanTree(t.ctx.db, query), branches, [
+        'contacts',
+        'contact_shares',
+      ]);
+      expectIndexedPlan(await sqlitePlan(t.ctx.db, query), 'contacts');
     }
     const plan = await sqlitePlan(
       t.ctx.db,

@@ -81,8 +81,9 @@ export async function listGoals(
     rows.map((r) => r.id),
     MAX_KPIS_PER_GOAL,
   );
-  const byGoal = new Map<string, GoalKpisTable[]>();
-  for (const k of kpis) byGoal.set(k.goal_id, [...(byGoal.get(k.goal_id) ?? []), k]);
+  // One KPI query for the whole page (goal_kpis_goal_idx), grouped here: no query per goal.
+  const byGoal = new Map<string, GoalKpisTable[]>(rows.map((r) => [r.id, []]));
+  for (const k of kpis) byGoal.get(k.goal_id)?.push(k);
   return rows.map((row) => presentGoal(row, byGoal.get(row.id) ?? [], rights(row, caller.id, levels)));
 }
 

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
-import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
+import {
+  expectIndexedPlan,
+  expectIndexOrderedBranches,
+  sqlitePlan,
+  sqlitePlanTree,
+} from '../../../test/query-plan.ts';
 import { listGoalsQuery } from './goals.repository.ts';
 
 interface Goal {
@@ -285,6 +290,20 @@ apiSuite('strategic goals', () => {
     expect(names(await list(u, '?search=revenue'))).toEqual(['c', 'a']);
     expect(names(await list(u, `?organization_id=${org}&include_completed=true`))).toEqual(['b', 'c']);
     expect(names(await list(u, '?include_completed=true&skip=1&limit=2'))).toEqual(['b', 'c']);
+    // pages merged from the visibility branches are slices of the whole list, for every sort
+    for (const sort of ['due_date', 'created_at', 'status']) {
+      const whole = names(await list(u, `?include_completed=true&sort_by=${sort}`));
+      expect(new Set(whole).size).toBe(whole.length);
+      for (const [skip, limit] of [
+        [0, 1],
+        [1, 2],
+        [3, 3],
+      ]) {
+        expect(
+          names(await list(u, `?include_completed=true&sort_by=${sort}&skip=${skip}&limit=${limit}`)),
+        ).toEqual(whole.slice(skip, skip + limit));
+      }
+    }
     // the peer sees the organization's goals and their own, not the ceo's other organization
     expect(names(await list(peer, '?include_completed=true'))).toEqual(['e', 'b', 'c']);
     const foreign = await t.req({
@@ -319,6 +338,16 @@ apiSuite('strategic goals', () => {
     } as const;
     for (const opts of [base, { ...base, sortBy: 'status', search: 'x' } as const, { ...base, orgIds: [] }]) {
       expectIndexedPlan(await sqlitePlan(t.ctx.db, listGoalsQuery(t.ctx.db, opts)), 'strategic_goals');
+    }
+    // The default sort: each visibility branch reads its index in order and stops at skip + limit rows.
+    for (const [opts, branches] of [
+      [base, 3],
+      [{ ...base, skip: 50, status: 'in_progress' }, 3],
+      [{ ...base, organizationId: orgA }, 1],
+      [{ ...base, orgIds: [] }, 1],
+    ] as const) {
+      const tree = await sqlitePlanTree(t.ctx.db, listGoalsQuery(t.ctx.db, opts));
+      expectIndexOrderedBranches(tree, branches, ['strategic_goals']);
     }
   });
 });

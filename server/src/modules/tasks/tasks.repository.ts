@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import type { Db } from '../../db/index.ts';
+import { type Db, withTx } from '../../db/index.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { Database, TasksTable } from '../../db/types.ts';
 
@@ -65,9 +65,29 @@ export interface TaskListOptions {
   limit: number;
 }
 
-/** Due date soonest first (no due date last), then newest created, then id: a stable order for pages. */
-export function listTasksQuery(db: Db, o: TaskListOptions) {
-  let q = selectTasks(db).where((eb) => visibleTo(eb, o.userId, o.orgIds));
+/**
+ * One visibility branch of the list: the ids and sort keys of at most `n` matching tasks, in list
+ * order. `k0` is "no due date" (none last), `k1` the due date, `k2` the creation time (newest first).
+ * Each branch reads its own index in order (tasks_creator_list_idx, tasks_assignee_list_idx,
+ * task_shares_list_idx) and stops after `n` matches; the status/priority filters are checked in the
+ * index, search and assignee read the task row.
+ */
+function ownBranch(
+  db: Db,
+  column: 'tasks.created_by' | 'tasks.assigned_to_user_id',
+  value: string,
+  o: TaskListOptions,
+  n: number,
+) {
+  let q = db
+    .selectFrom('tasks')
+    .select([
+      'tasks.id as id',
+      sql<number>`tasks.due_date is null`.as('k0'),
+      'tasks.due_date as k1',
+      'tasks.created_at as k2',
+    ])
+    .where(column, '=', value);
   if (o.status) q = q.where('tasks.status', '=', o.status);
   else if (!o.includeCompleted) q = q.where('tasks.status', '!=', o.completedStatus);
   if (o.priority) q = q.where('tasks.priority', '=', o.priority);
@@ -81,11 +101,120 @@ export function listTasksQuery(db: Db, o: TaskListOptions) {
     .orderBy('tasks.due_date')
     .orderBy('tasks.created_at', 'desc')
     .orderBy('tasks.id')
+    .limit(n);
+}
+
+/**
+ * The branch of the tasks shared with one organization, read from the copies on task_shares. (With an
+ * assignee filter the list takes a single branch instead, see {@link taskPageQuery}.)
+ */
+function sharedBranch(db: Db, orgId: string, o: TaskListOptions, n: number) {
+  let q = db
+    .selectFrom('task_shares')
+    .select([
+      'task_shares.task_id as id',
+      sql<number>`task_shares.task_due_date is null`.as('k0'),
+      'task_shares.task_due_date as k1',
+      sql<string>`task_shares.task_created_at`.as('k2'),
+    ])
+    .where('task_shares.organization_id', '=', orgId);
+  if (o.status) q = q.where('task_shares.task_status', '=', o.status);
+  else if (!o.includeCompleted) q = q.where('task_shares.task_status', '!=', o.completedStatus);
+  if (o.priority) q = q.where('task_shares.task_priority', '=', o.priority);
+  const pattern = containsPattern(o.search);
+  if (pattern) {
+    // The task row is read by its key for each index entry, in the branch's order.
+    q = q.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('tasks')
+          .select('tasks.id')
+          .whereRef('tasks.id', '=', 'task_shares.task_id')
+          .where((e) => e.or([lowerLike('tasks.title', pattern), lowerLike('tasks.description', pattern)])),
+      ),
+    );
+  }
+  return q
+    .orderBy(sql`task_shares.task_due_date is null`)
+    .orderBy('task_shares.task_due_date')
+    .orderBy('task_shares.task_created_at', 'desc')
+    .orderBy('task_shares.task_id')
+    .limit(n);
+}
+
+/**
+ * The ids and sort keys of one page: every visibility branch (created by me, assigned to me, shared
+ * with each of my organizations) gives at most skip + limit rows in list order, which is enough for any
+ * row of the page (a row's predecessors in the page order are also its predecessors in its branch);
+ * then the union is deduplicated (a task may be visible through several branches with the same keys),
+ * sorted and cut.
+ */
+export function taskPageQuery(db: Db, o: TaskListOptions) {
+  const n = o.skip + o.limit;
+  const orgIds = [...new Set(o.orgIds)];
+  const parts = o.assignedTo
+    ? // One person's tasks: read them in order from the assignee index and keep the visible ones.
+      [
+        ownBranch(db, 'tasks.assigned_to_user_id', o.assignedTo, o, n).$if(o.assignedTo !== o.userId, (q) =>
+          q.where((eb) =>
+            eb.or([
+              eb('tasks.created_by', '=', o.userId),
+              ...(orgIds.length
+                ? [
+                    eb.exists(
+                      eb
+                        .selectFrom('task_shares')
+                        .select('task_shares.task_id')
+                        .whereRef('task_shares.task_id', '=', 'tasks.id')
+                        .where('task_shares.organization_id', 'in', orgIds),
+                    ),
+                  ]
+                : []),
+            ]),
+          ),
+        ),
+      ]
+    : [
+        ownBranch(db, 'tasks.created_by', o.userId, o, n),
+        ownBranch(db, 'tasks.assigned_to_user_id', o.userId, o, n),
+        ...orgIds.map((org) => sharedBranch(db, org, o, n)),
+      ];
+  const branches = parts.map((b, i) => db.selectFrom(b.as(`b${i}`)).selectAll());
+  const union = branches.slice(1).reduce((all, b) => all.unionAll(b), branches[0]);
+  return db
+    .selectFrom(union.as('u'))
+    .select(['u.id', 'u.k0', 'u.k1', 'u.k2'])
+    .distinct()
+    .orderBy('u.k0')
+    .orderBy('u.k1')
+    .orderBy('u.k2', 'desc')
+    .orderBy('u.id')
     .offset(o.skip)
     .limit(o.limit);
 }
 
-export function listTasks(db: Db, o: TaskListOptions) {
+/** Due date soonest first (no due date last), then newest created, then id: a stable order for pages. */
+export function listTasksQuery(db: Db, o: TaskListOptions) {
+  return db
+    .selectFrom(taskPageQuery(db, o).as('page'))
+    .innerJoin('tasks', 'tasks.id', 'page.id')
+    .innerJoin('users as creator', 'creator.id', 'tasks.created_by')
+    .leftJoin('users as assignee', 'assignee.id', 'tasks.assigned_to_user_id')
+    .selectAll('tasks')
+    .select([
+      'creator.email as creator_email',
+      'creator.first_name as creator_first_name',
+      'creator.last_name as creator_last_name',
+      'assignee.email as assignee_email',
+      'assignee.first_name as assignee_first_name',
+      'assignee.last_name as assignee_last_name',
+    ])
+    .orderBy('page.k0')
+    .orderBy('page.k1')
+    .orderBy('page.k2', 'desc')
+    .orderBy('page.id');
+}
+
+export function listTasks(db: Db, o: TaskListOptions): Promise<TaskRow[]> {
   return listTasksQuery(db, o).execute();
 }
 
@@ -150,8 +279,34 @@ export async function insertTask(db: Db, row: TasksTable): Promise<void> {
   await db.insertInto('tasks').values(row).execute();
 }
 
+/** The task columns copied onto its share rows (the shared branch of the list sorts and filters by them). */
+const COPIED: readonly (keyof TasksTable)[] = ['due_date', 'created_at', 'status', 'priority'];
+
 export async function updateTask(db: Db, id: string, set: Partial<TasksTable>): Promise<void> {
-  await db.updateTable('tasks').set(set).where('id', '=', id).execute();
+  if (!COPIED.some((k) => set[k] !== undefined)) {
+    await db.updateTable('tasks').set(set).where('id', '=', id).execute();
+    return;
+  }
+  await withTx(db, async (trx) => {
+    await trx.updateTable('tasks').set(set).where('id', '=', id).execute();
+    await syncShareCopies(trx, id);
+  });
+}
+
+/** Copies the task's sort and filter columns onto its share rows (in the writer's transaction). */
+async function syncShareCopies(db: Db, taskId: string): Promise<void> {
+  const col = (c: keyof TasksTable) =>
+    sql<string | null>`(select t.${sql.ref(c)} from tasks t where t.id = task_shares.task_id)`;
+  await db
+    .updateTable('task_shares')
+    .set({
+      task_due_date: col('due_date'),
+      task_created_at: col('created_at'),
+      task_status: col('status'),
+      task_priority: col('priority'),
+    })
+    .where('task_id', '=', taskId)
+    .execute();
 }
 
 export async function deleteTask(db: Db, id: string): Promise<void> {
@@ -166,5 +321,6 @@ export async function replaceShares(db: Db, taskId: string, orgIds: readonly str
       .insertInto('task_shares')
       .values(orgIds.map((organization_id) => ({ task_id: taskId, organization_id, created_at: now })))
       .execute();
+    await syncShareCopies(db, taskId);
   }
 }

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
-import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
+import {
+  expectIndexedPlan,
+  expectIndexOrderedBranches,
+  sqlitePlan,
+  sqlitePlanTree,
+} from '../../../test/query-plan.ts';
 import { listTasksQuery, urgentTasksQuery } from './tasks.repository.ts';
 
 interface Task {
@@ -376,6 +381,93 @@ apiSuite('tasks', () => {
     expect((await t.req({ method: 'GET', url: '/api/tasks/' })).statusCode).toBe(401);
   });
 
+  it('merges the visibility branches: each task once, share copies follow edits, pages agree', async () => {
+    const u = await t.createUser('user');
+    const peer = await t.createUser('ceo');
+    const org1 = await t.createOrg(peer, 'Branch One');
+    const org2 = await t.createOrg(peer, 'Branch Two');
+    await t.addToOrg(peer, org1, u);
+    await t.addToOrg(peer, org2, u);
+    // visible to u through every branch at once: creator, assignee and two shared organizations
+    const everywhere = await make(u, {
+      title: 'Everywhere',
+      due_date: '2026-06-01',
+      assigned_to_user_id: u.id,
+      shared_org_ids: [org1, org2],
+    });
+    const viaShare = await make(peer, { title: 'Via share', due_date: '2026-06-02', shared_org_ids: [org2] });
+    for (let i = 0; i < 6; i++) {
+      await make(peer, { title: `Shared ${i}`, due_date: `2026-07-0${i + 1}`, shared_org_ids: [org1] });
+      await make(u, { title: `Own ${i}`, due_date: i % 2 ? `2026-06-1${i}` : null });
+    }
+    const all = await list(u);
+    const ids = all.map((x) => x.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(all.filter((x) => x.id === everywhere.id)).toHaveLength(1);
+    expect(all.length).toBe(14);
+    // every page equals the same slice of the whole list
+    for (const [skip, limit] of [
+      [0, 1],
+      [1, 3],
+      [4, 5],
+      [9, 5],
+      [13, 4],
+    ]) {
+      expect((await list(u, `?skip=${skip}&limit=${limit}`)).map((x) => x.id)).toEqual(
+        ids.slice(skip, skip + limit),
+      );
+    }
+    // the copies on the share rows follow the task: a new due date moves it, Done hides it
+    const put = (id: string, body: Record<string, unknown>) =>
+      t.req({ method: 'PUT', url: `/api/tasks/${id}`, token: peer.token, body });
+    expect((await put(viaShare.id, { due_date: '2027-01-01' })).statusCode).toBe(200);
+    const moved = await list(u);
+    expect(moved.findIndex((x) => x.id === viaShare.id)).toBe(
+      moved.filter((x) => x.due_date !== null).length - 1,
+    );
+    expect((await list(u, '?priority=Urgent')).map((x) => x.id)).toEqual([]);
+    expect((await put(viaShare.id, { priority: 'Urgent' })).statusCode).toBe(200);
+    expect((await list(u, '?priority=Urgent')).map((x) => x.id)).toEqual([viaShare.id]);
+    expect((await put(viaShare.id, { status: 'Done' })).statusCode).toBe(200);
+    expect((await list(u)).map((x) => x.id)).not.toContain(viaShare.id);
+    expect((await list(u, '?status=Done')).map((x) => x.id)).toEqual([viaShare.id]);
+    const copies = await t.ctx.db
+      .selectFrom('task_shares')
+      .select(['task_due_date', 'task_status', 'task_priority'])
+      .where('task_id', '=', viaShare.id)
+      .execute();
+    expect(copies).toEqual([{ task_due_date: '2027-01-01', task_status: 'Done', task_priority: 'Urgent' }]);
+    // re-sharing writes the copies of the new share rows too
+    const reshare = await t.req({
+      method: 'POST',
+      url: `/api/tasks/${viaShare.id}/share/orgs`,
+      token: peer.token,
+      body: { ids: [org1] },
+    });
+    expect(reshare.statusCode).toBe(200);
+    expect(
+      await t.ctx.db
+        .selectFrom('task_shares')
+        .select(['organization_id', 'task_due_date', 'task_status', 'task_priority'])
+        .where('task_id', '=', viaShare.id)
+        .execute(),
+    ).toEqual([
+      { organization_id: org1, task_due_date: '2027-01-01', task_status: 'Done', task_priority: 'Urgent' },
+    ]);
+    // an assignee filter still sees shared tasks of that person
+    const forPeer = await make(u, { title: 'For peer', assigned_to_user_id: peer.id });
+    const peerShared = await make(peer, {
+      title: 'Peer own shared',
+      assigned_to_user_id: peer.id,
+      shared_org_ids: [org1],
+    });
+    await make(peer, { title: 'Peer private', assigned_to_user_id: peer.id });
+    expect((await list(u, `?assignedTo=${peer.id}`)).map((x) => x.title)).toEqual([
+      peerShared.title,
+      forPeer.title,
+    ]);
+  });
+
   it('pages 100 by default', async () => {
     const u = await t.createUser('user');
     for (let i = 0; i < 102; i++) await make(u, { title: `t${i}` });
@@ -430,11 +522,17 @@ apiSuite('tasks', () => {
       skip: 0,
       limit: 50,
     };
-    for (const opts of [
-      base,
-      { ...base, orgIds: [] },
-      { ...base, search: 'x', priority: 'High', assignedTo: assignee.id },
-    ]) {
+    // Each visibility branch reads its index in list order and stops at skip + limit rows.
+    for (const [opts, branches] of [
+      [base, 3],
+      [{ ...base, orgIds: [] }, 2],
+      [{ ...base, orgIds: [orgA, orgB], status: 'Done', priority: 'High' }, 4],
+      [{ ...base, search: 'x', includeCompleted: true, skip: 100 }, 3],
+      // an assignee filter reads that person's tasks only
+      [{ ...base, search: 'x', priority: 'High', assignedTo: assignee.id }, 1],
+    ] as const) {
+      const tree = await sqlitePlanTree(t.ctx.db, listTasksQuery(t.ctx.db, opts));
+      expectIndexOrderedBranches(tree, branches, ['tasks', 'task_shares']);
       expectIndexedPlan(await sqlitePlan(t.ctx.db, listTasksQuery(t.ctx.db, opts)), 'tasks');
     }
     const urgent = urgentTasksQuery(t.ctx.db, {
