@@ -32,7 +32,10 @@ export interface AssistantTurnStream {
  * internal and internet search, the offline engine) lives behind streamAssistantTurn.
  * TEMPORARY until server/src/ai/assistant.ts lands: a deterministic echo streamed word by word.
  */
-export async function startAssistantTurn(_ctx: AppContext, req: AssistantTurnRequest): Promise<AssistantTurnStream> {
+export async function startAssistantTurn(
+  _ctx: AppContext,
+  req: AssistantTurnRequest,
+): Promise<AssistantTurnStream> {
   const words = `You said: ${req.messageText}`.split(/(?<= )/);
   async function* gen() {
     for (const w of words) {

@@ -107,7 +107,9 @@ export async function chat(
 ): Promise<TChatResponse> {
   await ownConversation(ctx, caller, conversationId);
   if (activeReplies.has(conversationId)) {
-    throw conflict('A reply is already being written in this conversation. Stop it or wait for it to finish.');
+    throw conflict(
+      'A reply is already being written in this conversation. Stop it or wait for it to finish.',
+    );
   }
   const controller = new AbortController();
   activeReplies.set(conversationId, controller);

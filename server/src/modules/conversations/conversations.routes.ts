@@ -53,7 +53,12 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
   app.get(
     '/api/conversations/:id',
     {
-      schema: { tags, summary: 'One of the caller’s conversations', params: ZIdParams, response: { 200: ZConversation, ...errors } },
+      schema: {
+        tags,
+        summary: 'One of the caller’s conversations',
+        params: ZIdParams,
+        response: { 200: ZConversation, ...errors },
+      },
     },
     async (req) => conversations.getConversation(ctx, currentUser(req), req.params.id),
   );

@@ -51,9 +51,7 @@ apiSuite('conversations and chat', () => {
       signal,
     });
   const isFinal = (e: SseEvent) =>
-    e.event === 'message' &&
-    (e.data as Msg).sender === 'assistant' &&
-    (e.data as Msg).status !== 'streaming';
+    e.event === 'message' && (e.data as Msg).sender === 'assistant' && (e.data as Msg).status !== 'streaming';
 
   it('creates (default name "New Conversation"), lists newest-updated first, renames and deletes', async () => {
     const u = await t.createUser('user');
@@ -83,12 +81,17 @@ apiSuite('conversations and chat', () => {
       const bad = await t.req({ method: 'PUT', url: `/api/conversations/${a.id}`, token: u.token, body });
       expect(bad.statusCode, JSON.stringify(body)).toBe(422);
     }
-    expect((await t.req({ method: 'POST', url: '/api/conversations/', token: u.token, body: { name: ' ' } })).statusCode).toBe(422);
+    expect(
+      (await t.req({ method: 'POST', url: '/api/conversations/', token: u.token, body: { name: ' ' } }))
+        .statusCode,
+    ).toBe(422);
 
     await appendConversationMessage(t.ctx, { conversationId: a.id, sender: 'user', text: 'hello' });
     const del = await t.req({ method: 'DELETE', url: `/api/conversations/${a.id}`, token: u.token });
     expect(del.statusCode).toBe(204);
-    expect((await t.req({ method: 'GET', url: `/api/conversations/${a.id}`, token: u.token })).statusCode).toBe(404);
+    expect(
+      (await t.req({ method: 'GET', url: `/api/conversations/${a.id}`, token: u.token })).statusCode,
+    ).toBe(404);
     const left = await t.ctx.db
       .selectFrom('conversation_messages')
       .select('id')
@@ -119,7 +122,11 @@ apiSuite('conversations and chat', () => {
     expect(small.items.map((m) => m.text)).toEqual(['m116', 'm117', 'm118', 'm119', 'm120']);
     expect((await page(owner, c.id, '?limit=200')).items.length).toBe(120);
     for (const qs of ['?limit=201', '?limit=0', '?before=abc']) {
-      const res = await t.req({ method: 'GET', url: `/api/conversations/${c.id}/messages${qs}`, token: owner.token });
+      const res = await t.req({
+        method: 'GET',
+        url: `/api/conversations/${c.id}/messages${qs}`,
+        token: owner.token,
+      });
       expect(res.statusCode, qs).toBe(422);
     }
     const empty = await create(owner);
@@ -153,7 +160,12 @@ apiSuite('conversations and chat', () => {
       expect(data.message_id).toBe(final.id);
       offset += data.text.length;
     }
-    expect(body).toMatchObject({ id: final.id, conversation_id: c.id, content: final.text, status: 'complete' });
+    expect(body).toMatchObject({
+      id: final.id,
+      conversation_id: c.id,
+      content: final.text,
+      status: 'complete',
+    });
     expect(typeof body.timestamp).toBe('string');
 
     const p = await page(owner, c.id);
@@ -177,7 +189,12 @@ apiSuite('conversations and chat', () => {
       {},
       { message_text: 'hi', sender: 'assistant' },
     ]) {
-      const res = await t.req({ method: 'POST', url: `/api/conversations/${c.id}/chat`, token: owner.token, body });
+      const res = await t.req({
+        method: 'POST',
+        url: `/api/conversations/${c.id}/chat`,
+        token: owner.token,
+        body,
+      });
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
       expect(Array.isArray(res.json().detail)).toBe(true);
     }
@@ -193,7 +210,13 @@ apiSuite('conversations and chat', () => {
       method: 'POST',
       url: `/api/conversations/${c.id}/chat`,
       token: owner.token,
-      body: { message_text: 'hi', context_messages: 0, use_memory: false, use_internet: false, use_internal_search: true },
+      body: {
+        message_text: 'hi',
+        context_messages: 0,
+        use_memory: false,
+        use_internet: false,
+        use_internal_search: true,
+      },
     });
     expect(ok.statusCode, ok.body).toBe(200);
   });
@@ -204,7 +227,11 @@ apiSuite('conversations and chat', () => {
     const s = await events(owner, c.id);
     const pending = postChat(owner, c.id, { message_text: long });
     await s.collect((e) => e.event === 'delta', 10_000);
-    const stop = await t.req({ method: 'POST', url: `/api/conversations/${c.id}/chat/stop`, token: owner.token });
+    const stop = await t.req({
+      method: 'POST',
+      url: `/api/conversations/${c.id}/chat/stop`,
+      token: owner.token,
+    });
     expect(stop.statusCode).toBe(200);
     expect(stop.json()).toEqual({ stopped: true });
     const body = await (await pending).json();
@@ -226,7 +253,11 @@ apiSuite('conversations and chat', () => {
     const p = await page(owner, c.id);
     expect(p.items.map((m) => m.status)).toEqual(['complete', 'stopped', 'complete', 'stopped']);
     // Nothing is being written any more: a new message is accepted.
-    const again = await t.req({ method: 'POST', url: `/api/conversations/${c.id}/chat/stop`, token: owner.token });
+    const again = await t.req({
+      method: 'POST',
+      url: `/api/conversations/${c.id}/chat/stop`,
+      token: owner.token,
+    });
     expect(again.json()).toEqual({ stopped: false });
   });
 
@@ -290,7 +321,9 @@ apiSuite('conversations and chat', () => {
     ] as const) {
       for (const call of calls) {
         const res = await t.req({ ...call, token: who?.token });
-        expect(res.statusCode, `${call.method} ${call.url} as ${who?.user_level ?? 'anonymous'}`).toBe(status);
+        expect(res.statusCode, `${call.method} ${call.url} as ${who?.user_level ?? 'anonymous'}`).toBe(
+          status,
+        );
         expect(typeof res.json().detail).toBe('string');
       }
     }
@@ -310,7 +343,10 @@ apiSuite('conversations and chat', () => {
 
   // The planner of PostgreSQL may prefer a sequential scan on tiny tables, so plans are checked on SQLite.
   it.skipIf(TEST_DB !== 'sqlite')('lists, pages and stream reads use indexes', async () => {
-    expectIndexedPlan(await sqlitePlan(t.ctx.db, repo.listConversationsQuery(t.ctx.db, owner.id, 0, 50)), 'conversations');
+    expectIndexedPlan(
+      await sqlitePlan(t.ctx.db, repo.listConversationsQuery(t.ctx.db, owner.id, 0, 50)),
+      'conversations',
+    );
     const plan = await sqlitePlan(t.ctx.db, repo.messagePageQuery(t.ctx.db, 'c', undefined, 50));
     expectIndexedPlan(plan, 'conversation_messages');
     expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);

@@ -1,12 +1,90 @@
-import { MessageSquareText } from 'lucide-react';
-import { ComingSoon } from '../../../components/coming-soon';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
+import { buttonVariants } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { useConversation } from '../api';
+import { ChatComposer } from '../components/chat-composer';
+import { ChatSettingsPanel, DEFAULT_CHAT_SETTINGS } from '../components/chat-settings';
+import { ConversationHeader } from '../components/conversation-header';
+import { MessageLog } from '../components/message-log';
+import { ConversationRunControls } from '../components/run-controls-slot';
+import { loadChatSettings, saveChatSettings } from '../settings-storage';
+import { useConversationLog } from '../use-conversation-log';
 
 export default function ConversationPage() {
+  const { conversationId = '' } = useParams();
+  const conversation = useConversation(conversationId);
+
+  if (conversation.isPending) {
+    return (
+      <div className="mx-auto flex w-full max-w-4xl flex-col gap-4">
+        <Skeleton className="h-9 w-64" />
+        <Skeleton className="h-96 w-full" />
+      </div>
+    );
+  }
+  if (conversation.isError || !conversation.data) {
+    const missing = (conversation.error as { status?: number } | null)?.status === 404;
+    return (
+      <div className="mx-auto flex w-full max-w-4xl flex-col gap-4">
+        <Alert>
+          {missing
+            ? 'This conversation does not exist or was deleted.'
+            : 'The conversation could not be loaded.'}
+        </Alert>
+        <Link to="/app/run" className={buttonVariants({ variant: 'outline', className: 'self-start' })}>
+          Back to Run
+        </Link>
+      </div>
+    );
+  }
+  // Keyed by id: another conversation starts with a fresh log, stream and composer.
+  return <ConversationView key={conversationId} conversation={conversation.data} />;
+}
+
+function ConversationView({
+  conversation,
+}: {
+  conversation: NonNullable<ReturnType<typeof useConversation>['data']>;
+}) {
+  const log = useConversationLog(conversation.id);
+  const [settings, setSettings] = useState(() => loadChatSettings(DEFAULT_CHAT_SETTINGS));
+
   return (
-    <ComingSoon
-      icon={MessageSquareText}
-      title="Conversation"
-      description="Chat with the assistant, start crews and flows, and answer their questions as they run."
-    />
+    <div className="mx-auto flex h-[calc(100dvh-7rem)] min-h-[28rem] w-full max-w-4xl flex-col gap-3">
+      <ConversationHeader conversation={conversation} replying={log.replying} />
+      <Card className="flex min-h-0 flex-1 flex-col p-2 sm:p-3">
+        {log.loadError ? (
+          <Alert>The messages could not be loaded.</Alert>
+        ) : (
+          <MessageLog
+            store={log.store}
+            loading={log.loading}
+            hasMore={log.hasMore}
+            loadingOlder={log.loadingOlder}
+            onLoadOlder={() => void log.loadOlder()}
+          />
+        )}
+      </Card>
+      <ConversationRunControls
+        conversationId={conversation.id}
+        placement="composer"
+        replying={log.replying}
+      />
+      <ChatSettingsPanel
+        value={settings}
+        onChange={(next) => {
+          setSettings(next);
+          saveChatSettings(next);
+        }}
+      />
+      <ChatComposer
+        replying={log.replying}
+        onSend={(text) => void log.send(text, settings)}
+        onStop={log.stop}
+      />
+    </div>
   );
 }

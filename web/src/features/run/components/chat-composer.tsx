@@ -1,0 +1,83 @@
+import { SendHorizontal, Square } from 'lucide-react';
+import { type KeyboardEvent, useRef, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Textarea } from '../../../components/ui/textarea';
+
+interface ChatComposerProps {
+  /** Called with the trimmed text; blank sends never reach it. */
+  onSend: (text: string) => void;
+  onStop: () => void;
+  /** A reply is being written: sending waits, the stop button shows. */
+  replying: boolean;
+  disabled?: boolean;
+}
+
+/**
+ * The chat input: Enter sends, Shift+Enter adds a line; the text is trimmed and a blank send is
+ * ignored. Grows with its content up to 100 px on small screens and 150 px on larger ones.
+ */
+export function ChatComposer({ onSend, onStop, replying, disabled = false }: ChatComposerProps) {
+  const [text, setText] = useState('');
+  const formRef = useRef<HTMLFormElement>(null);
+  const blank = text.trim() === '';
+
+  const submit = () => {
+    const value = text.trim();
+    if (!value || replying || disabled) return;
+    onSend(value);
+    setText('');
+    const input = formRef.current?.querySelector('textarea');
+    if (input) input.style.height = '';
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      submit();
+    }
+  };
+
+  const grow = (el: HTMLTextAreaElement) => {
+    el.style.height = 'auto';
+    el.style.height = `${el.scrollHeight}px`;
+  };
+
+  return (
+    <form
+      ref={formRef}
+      className="flex items-end gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <label htmlFor="chat-input" className="sr-only">
+        Message
+      </label>
+      <Textarea
+        id="chat-input"
+        rows={1}
+        value={text}
+        disabled={disabled}
+        placeholder="Type a message... (Enter to send, Shift+Enter for a new line)"
+        className="max-h-[100px] min-h-10 resize-none overflow-y-auto sm:max-h-[150px]"
+        onChange={(e) => {
+          setText(e.target.value);
+          grow(e.target);
+        }}
+        onKeyDown={onKeyDown}
+      />
+      {replying ? (
+        <Button type="button" variant="destructive" onClick={onStop} aria-label="Stop">
+          <Square aria-hidden="true" />
+          Stop
+        </Button>
+      ) : (
+        <Button type="submit" disabled={blank || disabled} aria-label="Send">
+          <SendHorizontal aria-hidden="true" />
+          Send
+        </Button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,145 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { ArrowDown } from 'lucide-react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import type { MessageStore } from '../message-store';
+import { MessageItem } from './message-item';
+
+/** Scrolled up more than this (px) from the bottom: the jump-to-latest button shows (spec section 9). */
+export const NEAR_BOTTOM_PX = 50;
+
+interface MessageLogProps {
+  store: MessageStore;
+  loading: boolean;
+  hasMore: boolean;
+  loadingOlder: boolean;
+  onLoadOlder: () => void;
+}
+
+/**
+ * The virtualized message log: only the rows in view are mounted, each subscribed to its own message.
+ * It follows the latest message while the reader is at the bottom and offers a jump back otherwise.
+ */
+export function MessageLog({ store, loading, hasMore, loadingOlder, onLoadOlder }: MessageLogProps) {
+  const ids = useSyncExternalStore(store.subscribeList, store.getIds);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const [showJump, setShowJump] = useState(false);
+  const firstId = useRef<string | undefined>(undefined);
+
+  const virtualizer = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 72,
+    overscan: 6,
+    getItemKey: (i) => ids[i],
+    initialRect: { width: 800, height: 600 },
+  });
+
+  const toBottom = useCallback(() => {
+    const el = scrollRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
+    stick.current = fromBottom <= NEAR_BOTTOM_PX;
+    setShowJump(fromBottom > NEAR_BOTTOM_PX);
+  };
+
+  const total = virtualizer.getTotalSize();
+  // New messages or a growing reply: stay at the bottom when the reader was there. Older messages
+  // prepended at the top: keep the reader's place.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `total` changes when rows are measured; follow it.
+  useLayoutEffect(() => {
+    const prevFirst = firstId.current;
+    firstId.current = ids[0];
+    if (prevFirst && ids[0] !== prevFirst) {
+      const index = ids.indexOf(prevFirst);
+      if (index > 0 && !stick.current) {
+        virtualizer.scrollToIndex(index, { align: 'start' });
+        return;
+      }
+    }
+    if (stick.current) toBottom();
+  }, [ids, total, toBottom, virtualizer]);
+
+  // The streaming row grows without changing the list: follow it while at the bottom.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const inner = el.firstElementChild;
+    const ro = new ResizeObserver(() => {
+      if (stick.current) toBottom();
+    });
+    if (inner) ro.observe(inner);
+    return () => ro.disconnect();
+  }, [toBottom]);
+
+  const jump = () => {
+    stick.current = true;
+    setShowJump(false);
+    if (ids.length > 0) virtualizer.scrollToIndex(ids.length - 1, { align: 'end' });
+    toBottom();
+  };
+
+  return (
+    <div className="relative flex min-h-0 flex-1 flex-col">
+      <div
+        ref={scrollRef}
+        onScroll={onScroll}
+        className="min-h-0 flex-1 overflow-y-auto px-1"
+        role="log"
+        aria-label="Messages"
+        aria-busy={loading}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable log must be reachable by keyboard (axe scrollable-region-focusable).
+        tabIndex={0}
+      >
+        <div>
+          {hasMore ? (
+            <div className="flex justify-center py-2">
+              <Button variant="ghost" size="sm" onClick={onLoadOlder} disabled={loadingOlder}>
+                {loadingOlder ? <Spinner /> : null}
+                Load older messages
+              </Button>
+            </div>
+          ) : null}
+          {loading ? (
+            <p className="py-10 text-center text-sm text-muted-foreground">Loading messages...</p>
+          ) : ids.length === 0 ? (
+            <p className="py-10 text-center text-sm text-muted-foreground">Start a new conversation</p>
+          ) : (
+            <div className="relative w-full" style={{ height: total }}>
+              {virtualizer.getVirtualItems().map((row) => (
+                <div
+                  key={row.key}
+                  data-index={row.index}
+                  ref={virtualizer.measureElement}
+                  className="absolute top-0 left-0 w-full"
+                  style={{ transform: `translateY(${row.start}px)` }}
+                >
+                  <MessageItem id={ids[row.index]} store={store} />
+                </div>
+              ))}
+            </div>
+          )}
+        </div>
+      </div>
+      {showJump ? (
+        <Button
+          variant="secondary"
+          size="sm"
+          className="absolute right-4 bottom-3 shadow-md"
+          onClick={jump}
+          aria-label="Jump to latest message"
+        >
+          <ArrowDown aria-hidden="true" />
+          Latest
+        </Button>
+      ) : null}
+    </div>
+  );
+}
