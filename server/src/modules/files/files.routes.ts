@@ -54,8 +54,9 @@ function uploadError(err: unknown, maxMb: number): unknown {
 
 export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const maxMb = ctx.config.maxUploadMb;
-  // Scoped to this plugin: no other route accepts multipart bodies.
-  await app.register(multipart, {
+  // Scoped to this plugin: no other route accepts multipart bodies. The options also reach busboy
+  // (defParamCharset is a busboy option the plugin's types do not list).
+  const multipartOptions = {
     throwFileSizeLimit: false,
     // Browsers send file names as raw UTF-8 (busboy would read them as Latin-1).
     defParamCharset: 'utf8',
@@ -67,7 +68,8 @@ export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       parts: MAX_FILES_PER_UPLOAD + 10,
       headerPairs: 100,
     },
-  });
+  };
+  await app.register(multipart, multipartOptions);
 
   app.get(
     '/api/files',

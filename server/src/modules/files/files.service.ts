@@ -11,6 +11,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { membershipLevelsOf } from '../organizations/organizations.service.ts';
 import { presentFile } from './files.presenter.ts';
+import './files.search.ts';
 import * as repo from './files.repository.ts';
 import { detectType, extractText, MAX_EXTRACTED_TEXT, sanitizeUploadName } from './files.sniff.ts';
 import { fileStore, type StagedUpload } from './files.storage.ts';

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
+import { searchWorkspace } from '../../ai/search/search.ts';
 import { listFilesQuery } from './files.repository.ts';
+import { conversationFileTexts, searchFileText } from './files.service.ts';
 import { contentDisposition, detectType, sanitizeUploadName } from './files.sniff.ts';
 
 interface FileItem {
@@ -476,6 +478,43 @@ apiSuite('files', () => {
     const foreign = await upload(member, [{ name: 'x.txt', content: 'x' }], `?conversation_id=${convId}`);
     expect(foreign.statusCode).toBe(404);
     expect(temps()).toEqual([]);
+    const texts = await conversationFileTexts(t.ctx, { id: owner.id } as never, convId);
+    expect(texts).toEqual([{ id: f.id, name: 'context.txt', text: 'pricing notes' }]);
+  });
+
+  it('indexes extracted text for the internal search, with the file visibility rules', async () => {
+    const f = await uploadOne(owner, {
+      name: 'pricing-memo.md',
+      content: 'Zanzibar expansion pricing floor',
+    });
+    const asUser = (u: TestUser) => ({ id: u.id });
+    const hits = await searchWorkspace(t.ctx, asUser(owner), 'zanzibar');
+    expect(hits).toContainEqual(
+      expect.objectContaining({ type: 'file', id: f.id, title: 'pricing-memo.md' }),
+    );
+    expect((await searchWorkspace(t.ctx, asUser(member), 'zanzibar')).map((h) => h.id)).not.toContain(f.id);
+    await t.req({
+      method: 'PATCH',
+      url: `/api/files/${f.id}`,
+      token: owner.token,
+      body: { shared_org_ids: [orgA] },
+    });
+    expect((await searchWorkspace(t.ctx, asUser(member), 'zanzibar')).map((h) => h.id)).toContain(f.id);
+    expect((await searchWorkspace(t.ctx, asUser(outsider), 'zanzibar')).map((h) => h.id)).not.toContain(f.id);
+    // renames re-index; deletes leave nothing behind
+    await t.req({
+      method: 'PATCH',
+      url: `/api/files/${f.id}`,
+      token: owner.token,
+      body: { name: 'memo.md' },
+    });
+    expect((await searchWorkspace(t.ctx, asUser(owner), 'zanzibar')).find((h) => h.id === f.id)?.title).toBe(
+      'memo.md',
+    );
+    const viaService = await searchFileText(t.ctx, { ...asUser(owner) } as never, 'ZANZIBAR');
+    expect(viaService.map((x) => x.id)).toContain(f.id);
+    await t.req({ method: 'DELETE', url: `/api/files/${f.id}`, token: owner.token });
+    expect((await searchWorkspace(t.ctx, asUser(owner), 'zanzibar')).map((h) => h.id)).not.toContain(f.id);
   });
 
   it.runIf(TEST_DB === 'sqlite')('serves the list from indexes', async () => {
