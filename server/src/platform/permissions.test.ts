@@ -5,7 +5,7 @@ type Role = 'anonymous' | 'waitlisted' | 'user' | 'ceo' | 'admin';
 const ROLES: Role[] = ['anonymous', 'waitlisted', 'user', 'ceo', 'admin'];
 
 /**
- * Every foundation endpoint × every role. Each row is called with a fresh target so that one role's
+ * Every foundation and workspace endpoint × every role. Each row is called with a fresh target so that one role's
  * success does not change what the next role sees. `ok` means the 2xx the endpoint answers on success.
  */
 apiSuite('permission matrix', () => {
@@ -146,6 +146,286 @@ apiSuite('permission matrix', () => {
         }),
     },
   ];
+
+  // ---- the executive workspace: tasks, contacts, goals, advice, notes ----
+  // A record endpoint is called on a record of the caller's own (of the plain user for anonymous and
+  // waitlisted callers, who are refused before the record is looked up).
+  const ownerOf = (role: Role) => (role === 'anonymous' || role === 'waitlisted' ? users.user : users[role]);
+  const made = async (role: Role, url: string, body: Record<string, unknown>) => {
+    const res = await t.req({ method: 'POST', url, token: ownerOf(role).token, body });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as { id: string; past_interactions?: { id: string }[] };
+  };
+  const task = (role: Role) => made(role, '/api/tasks/', { title: 'Matrix task' });
+  const contact = (role: Role) => made(role, '/api/contacts/', { name: 'Matrix Contact' });
+  const goal = (role: Role) =>
+    made(role, '/api/strategic-goals/', { title: 'Matrix goal', due_date: '2027-01-01' });
+  const advice = (role: Role) => made(role, '/api/strategic-advice/', { content: 'Matrix advice' });
+  const note = (role: Role) => made(role, '/api/journals/', { content: 'Matrix note' });
+  const interaction = async (role: Role) => {
+    const c = await contact(role);
+    const withOne = await made(role, `/api/contacts/${c.id}/past-interactions`, {
+      date: '2026-01-02',
+      summary: 'Call',
+    });
+    return { contactId: c.id, id: withOne.past_interactions?.[0]?.id ?? '' };
+  };
+  const ok = (code: number): Record<Role, number> => ({
+    anonymous: A,
+    waitlisted: 403,
+    user: code,
+    ceo: code,
+    admin: code,
+  });
+  type Call = Row['call'];
+  const workspace: [string, number, Call][] = [
+    ['GET /api/tasks/', 200, (token) => t.req({ method: 'GET', url: '/api/tasks/', token })],
+    ['GET /api/tasks/urgent', 200, (token) => t.req({ method: 'GET', url: '/api/tasks/urgent', token })],
+    [
+      'POST /api/tasks/',
+      201,
+      (token) => t.req({ method: 'POST', url: '/api/tasks/', token, body: { title: 'T' } }),
+    ],
+    [
+      'GET /api/tasks/{id}',
+      200,
+      async (token, role) => t.req({ method: 'GET', url: `/api/tasks/${(await task(role)).id}`, token }),
+    ],
+    [
+      'PUT /api/tasks/{id}',
+      200,
+      async (token, role) =>
+        t.req({
+          method: 'PUT',
+          url: `/api/tasks/${(await task(role)).id}`,
+          token,
+          body: { title: 'Renamed' },
+        }),
+    ],
+    [
+      'PUT /api/tasks/{id}/assign',
+      200,
+      async (token, role) =>
+        t.req({
+          method: 'PUT',
+          url: `/api/tasks/${(await task(role)).id}/assign`,
+          token,
+          body: { assigned_to_user_id: null },
+        }),
+    ],
+    [
+      'DELETE /api/tasks/{id}',
+      204,
+      async (token, role) => t.req({ method: 'DELETE', url: `/api/tasks/${(await task(role)).id}`, token }),
+    ],
+    [
+      'POST /api/tasks/{id}/share/orgs',
+      200,
+      async (token, role) =>
+        t.req({
+          method: 'POST',
+          url: `/api/tasks/${(await task(role)).id}/share/orgs`,
+          token,
+          body: { ids: [] },
+        }),
+    ],
+    [
+      'GET /api/tasks/{id}/shares',
+      200,
+      async (token, role) =>
+        t.req({ method: 'GET', url: `/api/tasks/${(await task(role)).id}/shares`, token }),
+    ],
+    [
+      'GET /api/contacts/',
+      200,
+      (token) => t.req({ method: 'GET', url: '/api/contacts/?search=a&limit=5', token }),
+    ],
+    [
+      'GET /api/contacts/assignable',
+      200,
+      (token) => t.req({ method: 'GET', url: '/api/contacts/assignable', token }),
+    ],
+    [
+      'POST /api/contacts/',
+      201,
+      (token) => t.req({ method: 'POST', url: '/api/contacts/', token, body: { name: 'C' } }),
+    ],
+    [
+      'GET /api/contacts/{id}',
+      200,
+      async (token, role) =>
+        t.req({ method: 'GET', url: `/api/contacts/${(await contact(role)).id}`, token }),
+    ],
+    [
+      'PATCH /api/contacts/{id}',
+      200,
+      async (token, role) =>
+        t.req({
+          method: 'PATCH',
+          url: `/api/contacts/${(await contact(role)).id}`,
+          token,
+          body: { role: 'Chair' },
+        }),
+    ],
+    [
+      'DELETE /api/contacts/{id}',
+      204,
+      async (token, role) =>
+        t.req({ method: 'DELETE', url: `/api/contacts/${(await contact(role)).id}`, token }),
+    ],
+    [
+      'POST /api/contacts/{id}/past-interactions',
+      201,
+      async (token, role) =>
+        t.req({
+          method: 'POST',
+          url: `/api/contacts/${(await contact(role)).id}/past-interactions`,
+          token,
+          body: { date: '2026-01-01', summary: 'Met' },
+        }),
+    ],
+    [
+      'PUT /api/contacts/{id}/past-interactions/{interactionId}',
+      200,
+      async (token, role) => {
+        const i = await interaction(role);
+        return t.req({
+          method: 'PUT',
+          url: `/api/contacts/${i.contactId}/past-interactions/${i.id}`,
+          token,
+          body: { date: '2026-01-03', summary: 'Met again' },
+        });
+      },
+    ],
+    [
+      'DELETE /api/contacts/{id}/past-interactions/{interactionId}',
+      204,
+      async (token, role) => {
+        const i = await interaction(role);
+        return t.req({
+          method: 'DELETE',
+          url: `/api/contacts/${i.contactId}/past-interactions/${i.id}`,
+          token,
+        });
+      },
+    ],
+    [
+      'GET /api/strategic-goals/',
+      200,
+      (token) => t.req({ method: 'GET', url: '/api/strategic-goals/', token }),
+    ],
+    [
+      'POST /api/strategic-goals/',
+      201,
+      (token) =>
+        t.req({
+          method: 'POST',
+          url: '/api/strategic-goals/',
+          token,
+          body: { title: 'G', due_date: '2027-02-01' },
+        }),
+    ],
+    [
+      'GET /api/strategic-goals/{id}',
+      200,
+      async (token, role) =>
+        t.req({ method: 'GET', url: `/api/strategic-goals/${(await goal(role)).id}`, token }),
+    ],
+    [
+      'PUT /api/strategic-goals/{id}',
+      200,
+      async (token, role) =>
+        t.req({
+          method: 'PUT',
+          url: `/api/strategic-goals/${(await goal(role)).id}`,
+          token,
+          body: { title: 'Renamed', due_date: '2027-03-01' },
+        }),
+    ],
+    [
+      'DELETE /api/strategic-goals/{id}',
+      204,
+      async (token, role) =>
+        t.req({ method: 'DELETE', url: `/api/strategic-goals/${(await goal(role)).id}`, token }),
+    ],
+    [
+      'GET /api/strategic-advice/',
+      200,
+      (token) => t.req({ method: 'GET', url: '/api/strategic-advice/', token }),
+    ],
+    [
+      'POST /api/strategic-advice/',
+      201,
+      (token) => t.req({ method: 'POST', url: '/api/strategic-advice/', token, body: { content: 'A' } }),
+    ],
+    [
+      'GET /api/strategic-advice/{id}',
+      200,
+      async (token, role) =>
+        t.req({ method: 'GET', url: `/api/strategic-advice/${(await advice(role)).id}`, token }),
+    ],
+    [
+      'PUT /api/strategic-advice/{id}',
+      200,
+      async (token, role) =>
+        t.req({
+          method: 'PUT',
+          url: `/api/strategic-advice/${(await advice(role)).id}`,
+          token,
+          body: { content: 'Edited' },
+        }),
+    ],
+    [
+      'PATCH /api/strategic-advice/{id}/feedback',
+      200,
+      async (token, role) =>
+        t.req({
+          method: 'PATCH',
+          url: `/api/strategic-advice/${(await advice(role)).id}/feedback`,
+          token,
+          body: { feedback: 'Useful' },
+        }),
+    ],
+    [
+      'DELETE /api/strategic-advice/{id}',
+      204,
+      async (token, role) =>
+        t.req({ method: 'DELETE', url: `/api/strategic-advice/${(await advice(role)).id}`, token }),
+    ],
+    [
+      'GET /api/journals/',
+      200,
+      (token) => t.req({ method: 'GET', url: '/api/journals/?skip=0&limit=100', token }),
+    ],
+    [
+      'POST /api/journals/',
+      201,
+      (token) => t.req({ method: 'POST', url: '/api/journals/', token, body: { content: 'N' } }),
+    ],
+    [
+      'GET /api/journals/{id}',
+      200,
+      async (token, role) => t.req({ method: 'GET', url: `/api/journals/${(await note(role)).id}`, token }),
+    ],
+    [
+      'PUT /api/journals/{id}',
+      200,
+      async (token, role) =>
+        t.req({
+          method: 'PUT',
+          url: `/api/journals/${(await note(role)).id}`,
+          token,
+          body: { content: 'Edited' },
+        }),
+    ],
+    [
+      'DELETE /api/journals/{id}',
+      204,
+      async (token, role) =>
+        t.req({ method: 'DELETE', url: `/api/journals/${(await note(role)).id}`, token }),
+    ],
+  ];
+  for (const [name, code, call] of workspace) rows.push({ name, expect: ok(code), call });
 
   for (const row of rows) {
     it(row.name, async () => {
