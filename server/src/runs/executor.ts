@@ -79,6 +79,8 @@ export async function advanceRun(ctx: AppContext, claimed: repo.RunRow, o: ExecO
         return;
       }
       const output = await runStep(run, step, position, outputs, user);
+      // Stopped or shut down meanwhile: whatever the step returned is not its real output.
+      if (o.signal.aborted) throw new LostRun();
       const next = [...outputs, { position, name: step.name, output }];
       await commit(
         { outputs: JSON.stringify(next), current_step: position + 1, human_answer: null, human_prompt: null },

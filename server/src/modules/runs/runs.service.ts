@@ -84,7 +84,6 @@ async function createRun(
     startEvent: repo.NewEvent;
   },
 ): Promise<repo.RunRow> {
-  if (o.conversationId) await ownConversation(ctx, caller, o.conversationId);
   const ts = now();
   const row = {
     id: randomUUID(),
@@ -131,6 +130,7 @@ export async function startCrewRun(
   body: z.output<typeof ZStartCrewRunRequest>,
   conversationId: string | null,
 ): Promise<TStartCrewRunResponse> {
+  if (conversationId) await ownConversation(ctx, caller, conversationId);
   const crew = await crewForRun(ctx, caller, body.crew_id);
   const tasks = crewTasksOf(crew);
   const requiresInput = crew.requires_input === 1 || crewInputFieldsOf(crew).length > 0;
@@ -182,6 +182,7 @@ export async function startFlowRun(
   body: z.output<typeof ZStartFlowRunRequest>,
   conversationId: string | null,
 ): Promise<TStartFlowRunResponse> {
+  if (conversationId) await ownConversation(ctx, caller, conversationId);
   const flow = await flowForRun(ctx, caller, body.flow_id);
   const stored = flowStepsOf(flow);
   const inputs = cleanInputs(body.inputs, false);

@@ -1,0 +1,166 @@
+import http from 'node:http';
+import { expect } from 'vitest';
+import type { TestApp, TestUser } from '../../../test/helpers.ts';
+
+/** Shared helpers of the run-engine tests (not a test file itself). */
+
+export interface RunEventJson {
+  id: string;
+  type: string;
+  summary: string;
+  details: Record<string, unknown> | null;
+}
+
+type Req = TestApp['req'];
+
+export async function waitForStatus(
+  req: Req,
+  token: string,
+  kind: 'crew' | 'flow',
+  id: string,
+  statuses: string[],
+  timeoutMs = 15_000,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: Record<string, unknown> = {};
+  while (Date.now() < deadline) {
+    const res = await req({ method: 'GET', url: `/api/${kind}-runs/${id}`, token });
+    last = res.json();
+    if (statuses.includes(String(last.status))) return last;
+    await new Promise((r) => setTimeout(r, 40));
+  }
+  throw new Error(`run ${id} stayed ${String(last.status)} (wanted ${statuses.join('/')})`);
+}
+
+export async function timelineOf(req: Req, token: string, kind: 'crew' | 'flow', id: string) {
+  const res = await req({ method: 'GET', url: `/api/${kind}-runs/${id}/timeline`, token });
+  expect(res.statusCode).toBe(200);
+  return res.json().timeline as RunEventJson[];
+}
+
+export async function createConversation(t: TestApp, user: TestUser, name = 'Run test'): Promise<string> {
+  const res = await t.req({ method: 'POST', url: '/api/conversations/', token: user.token, body: { name } });
+  expect(res.statusCode).toBe(201);
+  return res.json().id as string;
+}
+
+export async function builtinAgentIds(t: TestApp, user: TestUser): Promise<Record<string, string>> {
+  const res = await t.req({ method: 'GET', url: '/api/agents/', token: user.token });
+  return Object.fromEntries(
+    (res.json() as { id: string; name: string; isAutoGen: boolean }[])
+      .filter((a) => a.isAutoGen)
+      .map((a) => [a.name, a.id]),
+  );
+}
+
+/** A local HTTP endpoint for HTTP tools: counts hits per path; `/slow` answers after `slowMs` (once). */
+export async function startToolServer() {
+  const hits = new Map<string, number>();
+  let slowMs = 0;
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      const answer = () => {
+        if (res.destroyed) return;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ path, received: body, answer: `tool-answer-${path.slice(1)}` }));
+      };
+      if (path === '/slow' && slowMs > 0) {
+        const ms = slowMs;
+        slowMs = 0;
+        setTimeout(answer, ms);
+      } else answer();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    hits: (path: string) => hits.get(path) ?? 0,
+    slowOnce(ms: number) {
+      slowMs = ms;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/**
+ * A minimal OpenAI-compatible endpoint (POST /v1/chat/completions, non-streaming and streaming) that
+ * records each request's messages, answers `MOCK-OUTPUT-<n>`, can hold answers back, and notices
+ * when a caller aborts (the connection closes before the answer).
+ */
+export async function startMockModel() {
+  const requests: { text: string }[] = [];
+  let aborted = 0;
+  let delayMs = 0;
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-5-chat', object: 'model' }] }));
+      return;
+    }
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      const parsed = JSON.parse(body || '{}') as { messages?: { content: unknown }[]; stream?: boolean };
+      requests.push({ text: JSON.stringify(parsed.messages ?? []) });
+      const n = requests.length;
+      let done = false;
+      res.on('close', () => {
+        if (!done) aborted++;
+      });
+      const answer = () => {
+        if (res.destroyed) return;
+        done = true;
+        const content = `MOCK-OUTPUT-${n}`;
+        if (parsed.stream) {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          const chunk = (delta: object, finish: string | null) =>
+            `data: ${JSON.stringify({ id: `c${n}`, object: 'chat.completion.chunk', created: 0, model: 'gpt-5-chat', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+          res.end(`${chunk({ role: 'assistant', content }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`);
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id: `c${n}`,
+            object: 'chat.completion',
+            created: 0,
+            model: 'gpt-5-chat',
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+          }),
+        );
+      };
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    aborted: () => aborted,
+    setDelay(ms: number) {
+      delayMs = ms;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
