@@ -1,8 +1,9 @@
+import { TaskSuggestions } from './suggestions/task-suggestions';
+
 /**
- * The seam for AI task suggestions (spec: ceo only — fetch GET /api/task-suggestions/, a review
- * banner and a "Generate tasks" button idle → generating → done → idle after 4 s). The suggestions
- * API arrives with a later issue; until then this renders nothing, so no fake UI is shown.
+ * AI task suggestions (spec: ceo only — fetch GET /api/task-suggestions/, a review banner and a
+ * "Generate tasks" button idle → generating → done → idle after 4 s). Nothing for other users.
  */
-export function TaskSuggestionsSlot(_props: { enabled: boolean }) {
-  return null;
+export function TaskSuggestionsSlot({ enabled }: { enabled: boolean }) {
+  return enabled ? <TaskSuggestions /> : null;
 }
