@@ -55,6 +55,7 @@ export async function startServer(): Promise<BenchServer> {
       HOST: '127.0.0.1',
       DATABASE_URL: `file:${dbFile}`,
       FILES_DIR: path.join(tmpDir, 'files'),
+      MAX_UPLOAD_MB: '100', // the files group uploads 50 MB
       ...(webDist ? { WEB_DIST: webDist } : {}),
       DEMO_SEED: 'true',
       DEMO_PASSWORD,

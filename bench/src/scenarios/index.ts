@@ -1,7 +1,8 @@
 import { authUsersOrgs } from './auth-users-orgs.ts';
 import { bundleSize } from './bundle-size.ts';
+import { files } from './files.ts';
 import type { ScenarioGroup } from './types.ts';
 import { workspaceLists } from './workspace-lists.ts';
 
 /** Every scenario group, in the order they run. Add a group: one file in this folder, one line here. */
-export const GROUPS: ScenarioGroup[] = [authUsersOrgs, bundleSize, workspaceLists];
+export const GROUPS: ScenarioGroup[] = [authUsersOrgs, bundleSize, workspaceLists, files];
