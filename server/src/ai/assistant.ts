@@ -235,7 +235,14 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
       input.abortSignal?.removeEventListener('abort', onOuterAbort);
     }
     queue.end();
-    return { text, engine: resolved.engine, model: resolved.id, usage, sources: sourcesOf(toolResults), aborted };
+    return {
+      text,
+      engine: resolved.engine,
+      model: resolved.id,
+      usage,
+      sources: sourcesOf(toolResults),
+      aborted,
+    };
   })();
   // The caller may only await textStream; an unobserved rejection must not crash the process.
   result.catch(() => {});

@@ -17,7 +17,10 @@ export interface TimeoutOptions {
   totalMs: number;
 }
 
-function linkedController(outer: AbortSignal | undefined): { controller: AbortController; unlink: () => void } {
+function linkedController(outer: AbortSignal | undefined): {
+  controller: AbortController;
+  unlink: () => void;
+} {
   const controller = new AbortController();
   if (!outer) return { controller, unlink: () => {} };
   const onAbort = () => controller.abort(outer.reason);

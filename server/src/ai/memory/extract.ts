@@ -35,7 +35,11 @@ export function parseFacts(text: string): string[] | null {
  * 'memory-extraction' handler when no provider is configured). When a provider fails or answers
  * something unreadable, the same heuristic the offline engine uses answers instead: mining is best effort.
  */
-export async function extractMemories(ctx: AppContext, content: string, abortSignal?: AbortSignal): Promise<string[]> {
+export async function extractMemories(
+  ctx: AppContext,
+  content: string,
+  abortSignal?: AbortSignal,
+): Promise<string[]> {
   if (!content.trim()) return [];
   const { model } = resolveModel(ctx);
   try {

@@ -6,7 +6,9 @@ import { BlockList, isIP } from 'node:net';
  * IETF/test/benchmark ranges, multicast and reserved; on IPv6 unspecified, loopback, IPv4-mapped and
  * IPv4-compatible, NAT64, ULA (incl. fd00:ec2::254), link-local, site-local, documentation, multicast.
  */
-const blocked = new BlockList();
+// Separate lists: a BlockList also matches IPv4 addresses against IPv4-mapped IPv6 rules.
+const blocked4 = new BlockList();
+const blocked6 = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -24,7 +26,7 @@ for (const [net, bits] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const) {
-  blocked.addSubnet(net, bits, 'ipv4');
+  blocked4.addSubnet(net, bits, 'ipv4');
 }
 for (const [net, bits] of [
   ['::', 128],
@@ -42,24 +44,26 @@ for (const [net, bits] of [
   ['fec0::', 10],
   ['ff00::', 8],
 ] as const) {
-  blocked.addSubnet(net, bits, 'ipv6');
+  blocked6.addSubnet(net, bits, 'ipv6');
 }
 
 /** Strips IPv6 brackets and a zone id. */
 export function normalizeIp(address: string): string {
-  return address.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+  return address
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase();
 }
 
 /** True for an address in a refused range (also for anything that is not an IP at all). */
 export function isBlockedAddress(address: string): boolean {
   const ip = normalizeIp(address);
   const family = isIP(ip);
-  if (family === 4) return blocked.check(ip, 'ipv4');
+  if (family === 4) return blocked4.check(ip, 'ipv4');
   if (family === 6) {
-    // Node's BlockList treats ::ffff:a.b.c.d as that IPv4 address when checked against v4 rules only,
-    // so IPv4-mapped and -compatible forms are refused here explicitly as well.
+    // IPv4-mapped and -compatible forms, dotted or hex, are refused outright.
     if (/^::(ffff:)?(\d+\.){3}\d+$/.test(ip) || /^::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}$/.test(ip)) return true;
-    return blocked.check(ip, 'ipv6');
+    return blocked6.check(ip, 'ipv6');
   }
   return true;
 }

@@ -64,7 +64,9 @@ export async function checkUrl(
   const hostAllowed = !literal && allow.allowsHost(host);
   for (const a of addresses) {
     if (!hostAllowed && isBlockedAddress(a.address) && !allow.allowsAddress(a.address)) {
-      throw new UnsafeUrlError(`Refused to connect to ${url.hostname}: ${a.address} is a private or reserved address.`);
+      throw new UnsafeUrlError(
+        `Refused to connect to ${url.hostname}: ${a.address} is a private or reserved address.`,
+      );
     }
   }
   const first = addresses[0];
@@ -107,7 +109,9 @@ function once(
           }
           chunks.push(c);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
       },
     );
@@ -140,7 +144,12 @@ export async function safeFetch(input: string, opts: SafeFetchOptions = {}): Pro
   try {
     for (let hop = 0; ; hop++) {
       const pinned = await checkUrl(url, allow, opts.resolver);
-      const res = await once(url, pinned, { ...opts, method, body, headers, maxBytes: opts.maxBytes ?? 1 << 20 }, signal);
+      const res = await once(
+        url,
+        pinned,
+        { ...opts, method, body, headers, maxBytes: opts.maxBytes ?? 1 << 20 },
+        signal,
+      );
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && location) {
         if (hop >= maxRedirects) throw new FetchLimitError(`More than ${maxRedirects} redirects.`);

@@ -12,7 +12,9 @@ const searchTool = (calls: unknown[]) =>
       calls.push(input);
       return {
         query: input.query,
-        hits: [{ type: 'task', id: 't1', title: 'Prepare the board deck', snippet: 'slides for the Q4 board' }],
+        hits: [
+          { type: 'task', id: 't1', title: 'Prepare the board deck', snippet: 'slides for the Q4 board' },
+        ],
       };
     },
   });
@@ -75,7 +77,10 @@ describe('offline engine', () => {
       model: new OfflineLanguageModel(),
       prompt: 'x',
       providerOptions: {
-        offline: { task: 'memory-extraction', data: { content: "I'm the CFO of Acme. What time is it? I prefer short answers." } },
+        offline: {
+          task: 'memory-extraction',
+          data: { content: "I'm the CFO of Acme. What time is it? I prefer short answers." },
+        },
       },
     });
     expect(JSON.parse(res.text)).toEqual({ facts: ["I'm the CFO of Acme.", 'I prefer short answers.'] });
@@ -87,9 +92,8 @@ describe('offline engine', () => {
   });
 
   it('extracts first-person durable statements only', () => {
-    expect(extractFacts('My company is Acme Corp\nCan you help me? I work from Lisbon! The sky is blue.')).toEqual([
-      'My company is Acme Corp.',
-      'I work from Lisbon!',
-    ]);
+    expect(
+      extractFacts('My company is Acme Corp\nCan you help me? I work from Lisbon! The sky is blue.'),
+    ).toEqual(['My company is Acme Corp.', 'I work from Lisbon!']);
   });
 });

@@ -199,14 +199,22 @@ export class OfflineLanguageModel implements LanguageModelV3 {
         parts.push({ type: 'tool-input-end', id: c.toolCallId });
         parts.push({ type: 'tool-call', ...c });
       }
-      parts.push({ type: 'finish', finishReason: finish('tools'), usage: usage(plan.inputTokens, plan.calls.length) });
+      parts.push({
+        type: 'finish',
+        finishReason: finish('tools'),
+        usage: usage(plan.inputTokens, plan.calls.length),
+      });
       return parts;
     }
     const tokens = splitTokens(plan.text);
     parts.push({ type: 'text-start', id: 'text-0' });
     for (const delta of tokens) parts.push({ type: 'text-delta', id: 'text-0', delta });
     parts.push({ type: 'text-end', id: 'text-0' });
-    parts.push({ type: 'finish', finishReason: finish('text'), usage: usage(plan.inputTokens, tokens.length) });
+    parts.push({
+      type: 'finish',
+      finishReason: finish('text'),
+      usage: usage(plan.inputTokens, tokens.length),
+    });
     return parts;
   }
 }

@@ -32,12 +32,27 @@ apiSuite('internal search', () => {
       description: 'Win the northern region',
       due_date: '2030-01-01',
     });
-    const task = await post(owner, '/api/tasks/', { title: 'Call the zephyrine distributor', priority: 'High' });
-    const note = await post(owner, '/api/journals/', { content: 'Met the zephyrine board today', entry_date: '2026-01-02' });
+    const task = await post(owner, '/api/tasks/', {
+      title: 'Call the zephyrine distributor',
+      priority: 'High',
+    });
+    const note = await post(owner, '/api/journals/', {
+      content: 'Met the zephyrine board today',
+      entry_date: '2026-01-02',
+    });
     const contact = await post(owner, '/api/contacts/', { name: 'Zoe Zephyrine', role: 'Buyer' });
-    const advice = await post(owner, '/api/strategic-advice/', { advice_title: 'Pricing', content: 'Raise zephyrine prices' });
+    const advice = await post(owner, '/api/strategic-advice/', {
+      advice_title: 'Pricing',
+      content: 'Raise zephyrine prices',
+    });
     expect(await ids(owner, 'zephyr')).toEqual(
-      [`goal:${goal.id}`, `task:${task.id}`, `note:${note.id}`, `contact:${contact.id}`, `advice:${advice.id}`].sort(),
+      [
+        `goal:${goal.id}`,
+        `task:${task.id}`,
+        `note:${note.id}`,
+        `contact:${contact.id}`,
+        `advice:${advice.id}`,
+      ].sort(),
     );
     const hit = (await search(owner, 'northern')).find((h) => h.id === goal.id);
     expect(hit).toMatchObject({ type: 'goal', title: 'Expand zephyrine market share' });

@@ -27,7 +27,8 @@ export function buildTools(ctx: AppContext, user: AuthUser, names: readonly stri
   for (const name of new Set(names)) {
     if (name === 'internal_search') tools[name] = internalSearchTool(ctx, user);
     else if (name === 'workspace_snapshot') tools[name] = workspaceSnapshotTool(ctx, user);
-    else if (name === 'web_search' && internetSearchAvailable(ctx.config)) tools[name] = webSearchTool(ctx.config);
+    else if (name === 'web_search' && internetSearchAvailable(ctx.config))
+      tools[name] = webSearchTool(ctx.config);
     else if (name === 'propose_task') tools[name] = proposeTaskTool();
     else if (name === 'draft_comms_message') tools[name] = draftCommsMessageTool();
   }

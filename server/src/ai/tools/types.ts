@@ -100,7 +100,8 @@ export function sourcesOf(results: readonly { toolName: string; output: unknown 
       for (const t of [...(s.overdue_tasks ?? []), ...(s.open_tasks ?? [])])
         add({ type: 'task', id: t.id, title: t.title });
     } else if (r.toolName === 'web_search' && Array.isArray(o.results)) {
-      for (const w of o.results as WebSearchOutput['results']) add({ type: 'web', id: w.url, title: w.title });
+      for (const w of o.results as WebSearchOutput['results'])
+        add({ type: 'web', id: w.url, title: w.title });
     }
   }
   return out;

@@ -25,7 +25,8 @@ function clean(results: RawResult[]): WebSearchOutput['results'] {
     .map((r) => ({
       title: typeof r.title === 'string' && r.title.trim() ? r.title.trim().slice(0, 200) : (r.url as string),
       url: r.url as string,
-      snippet: typeof r.content === 'string' ? r.content.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_CHARS) : '',
+      snippet:
+        typeof r.content === 'string' ? r.content.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_CHARS) : '',
     }));
 }
 
@@ -47,7 +48,10 @@ export async function webSearch(
     if (cfg.provider === 'searxng') {
       const url = `${base}/search?${new URLSearchParams({ q: query, format: 'json' })}`;
       const res = await safeFetch(url, {
-        headers: { accept: 'application/json', ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}) },
+        headers: {
+          accept: 'application/json',
+          ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}),
+        },
         allowlist: allow,
         signal,
       });

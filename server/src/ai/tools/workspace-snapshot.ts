@@ -49,5 +49,6 @@ export const workspaceSnapshotTool = (ctx: AppContext, user: AuthUser) =>
       "A summary of the user's workspace: open goals with KPI progress (lagging KPIs flagged), overdue " +
       'and open tasks. Use it for status, priorities and planning questions.',
     inputSchema: z.object({}),
-    execute: async (): Promise<WorkspaceSnapshotOutput> => compactSnapshot(await loadWorkspaceSnapshot(ctx, user.id)),
+    execute: async (): Promise<WorkspaceSnapshotOutput> =>
+      compactSnapshot(await loadWorkspaceSnapshot(ctx, user.id)),
   });

@@ -81,7 +81,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['user_id', 'normalized'])
     .unique()
     .execute();
-  await db.schema.createIndex('memories_user_created_idx').on('memories').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('memories_user_created_idx')
+    .on('memories')
+    .columns(['user_id', 'created_at'])
+    .execute();
 
   if (pg) {
     await run(
@@ -109,7 +113,10 @@ export async function up(db: Kysely<any>): Promise<void> {
         body text not null
       )`,
     );
-    await run(db, 'create unique index search_documents_entity_idx on search_documents (entity_type, entity_id)');
+    await run(
+      db,
+      'create unique index search_documents_entity_idx on search_documents (entity_type, entity_id)',
+    );
     await run(
       db,
       `create virtual table search_fts using fts5(title, body, content='search_documents', content_rowid='id',
@@ -153,13 +160,19 @@ export async function up(db: Kysely<any>): Promise<void> {
           return new;
         end $$`,
       );
-      await run(db, `create trigger ${name}_ins after insert on ${s.table} for each row execute function ${name}()`);
+      await run(
+        db,
+        `create trigger ${name}_ins after insert on ${s.table} for each row execute function ${name}()`,
+      );
       await run(
         db,
         `create trigger ${name}_upd after update of ${s.columns.join(', ')} on ${s.table}
           for each row execute function ${name}()`,
       );
-      await run(db, `create trigger ${name}_del after delete on ${s.table} for each row execute function ${name}()`);
+      await run(
+        db,
+        `create trigger ${name}_del after delete on ${s.table} for each row execute function ${name}()`,
+      );
     } else {
       await run(
         db,
@@ -196,7 +209,12 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const s of sources(pg)) {
     const name = `search_sync_${s.type}`;
     for (const suffix of ['ins', 'upd', 'del']) {
-      await run(db, pg ? `drop trigger if exists ${name}_${suffix} on ${s.table}` : `drop trigger if exists ${name}_${suffix}`);
+      await run(
+        db,
+        pg
+          ? `drop trigger if exists ${name}_${suffix} on ${s.table}`
+          : `drop trigger if exists ${name}_${suffix}`,
+      );
     }
     if (pg) await run(db, `drop function if exists ${name}()`);
   }

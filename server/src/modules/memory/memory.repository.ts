@@ -15,7 +15,11 @@ export function listMemories(db: Db, userId: string, skip: number, limit: number
     .execute();
 }
 
-export async function existingNormalized(db: Db, userId: string, keys: readonly string[]): Promise<Set<string>> {
+export async function existingNormalized(
+  db: Db,
+  userId: string,
+  keys: readonly string[],
+): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const rows = await db
     .selectFrom('memories')
@@ -36,6 +40,10 @@ export async function insertMemories(db: Db, rows: MemoryRow[]): Promise<void> {
 }
 
 export async function deleteMemory(db: Db, userId: string, id: string): Promise<boolean> {
-  const res = await db.deleteFrom('memories').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  const res = await db
+    .deleteFrom('memories')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }

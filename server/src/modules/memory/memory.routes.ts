@@ -27,7 +27,12 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       },
     },
     async (req) =>
-      memory.mineMemories(ctx, currentUser(req), req.body.content, req.body.metadata?.conversation_id ?? null),
+      memory.mineMemories(
+        ctx,
+        currentUser(req),
+        req.body.content,
+        req.body.metadata?.conversation_id ?? null,
+      ),
   );
 
   app.get(
@@ -46,7 +51,12 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   app.delete(
     '/api/memory/:id',
     {
-      schema: { tags, summary: 'Forget one memory', params: ZIdParams, response: { 204: z.null(), ...errors } },
+      schema: {
+        tags,
+        summary: 'Forget one memory',
+        params: ZIdParams,
+        response: { 204: z.null(), ...errors },
+      },
     },
     async (req, reply) => {
       await memory.deleteMemory(ctx, currentUser(req), req.params.id);

@@ -65,9 +65,18 @@ export async function deleteMemory(ctx: AppContext, caller: AuthUser, id: string
  * Up to k of the user's memories for a prompt: those sharing words with `text` first (most shared
  * first), then the most recent, so standing preferences still reach the model.
  */
-export async function relevantMemories(ctx: AppContext, userId: string, text: string, k = 5): Promise<string[]> {
+export async function relevantMemories(
+  ctx: AppContext,
+  userId: string,
+  text: string,
+  k = 5,
+): Promise<string[]> {
   const rows = await repo.listMemories(ctx.db, userId, 0, RELEVANCE_WINDOW);
-  const words = new Set(normalizeMemory(text).split(' ').filter((w) => w.length > 2));
+  const words = new Set(
+    normalizeMemory(text)
+      .split(' ')
+      .filter((w) => w.length > 2),
+  );
   const scored = rows.map((r, i) => ({
     content: r.content,
     i,

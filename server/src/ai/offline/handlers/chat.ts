@@ -60,7 +60,9 @@ function snapshotSection(s: WorkspaceSnapshotOutput): string[] {
   if (upcoming.length > 0) {
     lines.push(`**Open tasks** (${s.open_task_count} in total)`);
     for (const t of upcoming.slice(0, MAX_ITEMS))
-      lines.push(`- Task “${t.title}” — ${t.priority} priority, ${t.due_date ? `due ${t.due_date}` : 'no due date'}`);
+      lines.push(
+        `- Task “${t.title}” — ${t.priority} priority, ${t.due_date ? `due ${t.due_date}` : 'no due date'}`,
+      );
   } else if (s.overdue_tasks.length === 0) {
     lines.push('You have no open tasks.');
   }
@@ -72,7 +74,9 @@ function webSection(o: WebSearchOutput): string[] {
   if (o.results.length === 0) return [`The web search for “${o.query}” found nothing.`];
   return [
     '**From the web**',
-    ...o.results.slice(0, MAX_ITEMS).map((r) => `- [${r.title}](${r.url})${r.snippet ? ` — ${r.snippet}` : ''}`),
+    ...o.results
+      .slice(0, MAX_ITEMS)
+      .map((r) => `- [${r.title}](${r.url})${r.snippet ? ` — ${r.snippet}` : ''}`),
   ];
 }
 
@@ -87,7 +91,8 @@ export const chatHandler: OfflineHandler = ({ data, lastUserText, toolResults })
   for (const r of toolResults) {
     if (!r.output || typeof r.output !== 'object') continue;
     if (r.toolName === 'internal_search') sections.push(searchSection(r.output as InternalSearchOutput));
-    if (r.toolName === 'workspace_snapshot') sections.push(snapshotSection(r.output as WorkspaceSnapshotOutput));
+    if (r.toolName === 'workspace_snapshot')
+      sections.push(snapshotSection(r.output as WorkspaceSnapshotOutput));
     if (r.toolName === 'web_search') sections.push(webSection(r.output as WebSearchOutput));
   }
   const memories = (d.memories ?? []).filter(Boolean);
@@ -110,5 +115,8 @@ export const chatHandler: OfflineHandler = ({ data, lastUserText, toolResults })
 
   const sources = sourcesOf(toolResults);
   if (sources.length > 0) out.push('', `Sources: ${sources.slice(0, 12).map(sourceLabel).join(', ')}`);
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 };

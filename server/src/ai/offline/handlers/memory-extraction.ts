@@ -1,7 +1,8 @@
 import type { OfflineHandler } from '../types.ts';
 
 /** Sentences that state something durable about the speaker. */
-const FACT = /\b(i am|i'm|i work|i prefer|i like|i love|i dislike|i hate|i live|i manage|i lead|i run|i own|i usually|i always|i never|call me|my)\b/i;
+const FACT =
+  /\b(i am|i'm|i work|i prefer|i like|i love|i dislike|i hate|i live|i manage|i lead|i run|i own|i usually|i always|i never|call me|my)\b/i;
 const MAX_FACT_CHARS = 300;
 
 /** Heuristic fact extraction: first-person statements (not questions), trimmed, in order, unique. */
