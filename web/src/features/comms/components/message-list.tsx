@@ -49,6 +49,8 @@ export function MessageList({
       }}
       className="flex min-h-0 flex-1 flex-col gap-2 overflow-y-auto px-3 py-4 sm:px-4"
       role="log"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable log must be reachable by keyboard (axe scrollable-region-focusable)
+      tabIndex={0}
       aria-label="Messages"
       aria-live="polite"
     >
