@@ -71,11 +71,4 @@ test.describe('strategic goals', () => {
       await expect(page.getByRole('article', { name: title })).toHaveCount(0);
     });
   });
-
-  test('Generate Advice reports that the flow cannot start yet', async ({ page }) => {
-    await loginViaApi(page, DEMO.ceo.email, DEMO.ceo.password);
-    await page.goto('/app/ceodashboard');
-    await page.getByRole('button', { name: 'Generate Advice' }).click();
-    await expect(toast(page, 'Error starting advice flow')).toContainText(/not available yet/);
-  });
 });

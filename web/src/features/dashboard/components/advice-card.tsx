@@ -125,7 +125,15 @@ export function AdviceCard() {
               ) : null}
               <p className="text-xs text-muted-foreground">{formatDay(advice.data.created_at)}</p>
             </div>
-            <Markdown content={advice.data.content} className="max-h-96 overflow-y-auto text-sm" />
+            {/* Scrollable, so it takes keyboard focus (axe: scrollable-region-focusable). */}
+            <section
+              aria-label="Advice content"
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+              tabIndex={0}
+              className="max-h-96 overflow-y-auto rounded-md focus-visible:outline-2 focus-visible:outline-ring"
+            >
+              <Markdown content={advice.data.content} className="text-sm" />
+            </section>
             <AdviceFeedback key={advice.data.id} advice={advice.data} />
           </article>
         )}
