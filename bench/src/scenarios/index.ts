@@ -1,8 +1,10 @@
 import { authUsersOrgs } from './auth-users-orgs.ts';
 import { bundleSize } from './bundle-size.ts';
+import { commsStreams } from './comms-streams.ts';
 import { files } from './files.ts';
+import { runsBench } from './runs.ts';
 import type { ScenarioGroup } from './types.ts';
 import { workspaceLists } from './workspace-lists.ts';
 
 /** Every scenario group, in the order they run. Add a group: one file in this folder, one line here. */
-export const GROUPS: ScenarioGroup[] = [authUsersOrgs, bundleSize, workspaceLists, files];
+export const GROUPS: ScenarioGroup[] = [authUsersOrgs, bundleSize, workspaceLists, runsBench, files, commsStreams];

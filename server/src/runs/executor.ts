@@ -78,13 +78,14 @@ export async function advanceRun(ctx: AppContext, claimed: repo.RunRow, o: ExecO
         );
         return;
       }
-      const output = await runStep(run, step, position, outputs, user);
+      const { output, thought } = await runStep(run, step, position, outputs, user);
       // Stopped or shut down meanwhile: whatever the step returned is not its real output.
       if (o.signal.aborted) throw new LostRun();
       const next = [...outputs, { position, name: step.name, output }];
       await commit(
         { outputs: JSON.stringify(next), current_step: position + 1, human_answer: null, human_prompt: null },
         [
+          ...thought,
           {
             type: crew ? 'task_output' : 'step_output',
             summary: `${crew ? 'Task' : 'Step'} ${position + 1} completed: ${step.name}`,
@@ -104,7 +105,8 @@ export async function advanceRun(ctx: AppContext, claimed: repo.RunRow, o: ExecO
     position: number,
     outputs: StepOutput[],
     user: AuthUser,
-  ): Promise<string> {
+  ): Promise<{ output: string; thought: repo.NewEvent[] }> {
+    const plain = (output: string) => ({ output, thought: [] as repo.NewEvent[] });
     const inputs = parse<Record<string, string>>(run.inputs, {});
     await progress([
       {
@@ -115,7 +117,7 @@ export async function advanceRun(ctx: AppContext, claimed: repo.RunRow, o: ExecO
         details: { position, name: step.name, agent: step.agent?.name ?? null },
       },
     ]);
-    if (step.kind === 'wait_for_human') return run.human_answer ?? '';
+    if (step.kind === 'wait_for_human') return plain(run.human_answer ?? '');
     if (step.kind === 'strategic_advice') {
       // Generate Advice has one code path: the advice module's, which writes the advice record.
       const advice = await generateStrategicAdvice(ctx, run.user_id, {
@@ -130,7 +132,7 @@ export async function advanceRun(ctx: AppContext, claimed: repo.RunRow, o: ExecO
           details: { advice_id: advice.id },
         },
       ]);
-      return `**${advice.advice_title ?? 'Strategic advice'}**\n\n${advice.content}`;
+      return plain(`**${advice.advice_title ?? 'Strategic advice'}**\n\n${advice.content}`);
     }
     if (step.kind === 'tool') {
       const [row] = step.tool_id ? await toolsByIds(ctx, [step.tool_id]) : [];
@@ -150,7 +152,7 @@ export async function advanceRun(ctx: AppContext, claimed: repo.RunRow, o: ExecO
           details: { tool: row.name, ...result },
         },
       ]);
-      return result.error ? `Tool error: ${result.error}` : (result.body ?? '');
+      return plain(result.error ? `Tool error: ${result.error}` : (result.body ?? ''));
     }
     const toolIds = step.tool_id ? [step.tool_id] : (step.agent?.tool_ids ?? []);
     const tools = await toolsFor(ctx, user, await toolsByIds(ctx, toolIds));
@@ -165,8 +167,11 @@ export async function advanceRun(ctx: AppContext, claimed: repo.RunRow, o: ExecO
       signal: o.signal,
       onEvents: progress,
     });
-    await progress([{ type: 'thought', summary: r.thought, details: { text: r.thought, model: r.model } }]);
-    return r.output;
+    // The thought summary is committed with the output: one write per finished step.
+    return {
+      output: r.output,
+      thought: [{ type: 'thought', summary: r.thought, details: { text: r.thought, model: r.model } }],
+    };
   }
 
   async function callBuiltin(name: string, input: Record<string, unknown>, user: AuthUser) {
