@@ -29,7 +29,7 @@ import type { AuthUser } from '../platform/auth/authenticate.ts';
 import type { AppContext } from '../platform/context.ts';
 import { relevantMemories } from '../modules/memory/memory.service.ts';
 import { type AiEngine, resolveModelFresh } from './models.ts';
-import type { ChatOfflineData } from './offline/handlers/chat.ts';
+import { type ChatOfflineData, MEMORY_HEADER } from './offline/handlers/chat.ts';
 import { buildTools, internetSearchAvailable } from './tools/index.ts';
 import { type Source, sourcesOf } from './tools/types.ts';
 
@@ -104,7 +104,7 @@ export function assistantSystemPrompt(o: {
   if (o.internet === 'unavailable')
     lines.push('Internet search was requested but is not configured on this server; say so if it matters.');
   if (o.memories.length > 0) {
-    lines.push('', 'What you remember about the user (from earlier conversations):');
+    lines.push('', `${MEMORY_HEADER} (from earlier conversations):`);
     for (const m of o.memories) lines.push(`- ${m}`);
   }
   return lines.join('\n');

@@ -84,7 +84,8 @@ export function withTimeouts(model: LanguageModelV3, t: TimeoutOptions): Languag
         cleanup();
         throw controller.signal.reason instanceof ModelTimeoutError ? controller.signal.reason : err;
       }
-      arm();
+      // Idle time counts only while waiting on the upstream: a slow reader is not a stalled model.
+      clearTimeout(idle);
       const reader = inner.stream.getReader();
       const stream = new ReadableStream<LanguageModelV3StreamPart>({
         start(out) {
@@ -101,13 +102,14 @@ export function withTimeouts(model: LanguageModelV3, t: TimeoutOptions): Languag
         },
         async pull(out) {
           try {
+            arm();
             const { done, value } = await reader.read();
+            clearTimeout(idle);
             if (done) {
               cleanup();
               out.close();
               return;
             }
-            arm();
             out.enqueue(value);
           } catch (err) {
             cleanup();

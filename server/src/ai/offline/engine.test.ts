@@ -97,3 +97,15 @@ describe('offline engine', () => {
     ).toEqual(['My company is Acme Corp.', 'I work from Lisbon!']);
   });
 });
+
+describe('offline chat handler', () => {
+  it('uses memories listed in the system prompt when no data is passed', async () => {
+    const res = await generateText({
+      model: new OfflineLanguageModel(),
+      system:
+        'Be brief.\n\nWhat you remember about the user (from earlier conversations):\n- I lead the Lisbon office.\n\nEnd.',
+      prompt: 'Where do I work?',
+    });
+    expect(res.text).toContain('- I lead the Lisbon office.');
+  });
+});

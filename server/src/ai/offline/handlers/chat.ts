@@ -80,11 +80,27 @@ function webSection(o: WebSearchOutput): string[] {
   ];
 }
 
+/** The header under which the assistant lists memories in its system prompt (see assistant.ts). */
+export const MEMORY_HEADER = 'What you remember about the user';
+
+/** Memories listed in a system prompt under {@link MEMORY_HEADER}, for callers that pass no data. */
+export function memoriesInSystem(system: string): string[] {
+  const lines = system.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(MEMORY_HEADER));
+  if (start < 0) return [];
+  const out: string[] = [];
+  for (const l of lines.slice(start + 1)) {
+    if (!l.startsWith('- ')) break;
+    out.push(l.slice(2).trim());
+  }
+  return out;
+}
+
 /**
  * The default offline task: answers from what the grounding tools returned (search hits, goals and KPI
  * progress, tasks, web results) and the memories passed in, naming every record it used.
  */
-export const chatHandler: OfflineHandler = ({ data, lastUserText, toolResults }) => {
+export const chatHandler: OfflineHandler = ({ data, system, lastUserText, toolResults }) => {
   const d = (data ?? {}) as ChatOfflineData;
   const out: string[] = [OFFLINE_NOTICE, ''];
   const sections: string[][] = [];
@@ -95,7 +111,7 @@ export const chatHandler: OfflineHandler = ({ data, lastUserText, toolResults })
       sections.push(snapshotSection(r.output as WorkspaceSnapshotOutput));
     if (r.toolName === 'web_search') sections.push(webSection(r.output as WebSearchOutput));
   }
-  const memories = (d.memories ?? []).filter(Boolean);
+  const memories = (d.memories ?? memoriesInSystem(system)).filter(Boolean);
   if (memories.length > 0)
     sections.push(['**What I remember about you**', ...memories.slice(0, MAX_ITEMS).map((m) => `- ${m}`)]);
 
