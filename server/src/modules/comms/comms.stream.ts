@@ -7,11 +7,18 @@ import { presentMessage } from './comms.presenter.ts';
 import * as repo from './comms.repository.ts';
 import { loadThread, threadChannel } from './comms.service.ts';
 
-const shared = new WeakMap<AppContext, Map<string, Promise<repo.MessageRow[]>>>();
+interface Loaded {
+  visibleTo: string | null;
+  /** Serialized once for every stream that sends it (a string is written as is). */
+  sse: SseMessage;
+}
+
+const shared = new WeakMap<AppContext, Map<string, Promise<Loaded[]>>>();
 
 /**
  * One read per thread and cursor however many streams follow the thread: a message to a thread with
- * 2,000 open streams is one query, not 2,000. Each stream then keeps only what its viewer may see.
+ * 2,000 open streams is one query and one JSON serialization, not 2,000. Each stream then keeps only
+ * what its viewer may see.
  */
 function messagesAfterShared(ctx: AppContext, threadId: string, after: number, limit: number) {
   let inflight = shared.get(ctx);
@@ -23,7 +30,15 @@ function messagesAfterShared(ctx: AppContext, threadId: string, after: number, l
   let p = inflight.get(key);
   if (!p) {
     const map = inflight;
-    p = repo.messagesAfter(ctx.db, { threadId, after, limit }).finally(() => map.delete(key));
+    p = repo
+      .messagesAfter(ctx.db, { threadId, after, limit })
+      .then((rows) =>
+        rows.map((m) => ({
+          visibleTo: m.visible_to,
+          sse: { id: String(m.seq), data: JSON.stringify(presentMessage(m)) },
+        })),
+      )
+      .finally(() => map.delete(key));
     inflight.set(key, p);
   }
   return p;
@@ -48,14 +63,14 @@ export async function streamThread(
   reply: FastifyReply,
 ): Promise<void> {
   const thread = await loadThread(ctx, caller, threadId);
-  const visible = (m: repo.MessageRow) => m.visible_to === null || m.visible_to === caller.id;
+  const visible = (m: Loaded) => m.visibleTo === null || m.visibleTo === caller.id;
   await openSseStream(req, reply, ctx, {
     channel: threadChannel(threadId),
     initialCursor: async () => String(await repo.maxSeq(ctx.db, threadId)),
     loadAfter: async (cursor, limit): Promise<SseMessage[]> => {
       const after = Math.max(parseCursor(cursor), thread.cleared_seq);
       const rows = await messagesAfterShared(ctx, threadId, after, limit);
-      return rows.filter(visible).map((m) => ({ id: String(m.seq), data: presentMessage(m) }));
+      return rows.filter(visible).map((m) => m.sse);
     },
     onEphemeral: (payload) => {
       if (payload.kind !== COMMS_SUGGESTION_EVENT) return null;

@@ -1,0 +1,225 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DEMO_PASSWORD, REPO_ROOT } from '../config.ts';
+import type { ScenarioGroup } from './types.ts';
+
+/**
+ * Comms streams (issue 6), on a server process of its own so its memory is measured alone:
+ * 1. 2,000 open SSE streams on one comms thread: the server's RSS growth per stream
+ *    (ARCHITECTURE.md section 8: ≤ 32 KiB per idle stream).
+ * 2. Fan-out: one message posted to the thread reaches all 2,000 streams; client-observed latency from
+ *    the POST to each client (section 8: one event to 1,000 streams, p99 ≤ 50 ms), over a few messages.
+ */
+
+const STREAMS = 2000;
+const OPEN_BATCH = 100;
+const MESSAGES = 5;
+const RSS_BUDGET_KIB = 32;
+const FANOUT_P99_BUDGET_MS = 50;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startCommsServer() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cc-bench-comms-'));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // Suggestions come from the offline engine whatever keys this machine has: the measure is streams.
+  for (const key of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'GOOGLE_GENERATIVE_AI_API_KEY']) delete env[key];
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'server', 'dist', 'main.js')], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `file:${path.join(dir, 'bench.db')}`,
+      FILES_DIR: path.join(dir, 'files'),
+      DEMO_SEED: 'true',
+      DEMO_PASSWORD,
+      JWT_SECRET: randomBytes(48).toString('base64url'),
+      RATE_LIMIT_AUTH_MAX: '100000000',
+      LOGIN_MAX_FAILURES: '100000000',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGTERM');
+      await Promise.race([gone, sleep(10_000).then(() => child.kill('SIGKILL'))]);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      if ((await fetch(`${baseURL}/healthz`)).status === 200) return { baseURL, pid: child.pid ?? 0, stop };
+    } catch {
+      // not yet
+    }
+    await sleep(200);
+  }
+  await stop();
+  throw new Error('the comms bench server did not start');
+}
+
+/** Resident memory of a process in KiB (Linux /proc). */
+function rssKib(pid: number): number {
+  const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : Number.NaN;
+}
+
+async function signIn(baseURL: string, email: string): Promise<string> {
+  const res = await fetch(`${baseURL}/api/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: email, password: DEMO_PASSWORD }).toString(),
+  });
+  if (res.status !== 200) throw new Error(`sign-in of ${email}: ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+async function api<T>(baseURL: string, token: string, method: string, p: string, body?: unknown): Promise<T> {
+  const res = await fetch(baseURL + p, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<T>;
+}
+
+interface Client {
+  /** Resolves once the stream is open (the server's first comment arrived). */
+  opened: Promise<void>;
+  /** Arrival time of each marker seen, by marker. */
+  seen: Map<string, number>;
+  close(): void;
+}
+
+/** A raw SSE client: it only looks for markers in the bytes (no parsing cost on the measure). */
+function openClient(url: string, agent: http.Agent, markers: string[]): Client {
+  const seen = new Map<string, number>();
+  let req: http.ClientRequest | undefined;
+  const opened = new Promise<void>((resolve, reject) => {
+    req = http.get(url, { agent, headers: { accept: 'text/event-stream' } }, (res) => {
+      if (res.statusCode !== 200) {
+        reject(new Error(`stream answered ${res.statusCode}`));
+        res.resume();
+        return;
+      }
+      res.setEncoding('utf8');
+      res.once('data', () => resolve());
+      res.on('data', (chunk: string) => {
+        const now = performance.now();
+        for (const m of markers) if (!seen.has(m) && chunk.includes(m)) seen.set(m, now);
+      });
+    });
+    req.on('error', reject);
+  });
+  return { opened, seen, close: () => req?.destroy() };
+}
+
+const pct = (values: number[], p: number) => {
+  if (!values.length) return Number.NaN;
+  const s = [...values].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 10) / 10;
+};
+
+export const commsStreams: ScenarioGroup = {
+  name: 'comms-streams',
+  description: `${STREAMS} open comms streams in one server process (RSS per stream) and fan-out latency of one message`,
+  async run() {
+    const notes: string[] = [];
+    const server = await startCommsServer();
+    const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+    const clients: Client[] = [];
+    try {
+      const ceo = await signIn(server.baseURL, 'ceo@demo.example');
+      const maya = await signIn(server.baseURL, 'maya@demo.example');
+      const threads = await api<{ id: string; other_user_name: string | null }[]>(
+        server.baseURL,
+        ceo,
+        'GET',
+        '/api/comms/threads',
+      );
+      const thread = threads.find((t) => t.other_user_name === 'Maya Patel');
+      if (!thread) throw new Error('the demo thread between Olivia and Maya is missing');
+      const markers = Array.from(
+        { length: MESSAGES },
+        (_, i) => `fanout-${i}-${randomBytes(4).toString('hex')}`,
+      );
+      const url = `${server.baseURL}/api/comms/threads/${thread.id}/events?token=${encodeURIComponent(maya)}`;
+
+      // Warm the route and the allocator a little so the baseline is not a cold process.
+      const warm = Array.from({ length: 20 }, () => openClient(url, agent, []));
+      await Promise.all(warm.map((c) => c.opened));
+      for (const c of warm) c.close();
+      await sleep(1500);
+      const before = rssKib(server.pid);
+
+      const openStart = performance.now();
+      for (let i = 0; i < STREAMS; i += OPEN_BATCH) {
+        const batch = Array.from({ length: Math.min(OPEN_BATCH, STREAMS - i) }, () =>
+          openClient(url, agent, markers),
+        );
+        await Promise.all(batch.map((c) => c.opened));
+        clients.push(...batch);
+      }
+      const openSeconds = (performance.now() - openStart) / 1000;
+      await sleep(2000);
+      const after = rssKib(server.pid);
+      const perStream = (after - before) / STREAMS;
+      notes.push(
+        `${STREAMS} comms streams opened in ${openSeconds.toFixed(1)} s; server RSS ${Math.round(before / 1024)} → ` +
+          `${Math.round(after / 1024)} MiB = ${perStream.toFixed(1)} KiB per stream (budget ${RSS_BUDGET_KIB} KiB: ` +
+          `${perStream <= RSS_BUDGET_KIB ? 'within' : 'OVER'})`,
+      );
+
+      const latencies: number[] = [];
+      let missing = 0;
+      for (const marker of markers) {
+        const t0 = performance.now();
+        await api(server.baseURL, ceo, 'POST', `/api/comms/threads/${thread.id}/messages`, { text: marker });
+        const deadline = Date.now() + 10_000;
+        // Poll rarely: the arrival times are taken on arrival, polling only decides when to stop waiting.
+        while (Date.now() < deadline && clients.some((c) => !c.seen.has(marker))) await sleep(100);
+        for (const c of clients) {
+          const at = c.seen.get(marker);
+          if (at === undefined) missing++;
+          else latencies.push(at - t0);
+        }
+        // Let the background suggestion for Maya (and its note to every stream) pass before the next.
+        await sleep(500);
+      }
+      const p99 = pct(latencies, 99);
+      notes.push(
+        `fan-out of ${MESSAGES} messages to ${STREAMS} streams (POST → each client): p50 ${pct(latencies, 50)} ms, ` +
+          `p99 ${p99} ms, max ${pct(latencies, 100)} ms, ${missing} missed ` +
+          `(budget p99 ${FANOUT_P99_BUDGET_MS} ms for 1,000 streams: ${p99 <= FANOUT_P99_BUDGET_MS ? 'within' : 'OVER'} at ${STREAMS})`,
+      );
+    } finally {
+      for (const c of clients) c.close();
+      agent.destroy();
+      await server.stop();
+    }
+    return { notes };
+  },
+};
