@@ -2,6 +2,8 @@ import { RUN_ALREADY_ACTIVE, RUN_STOPPED_SUMMARY } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { connectSse } from '../../../test/sse.ts';
+import { getUserSummary } from '../users/users.service.ts';
+import { getStrategicFlowRun, startStrategicFlowRun } from './runs.strategic.ts';
 import {
   builtinAgentIds,
   createConversation,
@@ -307,6 +309,27 @@ apiSuite('crew and flow runs (offline engine)', () => {
     const mine = rows.find((r) => r.crew_run_id === fid);
     expect(mine?.content).toBeTruthy();
     expect(String(done.result)).toContain(String(mine?.content).slice(0, 40));
+
+    // What POST /api/flow/run/strategic_flow answers once routed to the engine (advice contract shape).
+    const caller = (await getUserSummary(t.ctx, ceo.id)) as NonNullable<
+      Awaited<ReturnType<typeof getUserSummary>>
+    >;
+    const gen = await startStrategicFlowRun(t.ctx, caller, { inputs: {} });
+    expect(gen).toMatchObject({
+      flow: 'strategic_flow',
+      status: 'running',
+      user_id: ceo.id,
+      advice_id: null,
+    });
+    await waitForStatus(t.req, ceo.token, 'flow', gen.flow_run_id, ['completed']);
+    const finished = await getStrategicFlowRun(t.ctx, caller, gen.id);
+    expect(finished.status).toBe('completed');
+    const all = (await t.req({ method: 'GET', url: '/api/strategic-advice/', token: ceo.token })).json() as {
+      id: string;
+      crew_run_id: string | null;
+    }[];
+    expect(all.find((r) => r.crew_run_id === gen.id)?.id).toBe(finished.advice_id);
+    await expect(startStrategicFlowRun(t.ctx, caller, { inputs: { user_id: other.id } })).rejects.toThrow();
   });
 
   it("another user's runs, timelines and streams are 404; their conversation cannot host my run", async () => {
