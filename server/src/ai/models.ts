@@ -108,7 +108,9 @@ export function resolveModel(ctx: HasConfig, modelId?: string | null): ResolvedM
   if (isSpecId(id)) {
     const spec = SPEC_MODELS[id];
     if (spec.family === 'openai' && p.compat) {
-      const target = listed && listed.length > 0 && !listed.includes(id) ? listed[0] : id;
+      // A real OpenAI endpoint lists gpt-5-chat as gpt-5-chat-latest; a local server may list neither.
+      const alias = spec.providerId && listed?.includes(spec.providerId) ? spec.providerId : undefined;
+      const target = !listed || listed.length === 0 || listed.includes(id) ? id : (alias ?? listed[0]);
       return limited(config, p.compat.chatModel(target), target, 'openai-compatible');
     }
     if (spec.family === 'openai' && p.openai) {

@@ -231,3 +231,19 @@ describe('timeouts wrapper', () => {
     }
   });
 });
+
+describe('endpoint model mapping', () => {
+  it('serves a spec id the endpoint lacks by its alias, else by its first model', async () => {
+    const mock = await startMockOpenAI({ models: ['llama3.2', 'gpt-5-chat-latest'] });
+    try {
+      const { loadConfig } = await import('../config.ts');
+      const config = loadConfig({ OPENAI_BASE_URL: mock.url, JWT_SECRET: 'x'.repeat(40) });
+      expect((await resolveModelFresh({ config }, 'gpt-5-chat')).id).toBe('gpt-5-chat-latest');
+      expect((await resolveModelFresh({ config }, 'gpt-5-mini')).id).toBe('llama3.2');
+      expect((await resolveModelFresh({ config }, 'llama3.2')).engine).toBe('openai-compatible');
+      expect((await resolveModelFresh({ config }, 'gemini-2.5-pro')).engine).toBe('offline');
+    } finally {
+      await mock.close();
+    }
+  });
+});
