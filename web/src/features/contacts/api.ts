@@ -5,17 +5,21 @@ import type {
   TOrganization,
   TUpdateContactRequest,
 } from '@cc/contract';
-import { MAX_PAGE_SIZE } from '@cc/contract';
-import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type InfiniteData,
+  infiniteQueryOptions,
+  keepPreviousData,
+  type QueryClient,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { api } from '../../lib/api';
 
 export type Contact = TContact;
 export type OrganizationRef = Pick<TOrganization, 'id' | 'name' | 'my_access_level'>;
-
-export const contactKeys = {
-  all: ['contacts'] as const,
-  list: () => [...contactKeys.all, 'list'] as const,
-};
 
 /** The same key as the organization screen uses, so both read one cached list. */
 const organizationsKey = ['organizations', 'list'] as const;
@@ -26,14 +30,48 @@ const interactionsPath = (id: string) => `${contactPath(id)}/past-interactions`;
 const interactionPath = (id: string, interactionId: string) =>
   `${interactionsPath(id)}/${encodeURIComponent(interactionId)}`;
 
-export const contactsQuery = () =>
-  queryOptions({
-    queryKey: contactKeys.list(),
-    queryFn: ({ signal }) => api<Contact[]>(CONTACTS, { signal, query: { skip: 0, limit: MAX_PAGE_SIZE } }),
+/** Contacts per request: the page loads the next ones on demand (ARCHITECTURE.md section 8). */
+export const CONTACTS_PAGE_SIZE = 50;
+
+export const contactKeys = {
+  all: ['contacts'] as const,
+  lists: () => [...contactKeys.all, 'list'] as const,
+  list: (search: string) => [...contactKeys.lists(), search] as const,
+};
+
+/** One page of the directory as the server sent it; `nextSkip` is null after the last page. */
+export interface ContactsPage {
+  items: Contact[];
+  nextSkip: number | null;
+}
+
+type ContactsData = InfiniteData<ContactsPage, number>;
+
+/** Directory order, searched on the server (name, role or any e-mail, case-insensitive). */
+export const contactsQuery = (search: string) =>
+  infiniteQueryOptions({
+    queryKey: contactKeys.list(search),
+    initialPageParam: 0,
+    queryFn: async ({ signal, pageParam }): Promise<ContactsPage> => {
+      const items = await api<Contact[]>(CONTACTS, {
+        signal,
+        query: { search: search || undefined, skip: pageParam, limit: CONTACTS_PAGE_SIZE },
+      });
+      return { items, nextSkip: items.length < CONTACTS_PAGE_SIZE ? null : pageParam + CONTACTS_PAGE_SIZE };
+    },
+    getNextPageParam: (last) => last.nextSkip ?? undefined,
   });
 
-export function useContacts() {
-  return useQuery(contactsQuery());
+/** The contacts matching `search`, page after page; `contacts` is the loaded pages without repeats. */
+export function useContacts(search: string) {
+  const query = useInfiniteQuery({ ...contactsQuery(search), placeholderData: keepPreviousData });
+  const contacts = useMemo(() => {
+    const seen = new Set<string>();
+    return (query.data?.pages ?? [])
+      .flatMap((p) => p.items)
+      .filter((c) => !seen.has(c.id) && Boolean(seen.add(c.id)));
+  }, [query.data]);
+  return { ...query, contacts };
 }
 
 /** GET /api/organizations: names for "Shared with: …" and the sharing checkboxes. */
@@ -44,7 +82,7 @@ export function useContactOrganizations() {
   });
 }
 
-/** Case-insensitive match on the name, the role or any e-mail (spec: Contacts Directory). */
+/** Case-insensitive match on the name, the role or any e-mail, as the server's search. */
 export function matchesContact(contact: Contact, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (!needle) return true;
@@ -54,22 +92,48 @@ export function matchesContact(contact: Contact, search: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Cache updates (spec section 4: creating adds to the top, editing replaces, deleting removes)
+// Cache updates (spec section 4: creating adds to the top, editing replaces, deleting removes), in
+// every cached search.
 
-function updateList(qc: QueryClient, fn: (list: Contact[]) => Contact[]) {
-  qc.setQueryData<Contact[]>(contactKeys.list(), (old) => (old ? fn(old) : old));
+function updateLists(qc: QueryClient, fn: (data: ContactsData, search: string) => ContactsData) {
+  for (const [key, data] of qc.getQueriesData<ContactsData>({ queryKey: contactKeys.lists() })) {
+    if (data) qc.setQueryData<ContactsData>(key, fn(data, String(key[2] ?? '')));
+  }
 }
 
+const mapItems = (data: ContactsData, fn: (items: Contact[], index: number) => ContactsPage['items']) => ({
+  ...data,
+  pages: data.pages.map((p, i) => ({ ...p, items: fn(p.items, i) })),
+});
+
+/** On top of the first page of every cached list it matches (it may come again later in name order). */
 export function prependContact(qc: QueryClient, contact: Contact) {
-  updateList(qc, (list) => [contact, ...list.filter((c) => c.id !== contact.id)]);
+  updateLists(qc, (data, search) =>
+    matchesContact(contact, search)
+      ? mapItems(data, (items, i) => {
+          const rest = items.filter((c) => c.id !== contact.id);
+          return i === 0 ? [contact, ...rest] : rest;
+        })
+      : data,
+  );
 }
 
 export function replaceContact(qc: QueryClient, contact: Contact) {
-  updateList(qc, (list) => list.map((c) => (c.id === contact.id ? contact : c)));
+  updateLists(qc, (data) => mapItems(data, (items) => items.map((c) => (c.id === contact.id ? contact : c))));
 }
 
+/** Removes it; the next page starts one row earlier, as the server's list has lost a row before it. */
 export function removeContact(qc: QueryClient, id: string) {
-  updateList(qc, (list) => list.filter((c) => c.id !== id));
+  updateLists(qc, (data) => {
+    if (!data.pages.some((p) => p.items.some((c) => c.id === id))) return data;
+    return {
+      ...data,
+      pages: data.pages.map((p) => ({
+        items: p.items.filter((c) => c.id !== id),
+        nextSkip: p.nextSkip === null ? null : p.nextSkip - 1,
+      })),
+    };
+  });
 }
 
 export function useCreateContact() {
@@ -122,11 +186,13 @@ export function useDeleteInteraction() {
     mutationFn: ({ contactId, interactionId }: { contactId: string; interactionId: string }) =>
       api<void>(interactionPath(contactId, interactionId), { method: 'DELETE' }),
     onSuccess: (_data, { contactId, interactionId }) =>
-      updateList(qc, (list) =>
-        list.map((c) =>
-          c.id === contactId
-            ? { ...c, past_interactions: c.past_interactions.filter((i) => i.id !== interactionId) }
-            : c,
+      updateLists(qc, (data) =>
+        mapItems(data, (items) =>
+          items.map((c) =>
+            c.id === contactId
+              ? { ...c, past_interactions: c.past_interactions.filter((i) => i.id !== interactionId) }
+              : c,
+          ),
         ),
       ),
   });

@@ -46,13 +46,22 @@ const ada = () =>
 const bob = () => makeContact({ id: 'c-bob', name: 'Bob Stone', role: 'Investor', is_user: true });
 const cyd = () => makeContact({ id: 'c-cyd', name: 'Cyd Ray', emails: ['cyd@ray.dev'], role: null });
 
+/** The server's list: search on name, role or any e-mail (case-insensitive), then skip/limit. */
+function serverPage(contacts: TContact[], q: URLSearchParams): TContact[] {
+  const needle = (q.get('search') ?? '').trim().toLowerCase();
+  const hit = (c: TContact) =>
+    !needle || [c.name, c.role ?? '', ...c.emails].some((text) => text.toLowerCase().includes(needle));
+  const skip = Number(q.get('skip') ?? 0);
+  return contacts.filter(hit).slice(skip, skip + Number(q.get('limit') ?? 100));
+}
+
 function setup(contacts: TContact[], extra: Record<string, Handler> = {}) {
   const api = mockApi({
     'GET /api/users/me': { body: makeUser({ id: 'user-me', organization_id: 'org-1' }) },
     'GET /api/organizations': {
       body: [makeOrg({ id: 'org-1', name: 'Northwind Ventures' }), makeOrg({ id: 'org-2', name: 'Contoso' })],
     },
-    'GET /api/contacts/': { body: contacts },
+    'GET /api/contacts/': (call) => ({ body: serverPage(contacts, call.search) }),
     ...extra,
   });
   renderApp({ path: '/app/contacts', token: 'tok' });
@@ -81,22 +90,41 @@ describe('contacts directory: list', () => {
     expect(screen.getByText('Click "Add New Contact" to get started.')).toBeInTheDocument();
   });
 
-  it('searches name, role and any e-mail, case-insensitively', async () => {
-    setup([ada(), bob(), cyd()]);
+  it('searches name, role and any e-mail on the server, case-insensitively', async () => {
+    const { callsTo } = setup([ada(), bob(), cyd()]);
     await screen.findByRole('button', { name: 'Ada Lovelace' });
+    expect(callsTo('GET', '/api/contacts/')[0].search.toString()).toBe('skip=0&limit=50');
     const box = screen.getByLabelText('Search contacts');
     await userEvent.type(box, 'bOB');
-    expect(cardNames()).toEqual(['Bob Stone']);
+    await waitFor(() => expect(cardNames()).toEqual(['Bob Stone']));
+    // one request for the settled text, not one per key
+    expect(callsTo('GET', '/api/contacts/').map((c) => c.search.get('search'))).toEqual([null, 'bOB']);
     await userEvent.clear(box);
     await userEvent.type(box, 'INVESTOR');
-    expect(cardNames()).toEqual(['Bob Stone']);
+    await waitFor(() => expect(cardNames()).toEqual(['Bob Stone']));
     await userEvent.clear(box);
     await userEvent.type(box, 'home.ORG');
-    expect(cardNames()).toEqual(['Ada Lovelace']);
+    await waitFor(() => expect(cardNames()).toEqual(['Ada Lovelace']));
     await userEvent.clear(box);
     await userEvent.type(box, 'zzz');
-    expect(screen.getByText('No contacts match your search.')).toBeInTheDocument();
+    expect(await screen.findByText('No contacts match your search.')).toBeInTheDocument();
     expect(screen.queryByText('No contacts found.')).not.toBeInTheDocument();
+  });
+
+  it('loads 50 at a time and the next ones on demand', async () => {
+    const many = Array.from({ length: 120 }, (_, i) =>
+      makeContact({ id: `p-${i}`, name: `Person ${String(i).padStart(3, '0')}` }),
+    );
+    const { callsTo } = setup(many);
+    await screen.findByText('Person 000', {}, { timeout: 5000 });
+    expect(cardNames()).toHaveLength(50);
+    await userEvent.click(screen.getByText('Load more contacts'));
+    await waitFor(() => expect(cardNames()).toHaveLength(100));
+    await userEvent.click(screen.getByText('Load more contacts'));
+    await waitFor(() => expect(cardNames()).toHaveLength(120));
+    expect(cardNames()[119]).toBe('Person 119');
+    expect(screen.queryByText('Load more contacts')).not.toBeInTheDocument();
+    expect(callsTo('GET', '/api/contacts/').map((c) => c.search.get('skip'))).toEqual(['0', '50', '100']);
   });
 
   it('shows the card details: initial, not-an-app-user icon, role or N/A, first email and phone, shared with', async () => {
@@ -246,6 +274,28 @@ describe('contact form', () => {
     await waitFor(() => expect(callsTo('DELETE', '/api/contacts/c-ada')).toHaveLength(1));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(cardNames()).toEqual(['Bob Stone']);
+  });
+
+  it('after a delete the next page starts one row earlier, so no contact is skipped', async () => {
+    const many = Array.from({ length: 60 }, (_, i) =>
+      makeContact({ id: `p-${i}`, name: `Person ${String(i).padStart(3, '0')}` }),
+    );
+    const { callsTo } = setup(many, {
+      'DELETE /api/contacts/p-0': () => {
+        many.shift();
+        return { status: 204 };
+      },
+    });
+    await userEvent.click(await screen.findByText('Person 000', {}, { timeout: 5000 }));
+    const detail = within(await screen.findByRole('dialog', { name: /Person 000/ }));
+    await userEvent.click(detail.getByRole('button', { name: 'Delete Contact' }));
+    const confirm = within(await screen.findByRole('alertdialog', { name: 'Confirm Contact Deletion' }));
+    await userEvent.click(confirm.getByRole('button', { name: 'Delete Contact' }));
+    await waitFor(() => expect(cardNames()).toHaveLength(49));
+    await userEvent.click(screen.getByText('Load more contacts'));
+    await waitFor(() => expect(cardNames()).toHaveLength(59));
+    expect(cardNames()[49]).toBe('Person 050');
+    expect(callsTo('GET', '/api/contacts/').at(-1)?.search.get('skip')).toBe('49');
   });
 });
 

@@ -5,7 +5,7 @@ import type {
   TUpdateContactRequest,
 } from '@cc/contract';
 import { LayoutGrid, List, Plus, Search, Users } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeader } from '../../../components/page-header';
 import { Alert } from '../../../components/ui/alert';
@@ -14,11 +14,11 @@ import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../../lib/auth';
+import { useDebounced } from '../../../lib/use-debounced';
 import { notify } from '../../../lib/toast';
 import { cn } from '../../../lib/utils';
 import {
   type Contact,
-  matchesContact,
   type OrganizationRef,
   sharedOrgNames,
   useContactOrganizations,
@@ -42,7 +42,9 @@ type InteractionState = { interaction: TPastInteraction | null } | null;
 
 export default function ContactsPage() {
   const { user } = useAuth();
-  const contacts = useContacts();
+  const [search, setSearch] = useState('');
+  const searched = useDebounced(search.trim(), 250);
+  const contacts = useContacts(searched);
   const orgs = useContactOrganizations();
   const create = useCreateContact();
   const update = useUpdateContact();
@@ -50,7 +52,6 @@ export default function ContactsPage() {
   const saveInteraction = useSaveInteraction();
   const removeInteraction = useDeleteInteraction();
 
-  const [search, setSearch] = useState('');
   const [view, setView] = useState<ContactsView>('grid');
   const [openId, setOpenId] = useState<string | null>(null);
   const [form, setForm] = useState<FormState>(null);
@@ -58,9 +59,9 @@ export default function ContactsPage() {
   const [interactionDialog, setInteractionDialog] = useState<InteractionState>(null);
   const [deletingInteraction, setDeletingInteraction] = useState<TPastInteraction | null>(null);
 
-  const list = contacts.data ?? [];
-  const visible = useMemo(() => list.filter((c) => matchesContact(c, search)), [list, search]);
-  // The open contact is read from the cached list, so every change shows at once.
+  // Searched on the server, a page at a time; the open contact is read from the cached list, so every
+  // change shows at once.
+  const list = contacts.contacts;
   const open = list.find((c) => c.id === openId) ?? null;
   const myOrgs: OrganizationRef[] = (orgs.data ?? []).filter((o) => o.my_access_level !== null);
   const defaultOwnerOrgId =
@@ -184,12 +185,12 @@ export default function ContactsPage() {
             <Skeleton key={i} className="h-44 rounded-xl" />
           ))}
         </div>
-      ) : contacts.isError ? (
-        <Alert>Could not load your contacts: {contacts.error.message}</Alert>
-      ) : visible.length === 0 ? (
+      ) : !contacts.data ? (
+        <Alert>Could not load your contacts: {contacts.error?.message}</Alert>
+      ) : list.length === 0 ? (
         <Card className="flex flex-col items-center gap-2 px-6 py-14 text-center">
           <Users className="size-8 text-muted-foreground" aria-hidden="true" />
-          {list.length === 0 ? (
+          {searched === '' ? (
             <>
               <p className="font-medium">No contacts found.</p>
               <p className="text-sm text-muted-foreground">Click "Add New Contact" to get started.</p>
@@ -199,20 +200,36 @@ export default function ContactsPage() {
           )}
         </Card>
       ) : (
-        <ul
-          aria-label="Contacts"
-          data-view={view}
-          className={cn(
-            'grid grid-cols-1 gap-4',
-            view === 'grid' ? 'sm:grid-cols-2 xl:grid-cols-3' : 'gap-2',
-          )}
-        >
-          {visible.map((c) => (
-            <li key={c.id} className="flex min-w-0">
-              <ContactCard contact={c} sharedWith={namesOf(c)} view={view} onOpen={() => setOpenId(c.id)} />
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul
+            aria-label="Contacts"
+            aria-busy={contacts.isPlaceholderData}
+            data-view={view}
+            className={cn(
+              'grid grid-cols-1 gap-4',
+              view === 'grid' ? 'sm:grid-cols-2 xl:grid-cols-3' : 'gap-2',
+            )}
+          >
+            {list.map((c) => (
+              <li key={c.id} className="flex min-w-0">
+                <ContactCard contact={c} sharedWith={namesOf(c)} view={view} onOpen={() => setOpenId(c.id)} />
+              </li>
+            ))}
+          </ul>
+          {contacts.hasNextPage ? (
+            <Button
+              variant="outline"
+              className="self-center"
+              disabled={contacts.isFetchingNextPage}
+              onClick={() => contacts.fetchNextPage()}
+            >
+              {contacts.isFetchingNextPage ? 'Loading more contacts…' : 'Load more contacts'}
+            </Button>
+          ) : null}
+          {contacts.isFetchNextPageError ? (
+            <Alert>Could not load more contacts: {contacts.error?.message}</Alert>
+          ) : null}
+        </>
       )}
 
       <ContactDetailDialog
