@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { COMMS_SUGGESTION_EVENT, type TCommsSuggestion, type ZPutSuggestionRequest } from '@cc/contract';
 import type { z } from 'zod';
-import { commsReplyHandler, type CommsReplyData } from '../../ai/offline/handlers/comms-reply.ts';
+import type { JSONValue } from '@ai-sdk/provider';
+import { generateText } from 'ai';
+import { resolveModel } from '../../ai/models.ts';
+import type { CommsReplyData } from '../../ai/offline/handlers/comms-reply.ts';
 import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -15,6 +18,7 @@ import { loadThread, threadChannel } from './comms.service.ts';
 
 const CONTEXT_MESSAGES = 10;
 const MAX_SUGGESTION = 1000;
+const SUGGESTION_TIMEOUT_MS = 30_000;
 
 export const NO_SUGGESTION = 'There is no AI suggestion for this conversation.';
 
@@ -80,7 +84,14 @@ export async function requestSuggestion(
     created_at: nowIso(),
   });
   background(ctx).run('comms suggestion', async () => {
-    const text = (await writeSuggestion(ctx, threadId, recipientId)).slice(0, MAX_SUGGESTION).trim();
+    let text: string;
+    try {
+      text = (await writeSuggestion(ctx, threadId, recipientId)).slice(0, MAX_SUGGESTION).trim();
+    } catch (err) {
+      // No half-made suggestion is left pending when the model fails.
+      await repo.deleteSuggestionById(ctx.db, id);
+      throw err;
+    }
     if (!text) {
       await repo.deleteSuggestionById(ctx.db, id);
       return;
@@ -130,15 +141,36 @@ async function replyData(ctx: AppContext, threadId: string, recipientId: string)
   };
 }
 
+const SYSTEM =
+  'You draft a short reply (one to three sentences) that the recipient of a workplace chat could send. ' +
+  "Write in the recipient's voice, plain text, no greeting line, no signature, no markdown. Use only facts " +
+  'from the conversation and the contact record given.';
+
+function replyPrompt(d: CommsReplyData): string {
+  const lines = d.messages.map(
+    (m) => `${m.own ? `${d.recipient_name || 'Me'} (me)` : m.sender_name}: ${m.text}`,
+  );
+  const contact = d.contact
+    ? `Contact record for ${d.contact.name}${d.contact.role ? ` (${d.contact.role})` : ''}: ` +
+      `${d.contact.notes ?? 'no notes'}` +
+      (d.contact.last_interaction
+        ? `; last interaction ${d.contact.last_interaction.date}: ${d.contact.last_interaction.summary}`
+        : '')
+    : 'No contact record.';
+  return `Conversation (oldest first):\n${lines.join('\n')}\n\n${contact}\n\nDraft my reply to ${d.sender_name}.`;
+}
+
 /** The reply text: from the configured model, or the offline engine's comms-reply handler. */
 async function writeSuggestion(ctx: AppContext, threadId: string, recipientId: string): Promise<string> {
   const data = await replyData(ctx, threadId, recipientId);
-  return commsReplyHandler({
-    data,
-    prompt: [],
-    system: '',
-    lastUserText: data.messages.at(-1)?.text ?? '',
-    toolResults: [],
-    requestedModelId: 'offline',
+  const { model } = resolveModel(ctx);
+  const { text } = await generateText({
+    model,
+    system: SYSTEM,
+    prompt: replyPrompt(data),
+    abortSignal: AbortSignal.timeout(SUGGESTION_TIMEOUT_MS),
+    maxRetries: 1,
+    providerOptions: { offline: { task: 'comms-reply', data: data as unknown as JSONValue } },
   });
+  return text;
 }

@@ -1,5 +1,6 @@
 import type { OfflineHandler } from '../types.ts';
 import { chatHandler } from './chat.ts';
+import { commsReplyHandler } from './comms-reply.ts';
 import { crewTaskHandler } from './crew-task.ts';
 import { memoryExtractionHandler } from './memory-extraction.ts';
 import { strategicAdviceHandler } from './strategic-advice.ts';
@@ -11,6 +12,7 @@ import { taskSuggestionsHandler } from './task-suggestions.ts';
  */
 export const offlineHandlers: Record<string, OfflineHandler> = {
   chat: chatHandler,
+  'comms-reply': commsReplyHandler,
   'crew-task': crewTaskHandler,
   'memory-extraction': memoryExtractionHandler,
   'strategic-advice': strategicAdviceHandler,
