@@ -50,25 +50,34 @@ export function RunTimeline({
     return <p className="text-sm text-muted-foreground">Waiting for the first event…</p>;
   }
   return (
-    <ol role="log" aria-label={label} className="flex max-h-80 flex-col gap-2 overflow-y-auto pr-1">
-      {events.map((e) => {
-        const Icon = ICONS[e.type] ?? CircleDot;
-        const failed = e.type === 'crew_error' || (e.type === 'terminal' && /fail/i.test(e.summary));
-        return (
-          <li key={e.id} className="flex gap-2 text-sm" data-event-type={e.type}>
-            <Icon
-              aria-hidden="true"
-              className={cn('mt-0.5 size-4 shrink-0', failed ? 'text-danger-text' : 'text-primary')}
-            />
-            <div className="flex min-w-0 flex-1 flex-col">
-              <span className={cn('break-words', failed && 'text-danger-text')}>{e.summary || e.type}</span>
-              <span className="text-xs text-muted-foreground">
-                {e.type.replace(/_/g, ' ')} · <time dateTime={e.ts}>{time(e.ts)}</time>
-              </span>
-            </div>
-          </li>
-        );
-      })}
-    </ol>
+    // The scrolling log is focusable so keyboard users can scroll it.
+    <div
+      role="log"
+      aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
+      tabIndex={0}
+      className="max-h-48 overflow-y-auto rounded-md pr-1 sm:max-h-64 focus-visible:outline-2 focus-visible:outline-ring"
+    >
+      <ol className="flex flex-col gap-2">
+        {events.map((e) => {
+          const Icon = ICONS[e.type] ?? CircleDot;
+          const failed = e.type === 'crew_error' || (e.type === 'terminal' && /fail/i.test(e.summary));
+          return (
+            <li key={e.id} className="flex gap-2 text-sm" data-event-type={e.type}>
+              <Icon
+                aria-hidden="true"
+                className={cn('mt-0.5 size-4 shrink-0', failed ? 'text-danger-text' : 'text-primary')}
+              />
+              <div className="flex min-w-0 flex-1 flex-col">
+                <span className={cn('break-words', failed && 'text-danger-text')}>{e.summary || e.type}</span>
+                <span className="text-xs text-muted-foreground">
+                  {e.type.replace(/_/g, ' ')} · <time dateTime={e.ts}>{time(e.ts)}</time>
+                </span>
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
   );
 }
