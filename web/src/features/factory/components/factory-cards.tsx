@@ -51,7 +51,11 @@ export function CrewCard({
             {crew.tasks.length} {crew.tasks.length === 1 ? 'task' : 'tasks'} · {crew.agentIds.length}{' '}
             {crew.agentIds.length === 1 ? 'agent' : 'agents'}
           </p>
-          {crew.requires_input ? <Badge variant="warning" className="self-start">Needs input</Badge> : null}
+          {crew.requires_input ? (
+            <Badge variant="warning" className="self-start">
+              Needs input
+            </Badge>
+          ) : null}
         </div>
       }
       details={
@@ -176,7 +180,11 @@ export function FlowCard({
           <p className="text-muted-foreground">
             {flow.steps.length} {flow.steps.length === 1 ? 'step' : 'steps'}
           </p>
-          {human ? <Badge variant="warning" className="self-start">Asks a person</Badge> : null}
+          {human ? (
+            <Badge variant="warning" className="self-start">
+              Asks a person
+            </Badge>
+          ) : null}
         </div>
       }
       details={
