@@ -4,14 +4,14 @@ import type {
   TPastInteraction,
   TUpdateContactRequest,
 } from '@cc/contract';
-import { LayoutGrid, List, Plus, Search, Users } from 'lucide-react';
+import { LayoutGrid, List, Plus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeader } from '../../../components/page-header';
+import { SearchField } from '../../../components/search-field';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../../lib/auth';
 import { useDebounced } from '../../../lib/use-debounced';
@@ -150,23 +150,15 @@ export default function ContactsPage() {
       />
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <div className="relative w-full sm:max-w-sm">
-          <label htmlFor="contacts-search" className="sr-only">
-            Search contacts
-          </label>
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            id="contacts-search"
-            type="search"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder="Search by name, role or email"
-            className="pl-9"
-          />
-        </div>
+        <SearchField
+          id="contacts-search"
+          label="Search contacts"
+          hideLabel
+          value={search}
+          onChange={setSearch}
+          placeholder="Search by name, role or email"
+          className="w-full sm:max-w-sm"
+        />
         <fieldset className="inline-flex self-start rounded-md border border-border p-0.5 sm:self-auto">
           <legend className="sr-only">Layout</legend>
           <ViewButton active={view === 'grid'} onClick={() => setView('grid')} label="Grid view">
