@@ -1,9 +1,10 @@
+import { streamAssistantTurn } from '../../ai/assistant.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 
 /** One prior message given to the model as context. */
 export interface TurnHistoryItem {
-  role: 'user' | 'assistant' | 'system';
+  role: 'user' | 'assistant';
   content: string;
 }
 
@@ -22,31 +23,39 @@ export interface AssistantTurnRequest {
 export interface AssistantTurnStream {
   /** The model id that answers. */
   model: string;
+  /** Token deltas; throws when the model call fails. */
   textStream: AsyncIterable<string>;
   /** Token usage once the stream has ended (nulls when the provider does not say). */
   usage(): Promise<{ inputTokens: number | null; outputTokens: number | null }>;
 }
 
 /**
- * The seam between the chat and the AI layer: everything model-specific (model resolution, memory,
- * internal and internet search, the offline engine) lives behind streamAssistantTurn.
- * TEMPORARY until server/src/ai/assistant.ts lands: a deterministic echo streamed word by word.
+ * The seam between the chat and the AI layer: model resolution (an unknown model is a 422 before
+ * anything is stored), memory, internal and internet search and the offline engine all live behind
+ * streamAssistantTurn.
  */
 export async function startAssistantTurn(
-  _ctx: AppContext,
+  ctx: AppContext,
   req: AssistantTurnRequest,
 ): Promise<AssistantTurnStream> {
-  const words = `You said: ${req.messageText}`.split(/(?<= )/);
-  async function* gen() {
-    for (const w of words) {
-      if (req.abortSignal.aborted) return;
-      await new Promise((r) => setTimeout(r, 5));
-      yield w;
-    }
-  }
+  const turn = await streamAssistantTurn({
+    ctx,
+    user: req.user,
+    modelId: req.model ?? null,
+    history: req.history,
+    message: req.messageText,
+    useMemory: req.useMemory,
+    useInternalSearch: req.useInternalSearch,
+    useInternet: req.useInternet,
+    conversationId: req.conversationId,
+    abortSignal: req.abortSignal,
+  });
   return {
-    model: req.model ?? 'gpt-5-chat',
-    textStream: gen(),
-    usage: async () => ({ inputTokens: null, outputTokens: null }),
+    model: turn.model,
+    textStream: turn.textStream,
+    usage: async () => {
+      const r = await turn.result;
+      return { inputTokens: r.usage.inputTokens ?? null, outputTokens: r.usage.outputTokens ?? null };
+    },
   };
 }

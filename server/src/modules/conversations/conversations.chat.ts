@@ -84,13 +84,6 @@ class ReplyWriter {
   }
 }
 
-const ROLE_OF: Record<string, TurnHistoryItem['role']> = {
-  user: 'user',
-  assistant: 'assistant',
-  crew: 'assistant',
-  system: 'system',
-};
-
 /**
  * POST /api/conversations/{id}/chat: stores the user's message, then streams the assistant's reply on
  * the conversation's event stream and answers with the finished reply. Aborting `signal` (the client
@@ -117,47 +110,43 @@ export async function chat(
   signal.addEventListener('abort', abort);
   const unsubscribe = ctx.bus.subscribe(stopChannel(conversationId), abort);
   try {
+    // The context is what came before this message; the turn starts (and an unknown model is refused
+    // with 422) before anything is stored.
+    const context = await repo.contextMessages(ctx.db, conversationId, body.context_messages);
+    const history: TurnHistoryItem[] = context
+      .filter((m) => m.status !== 'failed' && m.text.trim() !== '' && m.sender !== 'system')
+      .map((m) => ({ role: m.sender === 'user' ? 'user' : 'assistant', content: m.text }));
+    if (signal.aborted) controller.abort();
+    const turn = await startAssistantTurn(ctx, {
+      user: caller,
+      conversationId,
+      messageText: body.message_text,
+      history,
+      useMemory: body.use_memory,
+      useInternet: body.use_internet,
+      useInternalSearch: body.use_internal_search,
+      model: body.model,
+      abortSignal: controller.signal,
+    });
     const userMessage = await appendConversationMessage(ctx, {
       conversationId,
       sender: 'user',
       text: body.message_text,
     });
-    const context = await repo.contextMessages(
-      ctx.db,
-      conversationId,
-      userMessage.position,
-      body.context_messages,
-    );
-    const history: TurnHistoryItem[] = context
-      .filter((m) => m.status !== 'failed' && m.text.trim() !== '')
-      .map((m) => ({ role: ROLE_OF[m.sender] ?? 'system', content: m.text }));
     const reply = await appendConversationMessage(ctx, {
       conversationId,
       sender: 'assistant',
       text: '',
       status: 'streaming',
-      model: body.model ?? null,
+      model: turn.model,
     });
 
     const writer = new ReplyWriter(ctx, conversationId, reply.id);
     let status: TMessageStatus = 'complete';
     let error: string | null = null;
-    let model = body.model ?? null;
+    const model = turn.model;
     let usage: { inputTokens: number | null; outputTokens: number | null } | null = null;
     try {
-      if (signal.aborted) controller.abort();
-      const turn = await startAssistantTurn(ctx, {
-        user: caller,
-        conversationId,
-        messageText: body.message_text,
-        history,
-        useMemory: body.use_memory,
-        useInternet: body.use_internet,
-        useInternalSearch: body.use_internal_search,
-        model: body.model,
-        abortSignal: controller.signal,
-      });
-      model = turn.model;
       for await (const chunk of turn.textStream) {
         if (controller.signal.aborted) break;
         if (chunk) writer.append(chunk);
@@ -193,6 +182,8 @@ export async function chat(
       usage: usage ? { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens } : null,
     };
   } finally {
+    // Whatever happened, no model call outlives the request.
+    controller.abort();
     activeReplies.delete(conversationId);
     signal.removeEventListener('abort', abort);
     unsubscribe();

@@ -135,17 +135,20 @@ export async function maxSeq(db: Db, conversationId: string): Promise<number> {
   return row ? Number(row.seq) : 0;
 }
 
-/** The last `count` messages before a position, oldest first: the model's context. */
-export async function contextMessages(db: Db, conversationId: string, beforePosition: number, count: number) {
+/** The last `count` messages (before a position, when given), oldest first: the model's context. */
+export async function contextMessages(
+  db: Db,
+  conversationId: string,
+  count: number,
+  beforePosition?: number,
+) {
   if (count <= 0) return [];
-  const rows = await db
+  let q = db
     .selectFrom('conversation_messages')
     .select(['sender', 'text', 'status'])
-    .where('conversation_id', '=', conversationId)
-    .where('position', '<', beforePosition)
-    .orderBy('position', 'desc')
-    .limit(count)
-    .execute();
+    .where('conversation_id', '=', conversationId);
+  if (beforePosition !== undefined) q = q.where('position', '<', beforePosition);
+  const rows = await q.orderBy('position', 'desc').limit(count).execute();
   return rows.reverse();
 }
 

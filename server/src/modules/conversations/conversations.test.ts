@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
 import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
 import { connectSse, type SseEvent } from '../../../test/sse.ts';
 import * as repo from './conversations.repository.ts';
@@ -28,8 +29,32 @@ apiSuite('conversations and chat', () => {
     other = await t.createUser('ceo');
     waitlisted = await t.createUser('waitlisted');
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    t.app.server.on('request', (req, res) => {
+      const key = `${req.method} ${req.url}`;
+      inflight.add(key);
+      res.on('close', () => inflight.delete(key));
+    });
   });
-  afterAll(() => t.close());
+  const inflight = new Set<string>();
+  afterAll(async () => {
+    const log = (m: string) => process.stderr.write(`DEBUG ${m} ${Date.now()}\n`);
+    // biome-ignore lint/suspicious/noExplicitAny: debug
+    log(
+      `listeners ${t.ctx.bus.listenerCount()} ${JSON.stringify([...(t.ctx.bus as any).fanout.channels.keys()])}`,
+    );
+    const timer = setTimeout(() => {
+      log(`still closing; streams ${t.ctx.streams.size} ${JSON.stringify([...inflight])}`);
+      t.app.server.getConnections((_e, n) => log(`connections ${n}`));
+      // biome-ignore lint/suspicious/noExplicitAny: debug
+      const handles = (process as any)._getActiveHandles().map((h: any) => h.constructor?.name);
+      log(JSON.stringify(handles));
+    }, 5000);
+    await t.app.close();
+    log('app closed');
+    clearTimeout(timer);
+    await t.close();
+    log('all closed');
+  });
 
   const create = async (u: TestUser, body: unknown = {}) => {
     const res = await t.req({ method: 'POST', url: '/api/conversations/', token: u.token, body });
@@ -355,5 +380,154 @@ apiSuite('conversations and chat', () => {
     const after = await sqlitePlan(t.ctx.db, repo.messagesAfterQuery(t.ctx.db, 'c', 10, 200));
     expectIndexedPlan(after, 'conversation_messages');
     expect(after.join('\n')).not.toMatch(/TEMP B-TREE/);
+  });
+});
+
+apiSuite('chat through a real provider (mock OpenAI-compatible server)', () => {
+  let mock: MockOpenAI;
+  let t: TestApp;
+  let base: string;
+  let u: TestUser;
+  beforeAll(async () => {
+    mock = await startMockOpenAI({ models: ['gpt-5-chat'] });
+    t = await createTestApp({
+      OPENAI_BASE_URL: mock.url,
+      AI_MAX_RETRIES: '0',
+      AI_STREAM_IDLE_TIMEOUT_MS: '2000',
+    });
+    u = await t.createUser('user');
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    t.app.server.closeAllConnections();
+    await t.close();
+    await mock.close();
+  });
+
+  const conversation = async () =>
+    (await t.req({ method: 'POST', url: '/api/conversations/', token: u.token, body: {} })).json()
+      .id as string;
+  const chatReq = (id: string, body: unknown, signal?: AbortSignal) =>
+    fetch(`${base}/api/conversations/${id}/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal,
+    });
+  const rows = (id: string) =>
+    t.ctx.db
+      .selectFrom('conversation_messages')
+      .selectAll()
+      .where('conversation_id', '=', id)
+      .orderBy('position')
+      .execute();
+
+  it('streams the model chunks, sends the chosen context and records token usage per message', async () => {
+    const id = await conversation();
+    await appendConversationMessage(t.ctx, { conversationId: id, sender: 'user', text: 'old question' });
+    await appendConversationMessage(t.ctx, { conversationId: id, sender: 'assistant', text: 'old answer' });
+    await appendConversationMessage(t.ctx, { conversationId: id, sender: 'user', text: 'recent question' });
+    mock.script({
+      kind: 'text',
+      chunks: ['Focus ', 'on ', 'hiring.'],
+      delayMs: 30,
+      usage: { prompt_tokens: 42, completion_tokens: 3 },
+    });
+    const s = await connectSse(`${base}/api/conversations/${id}/events?token=${u.token}`);
+    const res = await chatReq(id, { message_text: 'What now?', model: 'gpt-5-chat', context_messages: 2 });
+    const body = await res.json();
+    expect(body).toMatchObject({
+      content: 'Focus on hiring.',
+      status: 'complete',
+      model: 'gpt-5-chat',
+      usage: { input_tokens: 42, output_tokens: 3 },
+    });
+    const got = await s.collect(
+      (e) =>
+        e.event === 'message' &&
+        (e.data as Msg).status === 'complete' &&
+        (e.data as Msg).sender === 'assistant',
+    );
+    s.close();
+    expect(got.filter((e) => e.event === 'delta').map((e) => (e.data as { text: string }).text)).toEqual([
+      'Focus ',
+      'on ',
+      'hiring.',
+    ]);
+    const sent = mock.chatRequests().at(-1)?.body as { messages: { role: string; content: unknown }[] };
+    const convo = sent.messages.filter((m) => m.role !== 'system').map((m) => m.content);
+    expect(convo).toEqual(['old answer', 'recent question', 'What now?']);
+    const stored = await rows(id);
+    expect(stored.at(-1)).toMatchObject({
+      text: 'Focus on hiring.',
+      input_tokens: 42,
+      output_tokens: 3,
+      model: 'gpt-5-chat',
+      status: 'complete',
+    });
+  });
+
+  it('a failed model call stores and answers the failure text (status failed)', async () => {
+    const id = await conversation();
+    mock.script({ kind: 'status', status: 500, message: 'upstream exploded' });
+    const res = await chatReq(id, { message_text: 'Hello?' });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ status: 'failed', content: "Sorry, I couldn't generate a response." });
+    const stored = await rows(id);
+    expect(stored.map((r) => [r.sender, r.status, r.text])).toEqual([
+      ['user', 'complete', 'Hello?'],
+      ['assistant', 'failed', "Sorry, I couldn't generate a response."],
+    ]);
+    expect(stored[1].error).toBeTruthy();
+  });
+
+  it('an unknown model is 422 and stores nothing', async () => {
+    const id = await conversation();
+    const res = await chatReq(id, { message_text: 'Hello?', model: 'no-such-model' });
+    expect(res.status).toBe(422);
+    expect(await rows(id)).toEqual([]);
+  });
+
+  it('the client going away aborts the upstream request and keeps the partial reply', async () => {
+    const id = await conversation();
+    mock.script({ kind: 'text', chunks: ['One ', 'two ', 'three ', 'four ', 'five'], delayMs: 300 });
+    const s = await connectSse(`${base}/api/conversations/${id}/events?token=${u.token}`);
+    const aborter = new AbortController();
+    const pending = chatReq(id, { message_text: 'Count' }, aborter.signal).catch((e) => e);
+    await s.collect((e) => e.event === 'delta', 5000);
+    aborter.abort();
+    await pending;
+    const upstream = await mock.waitForAbort(5000);
+    expect(upstream.aborted).toBe(true);
+    const final = (
+      await s.collect((e) => e.event === 'message' && (e.data as Msg).status === 'stopped', 5000)
+    ).pop();
+    s.close();
+    expect((final?.data as Msg).text.startsWith('One ')).toBe(true);
+    expect((final?.data as Msg).text).not.toContain('five');
+    const stored = await rows(id);
+    expect(stored.map((r) => r.status)).toEqual(['complete', 'stopped']);
+  });
+
+  it('writes a streaming reply to the database at most 10 times a second', async () => {
+    const id = await conversation();
+    mock.script({ kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `t${i} `), delayMs: 10 });
+    const writes: number[] = [];
+    const original = repo.updateMessage;
+    const spy = vi.spyOn(repo, 'updateMessage').mockImplementation(async (...args) => {
+      writes.push(Date.now());
+      return original(...args);
+    });
+    try {
+      const res = await chatReq(id, { message_text: 'Stream a lot' });
+      expect((await res.json()).content.split(' ').filter(Boolean)).toHaveLength(60);
+    } finally {
+      spy.mockRestore();
+    }
+    // ~600 ms of streaming: a handful of batched writes plus the final one, never one per token.
+    expect(writes.length).toBeGreaterThanOrEqual(2);
+    expect(writes.length).toBeLessThan(15);
+    for (let i = 2; i < writes.length - 1; i++) expect(writes[i] - writes[i - 1]).toBeGreaterThanOrEqual(90);
   });
 });
