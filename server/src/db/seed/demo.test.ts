@@ -26,7 +26,7 @@ apiSuite('demo workspace seed', () => {
     };
     const orgs = await get('/api/organizations');
     expect(orgs.map((o: { name: string }) => o.name)).toEqual(['Northwind Ventures']);
-    expect(orgs[0].member_count).toBe(4);
+    expect(orgs[0].member_count).toBe(6); // four people and the two scripted Comms colleagues
     const goals = await get('/api/strategic-goals/');
     expect(goals.length).toBe(3);
     expect(goals.every((g: { progress: number }) => g.progress > 0 && g.progress <= 100)).toBe(true);
