@@ -48,12 +48,24 @@ test.describe('contacts directory', () => {
       await expect(card).toContainText('Rear Admiral');
       await expect(card).toContainText(email1);
       await expect(card).toContainText(`Shared with: ${DEMO.orgName}`);
+      // new contacts appear at the top, whatever their name
+      await expect(page.getByTestId('contact-card').first()).toContainText(name);
     });
 
-    await test.step('search by the second e-mail, case-insensitively', async () => {
+    await test.step('search by the second e-mail, case-insensitively, on the server', async () => {
+      const searched = page.waitForRequest(
+        (r) =>
+          r.url().includes('/api/contacts/') &&
+          new URL(r.url()).searchParams.get('search') === email2.toUpperCase(),
+      );
       await page.getByLabel('Search contacts').fill(email2.toUpperCase());
+      await searched;
       await expect(page.getByTestId('contact-card')).toHaveCount(1);
       await expect(page.getByRole('button', { name })).toBeVisible();
+      await page.getByLabel('Search contacts').fill(`${stamp}-nobody`);
+      await expect(page.getByText('No contacts match your search.')).toBeVisible();
+      await page.getByLabel('Search contacts').fill(email2.toUpperCase());
+      await expect(page.getByTestId('contact-card')).toHaveCount(1);
     });
 
     const detail = page.getByRole('dialog', { name: new RegExp(name) });
