@@ -118,12 +118,17 @@ test.describe('AI Factory and runs', () => {
 
     await test.step("answer the flow's human prompt", async () => {
       await openFactory(page);
+      // While the run is active the conversation follows its SSE stream (opened with a single-use ticket).
+      const stream = page.waitForRequest((r) => /\/api\/flow-runs\/[^/]+\/events\?token=/.test(r.url()), {
+        timeout: RUN_TIMEOUT,
+      });
       await card(page, flowName)
         .getByRole('button', { name: `Run ${flowName}` })
         .click();
       await expect(page).toHaveURL(/\/app\/conversations\/[^/]+$/);
       await expect(toast(page, 'Flow started')).toBeVisible();
       await expect(page.getByTestId('run-status')).toHaveText('Flow: Paused', { timeout: RUN_TIMEOUT });
+      await stream;
       const answer = page.getByLabel('Should we go ahead with this plan?');
       await expect(answer).toBeVisible();
       await expectNoSeriousA11yViolations(page, testInfo);
