@@ -370,17 +370,6 @@ export interface TaskSuggestionsTable {
   created_at: string;
   updated_at: string;
 }
-export interface AdviceGenerationsTable {
-  id: string;
-  user_id: string;
-  requested_by: string;
-  /** running | completed | failed */
-  status: string;
-  advice_id: string | null;
-  error: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
 
 /** A durable fact about a user, mined from chat (AI core, 0004_ai_core). Private to the user. */
 export interface MemoriesTable {
@@ -405,7 +394,6 @@ export interface Database {
   memories: MemoriesTable;
   search_documents: SearchDocumentsTable;
   task_suggestions: TaskSuggestionsTable;
-  advice_generations: AdviceGenerationsTable;
   factory_agents: FactoryAgentsTable;
   factory_tools: FactoryToolsTable;
   factory_crews: FactoryCrewsTable;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// AI task suggestions for the ceo, and the status of Generate Advice runs.
+// AI task suggestions for the ceo (Generate Advice runs are ordinary flow runs of the run engine).
 // A suggestion is never made twice: title_key (normalized title) and source_key ("kpi:<id>", …) are
 // looked up per user on every generate, whatever the suggestion's status (pending, approved, rejected),
 // and unique per user so two generate calls at once cannot both add the same one (NULL keys never clash).
@@ -43,26 +43,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('task_suggestions')
     .columns(['user_id', 'source_key'])
     .execute();
-
-  await db.schema
-    .createTable('advice_generations')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('requested_by', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('advice_id', 'text', (c) => c.references('strategic_advice.id').onDelete('set null'))
-    .addColumn('error', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('finished_at', 'text')
-    .execute();
-  await db.schema
-    .createIndex('advice_generations_user_idx')
-    .on('advice_generations')
-    .columns(['user_id', 'created_at'])
-    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('advice_generations').ifExists().execute();
   await db.schema.dropTable('task_suggestions').ifExists().execute();
 }

@@ -1,10 +1,30 @@
 import { ADVICE_GENERATION_STARTED, type TAdviceGeneration } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
 import { loadWorkspaceSnapshot } from '../../ai/context/workspace-snapshot.ts';
-import { settleAdviceGenerations, userChannel } from './advice-generation.service.ts';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+type Req = TestApp['req'];
+const startAdvice = (req: Req, u: TestUser | undefined, body: unknown) =>
+  req({ method: 'POST', url: '/api/flow/run/strategic_flow', token: u?.token, body });
+const adviceRun = (req: Req, u: TestUser, id: string) =>
+  req({ method: 'GET', url: `/api/flow/runs/${id}`, token: u.token });
+
+/** Follows GET /api/flow/runs/{id} (as the dashboard does) until the run has ended. */
+async function waitForAdvice(req: Req, u: TestUser, id: string): Promise<TAdviceGeneration> {
+  const deadline = Date.now() + 15_000;
+  let last: TAdviceGeneration | undefined;
+  while (Date.now() < deadline) {
+    const res = await adviceRun(req, u, id);
+    expect(res.statusCode, res.body).toBe(200);
+    last = res.json() as TAdviceGeneration;
+    if (last.status !== 'running') return last;
+    await new Promise((r) => setTimeout(r, 40));
+  }
+  throw new Error(`advice run ${id} is still ${last?.status}`);
+}
 
 apiSuite('Generate Advice (strategic_flow) on the offline engine', () => {
   let t: TestApp;
@@ -68,10 +88,8 @@ apiSuite('Generate Advice (strategic_flow) on the offline engine', () => {
   });
   afterAll(() => t.close());
 
-  const start = (u: TestUser | undefined, body: unknown) =>
-    t.req({ method: 'POST', url: '/api/flow/run/strategic_flow', token: u?.token, body });
-  const status = async (u: TestUser, id: string) =>
-    t.req({ method: 'GET', url: `/api/flow/runs/${id}`, token: u.token });
+  const start = (u: TestUser | undefined, body: unknown) => startAdvice(t.req, u, body);
+  const status = (u: TestUser, id: string) => adviceRun(t.req, u, id);
 
   it('the snapshot holds only what the user may see, with the lagging KPI and overdue items', async () => {
     const s = await loadWorkspaceSnapshot(t.ctx, ceo.id);
@@ -89,26 +107,25 @@ apiSuite('Generate Advice (strategic_flow) on the offline engine', () => {
     expect(m.open_tasks).toEqual([]);
   });
 
-  it('starts at once with a run id and writes advice naming the lagging KPI, then announces it', async () => {
-    const heard: Record<string, unknown>[] = [];
-    const off = t.ctx.bus.subscribe(userChannel(ceo.id), (p) => heard.push(p));
+  it('starts at once (202) as a strategic_flow run of the engine, which writes advice naming the lagging KPI', async () => {
     const res = await start(ceo, { inputs: { user_id: ceo.id } });
     expect(res.statusCode, res.body).toBe(202);
     const run: TAdviceGeneration = res.json();
-    expect(run).toMatchObject({ status: 'running', message: ADVICE_GENERATION_STARTED, user_id: ceo.id });
+    expect(run).toMatchObject({
+      flow: 'strategic_flow',
+      status: 'running',
+      message: ADVICE_GENERATION_STARTED,
+      user_id: ceo.id,
+      advice_id: null,
+      error: null,
+      finished_at: null,
+    });
     expect(run.flow_run_id).toBe(run.id);
 
-    await settleAdviceGenerations(t.ctx);
-    const done = (await status(ceo, run.id)).json();
-    expect(done).toMatchObject({ status: 'completed', error: null });
+    const done = await waitForAdvice(t.req, ceo, run.id);
+    expect(done).toMatchObject({ id: run.id, status: 'completed', error: null, message: 'Advice generated' });
     expect(typeof done.advice_id).toBe('string');
-    off();
-    expect(heard).toContainEqual({
-      kind: 'advice',
-      run_id: run.id,
-      status: 'completed',
-      advice_id: done.advice_id,
-    });
+    expect(done.finished_at).toBeTruthy();
 
     const latest = await t.req({ method: 'GET', url: '/api/strategic-advice/?limit=1', token: ceo.token });
     const [advice] = latest.json();
@@ -121,48 +138,162 @@ apiSuite('Generate Advice (strategic_flow) on the offline engine', () => {
     expect(advice.content).toContain('Task “Prepare the board deck”');
     expect(advice.content).not.toContain('Secret outsider goal');
     expect(advice.content).not.toContain('Office readiness**');
+
+    // One code path: the same run is an ordinary flow run, with the advice step in its timeline.
+    const flowRun = await t.req({ method: 'GET', url: `/api/flow-runs/${run.id}`, token: ceo.token });
+    expect(flowRun.statusCode, flowRun.body).toBe(200);
+    expect(flowRun.json()).toMatchObject({ status: 'completed' });
+    const timeline = await t.req({
+      method: 'GET',
+      url: `/api/flow-runs/${run.id}/timeline`,
+      token: ceo.token,
+    });
+    const saved = (
+      timeline.json().timeline as { type: string; details: Record<string, unknown> | null }[]
+    ).find((e) => e.type === 'log' && e.details?.advice_id);
+    expect(saved?.details?.advice_id).toBe(done.advice_id);
   });
 
   it('defaults to the caller when user_id is missing', async () => {
-    for (const body of [{ inputs: {} }, {}, undefined]) {
+    for (const body of [{ inputs: {} }, {}, undefined, { inputs: { user_id: null } }]) {
       const res = await start(member, body);
       expect(res.statusCode, res.body).toBe(202);
       expect(res.json().user_id).toBe(member.id);
+      expect((await waitForAdvice(t.req, member, res.json().id)).status).toBe('completed');
     }
-    await settleAdviceGenerations(t.ctx);
   });
 
-  it('user_id must be the caller (403), unless admin (any existing user; unknown 404)', async () => {
-    const other = await start(member, { inputs: { user_id: ceo.id } });
-    expect(other.statusCode).toBe(403);
-    expect(typeof other.json().detail).toBe('string');
-    const byAdmin = await start(admin, { inputs: { user_id: ceo.id } });
-    expect(byAdmin.statusCode).toBe(202);
-    expect(byAdmin.json().user_id).toBe(ceo.id);
-    expect((await start(admin, { inputs: { user_id: 'no-such-user' } })).statusCode).toBe(404);
-    await settleAdviceGenerations(t.ctx);
-    // The advice belongs to the user it was generated for.
-    const adviceId = (await status(admin, byAdmin.json().id)).json().advice_id;
-    const got = await t.req({ method: 'GET', url: `/api/strategic-advice/${adviceId}`, token: ceo.token });
-    expect(got.json().user_id).toBe(ceo.id);
+  it('user_id must be the caller: another user is 403, an admin included', async () => {
+    for (const [caller, target] of [
+      [member, ceo],
+      [admin, ceo],
+      [admin, { id: 'no-such-user' }],
+    ] as const) {
+      const res = await start(caller, { inputs: { user_id: target.id } });
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json().detail).toBe('You can only generate advice for yourself.');
+    }
+    const own = await start(admin, { inputs: { user_id: admin.id } });
+    expect(own.statusCode, own.body).toBe(202);
+    const done = await waitForAdvice(t.req, admin, own.json().id);
+    const got = await t.req({
+      method: 'GET',
+      url: `/api/strategic-advice/${done.advice_id}`,
+      token: admin.token,
+    });
+    expect(got.json().user_id).toBe(admin.id);
   });
 
-  it('runs are visible to their user and requester only; anonymous 401, waitlisted 403', async () => {
+  it("another user's run is 404; anonymous 401, waitlisted 403", async () => {
     const run = (await start(ceo, { inputs: { user_id: ceo.id } })).json();
-    expect((await status(outsider, run.id)).statusCode).toBe(404);
-    expect((await status(member, run.id)).statusCode).toBe(404);
+    for (const u of [outsider, member, admin]) {
+      const res = await status(u, run.id);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().detail).toBe('Run not found');
+    }
     expect((await status(ceo, run.id)).statusCode).toBe(200);
     expect((await status(ceo, 'missing')).statusCode).toBe(404);
     expect((await start(undefined, { inputs: {} })).statusCode).toBe(401);
+    expect((await t.req({ method: 'GET', url: `/api/flow/runs/${run.id}` })).statusCode).toBe(401);
     expect((await start(waitlisted, { inputs: {} })).statusCode).toBe(403);
-    expect(
-      (await t.req({ method: 'GET', url: `/api/flow/runs/${run.id}`, token: waitlisted.token })).statusCode,
-    ).toBe(403);
-    await settleAdviceGenerations(t.ctx);
+    expect((await status(waitlisted, run.id)).statusCode).toBe(403);
+    await waitForAdvice(t.req, ceo, run.id);
+  });
+
+  it('GET /api/flow/runs/{id} reads only strategic flow runs: a crew run is 404', async () => {
+    const crews = (await t.req({ method: 'GET', url: '/api/crews/', token: ceo.token })).json() as {
+      id: string;
+    }[];
+    const crewRun = await t.req({
+      method: 'POST',
+      url: '/api/crew-runs/',
+      token: ceo.token,
+      body: { crew_id: crews[0].id, inputs: { initial_goal: 'Grow' } },
+    });
+    expect(crewRun.statusCode, crewRun.body).toBe(201);
+    const id = crewRun.json().crew_run_id as string;
+    expect((await status(ceo, id)).statusCode).toBe(404);
+    await t.req({ method: 'POST', url: `/api/crew-runs/${id}/stop`, token: ceo.token });
   });
 
   it('refuses a malformed body with 422', async () => {
     const res = await start(ceo, { inputs: { user_id: 42 } });
     expect(res.statusCode).toBe(422);
+    expect(res.json().detail[0]).toMatchObject({ loc: ['body', 'inputs', 'user_id'] });
+  });
+});
+
+// The same route through a real provider (the mock OpenAI-compatible server): the model gets the
+// workspace snapshot in its prompt and its markdown becomes the advice.
+apiSuite('Generate Advice through an OpenAI-compatible provider', () => {
+  let mock: MockOpenAI;
+  let t: TestApp;
+  let ceo: TestUser;
+
+  beforeAll(async () => {
+    mock = await startMockOpenAI({ models: ['gpt-5-chat'] });
+    t = await createTestApp({ OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test-key', AI_MAX_RETRIES: '0' });
+    ceo = await t.createUser('ceo');
+    const goal = await t.req({
+      method: 'POST',
+      url: '/api/strategic-goals/',
+      token: ceo.token,
+      body: {
+        title: 'Expand to Europe',
+        due_date: day(30),
+        kpis: [{ name: 'EU customers', current_value: 1, target_value: 5 }],
+      },
+    });
+    expect(goal.statusCode).toBe(201);
+  });
+  afterAll(async () => {
+    await t.close();
+    await mock.close();
+  });
+
+  it('the model gets the snapshot and its markdown becomes the advice (title from the heading)', async () => {
+    const calls = mock.chatRequests().length;
+    // The flow's first step (the analyst's review), then its advice step.
+    mock.script(
+      { kind: 'text', chunks: ['EU customers are behind.'] },
+      { kind: 'text', chunks: ['# Win EU customers\n\n', 'Focus on **EU customers**: 20% vs 92% expected.'] },
+    );
+    const res = await startAdvice(t.req, ceo, { inputs: { user_id: ceo.id } });
+    expect(res.statusCode, res.body).toBe(202);
+    const done = await waitForAdvice(t.req, ceo, res.json().id);
+    expect(done.status, JSON.stringify(done)).toBe('completed');
+    const advice = (
+      await t.req({ method: 'GET', url: `/api/strategic-advice/${done.advice_id}`, token: ceo.token })
+    ).json();
+    expect(advice).toMatchObject({
+      advice_title: 'Win EU customers',
+      content: 'Focus on **EU customers**: 20% vs 92% expected.',
+      crew_run_id: done.id,
+    });
+    expect(mock.chatRequests().length - calls).toBe(2);
+    const prompt = JSON.stringify(mock.chatRequests().at(-1)?.body);
+    expect(prompt).toContain('EU customers');
+    expect(prompt).toContain('lagging_kpis');
+  });
+
+  it('a provider failure fails the run with its error, and writes no advice', async () => {
+    const before = (await t.req({ method: 'GET', url: '/api/strategic-advice/', token: ceo.token })).json()
+      .length;
+    const calls = mock.chatRequests().length;
+    // The review step answers; the advice step fails (AI_MAX_RETRIES=0: no retry).
+    mock.script(
+      { kind: 'text', chunks: ['EU customers are behind.'] },
+      { kind: 'status', status: 500, message: 'upstream broke' },
+    );
+    const res = await startAdvice(t.req, ceo, { inputs: {} });
+    expect(res.statusCode, res.body).toBe(202);
+    const done = await waitForAdvice(t.req, ceo, res.json().id);
+    expect(done).toMatchObject({ status: 'failed', advice_id: null });
+    expect(done.error).toContain('upstream broke');
+    expect(done.message).toBe(done.error);
+    expect(mock.chatRequests().length - calls).toBe(2);
+    expect(
+      (await t.req({ method: 'GET', url: '/api/strategic-advice/', token: ceo.token })).json(),
+    ).toHaveLength(before);
   });
 });

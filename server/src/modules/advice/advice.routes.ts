@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import * as generation from './advice-generation.service.ts';
+import { getStrategicFlowRun, startStrategicFlowRun } from '../runs/runs.strategic.ts';
 import * as advice from './advice.service.ts';
 
 const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
@@ -99,13 +99,12 @@ export const adviceRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       schema: {
         tags,
         summary:
-          'Generate Advice: starts the strategic flow in the background and answers at once with its run (202)',
+          'Generate Advice: starts the built-in strategic_flow on the run engine and answers at once with its run (202)',
         body: ZStrategicFlowRequest,
         response: { 202: ZAdviceGeneration, ...errors },
       },
     },
-    async (req, reply) =>
-      reply.code(202).send(await generation.startAdviceGeneration(ctx, currentUser(req), req.body)),
+    async (req, reply) => reply.code(202).send(await startStrategicFlowRun(ctx, currentUser(req), req.body)),
   );
 
   app.get(
@@ -118,9 +117,6 @@ export const adviceRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         response: { 200: ZAdviceGeneration, ...errors },
       },
     },
-    async (req) => generation.getAdviceGeneration(ctx, currentUser(req), req.params.id),
+    async (req) => getStrategicFlowRun(ctx, currentUser(req), req.params.id),
   );
-
-  // Background generations end before the database closes.
-  app.addHook('preClose', async () => generation.drainAdviceGenerations(ctx));
 };

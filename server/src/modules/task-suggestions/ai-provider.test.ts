@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
-import { settleAdviceGenerations } from '../advice/advice-generation.service.ts';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
-// Advice and task suggestions through a real provider (the mock OpenAI-compatible server): the same
-// code path as the offline engine, with the workspace snapshot in the prompt.
-apiSuite('advice and task suggestions through an OpenAI-compatible provider', () => {
+// Task suggestions through a real provider (the mock OpenAI-compatible server): the same code path as
+// the offline engine, with the workspace snapshot in the prompt. (Advice: advice-generation.test.ts.)
+apiSuite('task suggestions through an OpenAI-compatible provider', () => {
   let mock: MockOpenAI;
   let t: TestApp;
   let ceo: TestUser;
@@ -32,61 +31,6 @@ apiSuite('advice and task suggestions through an OpenAI-compatible provider', ()
   afterAll(async () => {
     await t.close();
     await mock.close();
-  });
-
-  it('advice: the model gets the snapshot and its markdown becomes the advice (title from the heading)', async () => {
-    mock.script({
-      kind: 'text',
-      chunks: ['# Win EU customers\n\n', 'Focus on **EU customers**: 20% vs 92% expected.'],
-    });
-    const run = (
-      await t.req({
-        method: 'POST',
-        url: '/api/flow/run/strategic_flow',
-        token: ceo.token,
-        body: { inputs: {} },
-      })
-    ).json();
-    await settleAdviceGenerations(t.ctx);
-    const status = (await t.req({ method: 'GET', url: `/api/flow/runs/${run.id}`, token: ceo.token })).json();
-    expect(status.status, JSON.stringify(status)).toBe('completed');
-    const advice = (
-      await t.req({ method: 'GET', url: `/api/strategic-advice/${status.advice_id}`, token: ceo.token })
-    ).json();
-    expect(advice).toMatchObject({
-      advice_title: 'Win EU customers',
-      content: 'Focus on **EU customers**: 20% vs 92% expected.',
-    });
-    const prompt = JSON.stringify(mock.chatRequests().at(-1)?.body);
-    expect(prompt).toContain('EU customers');
-    expect(prompt).toContain('lagging_kpis');
-  });
-
-  it('advice: a provider failure marks the run failed with a message, and writes nothing', async () => {
-    mock.script(
-      ...Array.from({ length: 4 }, () => ({
-        kind: 'status' as const,
-        status: 500,
-        message: 'upstream broke',
-      })),
-    );
-    const before = (await t.req({ method: 'GET', url: '/api/strategic-advice/', token: ceo.token })).json()
-      .length;
-    const run = (
-      await t.req({
-        method: 'POST',
-        url: '/api/flow/run/strategic_flow',
-        token: ceo.token,
-        body: { inputs: {} },
-      })
-    ).json();
-    await settleAdviceGenerations(t.ctx);
-    const status = (await t.req({ method: 'GET', url: `/api/flow/runs/${run.id}`, token: ceo.token })).json();
-    expect(status.status).toBe('failed');
-    expect(status.error).toBeTruthy();
-    expect(
-      (await t.req({ method: 'GET', url: '/api/strategic-advice/', token: ceo.token })).json(),
-    ).toHaveLength(before);
   });
 
   it('suggestions: the model JSON is grounded (unknown sources and assignees dropped)', async () => {
