@@ -146,7 +146,14 @@ export function readModels(data: unknown): ModelsInfo {
 export function useModels() {
   return useQuery({
     queryKey: modelKeys.all,
-    queryFn: async ({ signal }) => readModels(await api<unknown>('/api/models', { signal })),
+    queryFn: async ({ signal }) => {
+      // The capabilities (internet search configured, offline engine) are optional for the select.
+      const [list, caps] = await Promise.all([
+        api<unknown>('/api/models', { signal }),
+        api<TAiCapabilities>('/api/ai/capabilities', { signal }).catch(() => null),
+      ]);
+      return readModels(caps ? { models: Array.isArray(list) ? list : [], capabilities: caps } : list);
+    },
     placeholderData: { models: [...ALLOWED_MODELS], engines: {}, internetSearch: null, offline: false },
     staleTime: 5 * 60_000,
   });

@@ -60,6 +60,7 @@ export const MessageItem = memo(function MessageItem({ id, store }: { id: string
         )}
         data-sender={message.sender}
         data-status={message.status}
+        data-local={message.local ? 'true' : undefined}
       >
         <p className="mb-1 text-xs font-medium text-muted-foreground">
           {SENDER_LABEL[message.sender] ?? message.sender}
