@@ -18,7 +18,17 @@ export interface EventStreamHandlers {
 }
 
 /** Named events the servers send besides the default `message` (listeners must be registered by name). */
-const NAMED_EVENTS = ['delta', 'message', 'status', 'event', 'end', 'suggestion', 'run', 'timeline'];
+const NAMED_EVENTS = [
+  'delta',
+  'message',
+  'status',
+  'event',
+  'end',
+  'suggestion',
+  'run',
+  'run_event',
+  'timeline',
+];
 
 const parse = (text: string): unknown => {
   try {

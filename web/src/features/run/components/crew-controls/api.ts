@@ -75,14 +75,13 @@ export const useConversationRuns = (conversationId: string | null) =>
 export type RunTimeline = TCrewRunTimeline | TFlowRunTimeline;
 
 /** The run with its timeline; a failed load gives an empty timeline (spec section 8). */
-export const useRunTimeline = (kind: RunKind, id: string | null, pollMs: number | false = false) =>
+export const useRunTimeline = (kind: RunKind, id: string | null) =>
   useQuery({
     queryKey: runKeys.timeline(kind, id ?? ''),
     enabled: Boolean(id),
     queryFn: ({ signal }) => api<RunTimeline>(`${runPath(kind, id ?? '')}/timeline`, { signal }),
     retry: false,
     staleTime: 0,
-    refetchInterval: pollMs,
   });
 
 export interface StartRunVars {

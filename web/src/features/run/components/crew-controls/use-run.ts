@@ -1,6 +1,6 @@
 import type { TRunEvent } from '@cc/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useEventStream } from '../../../../lib/event-stream';
 import { type RunKind, runEventsPath, useRunTimeline } from './api';
 import {
@@ -15,8 +15,6 @@ import type { RunTarget } from './session-store';
 
 export type { RunTarget } from './session-store';
 
-const POLL_MS = 2500;
-
 /** Events received live, kept in the query cache so every view of the run sees them. */
 const liveKey = (kind: RunKind, id: string) => ['runs', kind, id, 'live'] as const;
 
@@ -27,8 +25,7 @@ const liveKey = (kind: RunKind, id: string) => ['runs', kind, id, 'live'] as con
 export function useRunView(target: RunTarget | null, answered: string | null = null) {
   const kind = target?.kind ?? 'crew';
   const id = target?.id ?? null;
-  const [poll, setPoll] = useState(false);
-  const timeline = useRunTimeline(kind, id, poll ? POLL_MS : false);
+  const timeline = useRunTimeline(kind, id);
   const live = useQuery({
     queryKey: liveKey(kind, id ?? ''),
     queryFn: () => [] as TRunEvent[],
@@ -57,14 +54,6 @@ export function useRunView(target: RunTarget | null, answered: string | null = n
   } else {
     view = foldRun(kind, row, events);
   }
-  // Safety net: while an active run has delivered nothing live (stream refused, or its events not
-  // reaching this client), the stored timeline is re-read; the first live event stops it.
-  const shouldPoll = Boolean(id) && isActiveStatus(view.status) && (live.data?.length ?? 0) === 0;
-  useEffect(() => {
-    if (!shouldPoll) return setPoll(false);
-    const t = setTimeout(() => setPoll(true), POLL_MS);
-    return () => clearTimeout(t);
-  }, [shouldPoll]);
   const waitingFor = view.promptEventId ?? (view.prompt ? 'row' : null);
 
   return {
