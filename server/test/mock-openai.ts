@@ -23,7 +23,7 @@ export type MockStep =
   | { kind: 'tool-calls'; calls: { id?: string; name: string; arguments: unknown }[] }
   /** An HTTP error status with an OpenAI-style error body. */
   | { kind: 'status'; status: number; message?: string; headers?: Record<string, string> }
-  /** Sends these chunks, then nothing more until the client gives up. */
+  /** Sends these chunks, then nothing more until the client gives up (non-streaming: no answer at all). */
   | { kind: 'stall'; chunks?: string[] };
 
 export interface RecordedRequest {
@@ -123,6 +123,7 @@ export async function startMockOpenAI(opts: { models?: string[] } = {}): Promise
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
     if (!stream) {
+      if (step.kind === 'stall') return; // never answers: the client must time out or go away
       res.writeHead(200, { 'content-type': 'application/json' });
       const message =
         step.kind === 'tool-calls'

@@ -1,16 +1,18 @@
 import { RUN_STOPPED_SUMMARY } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
-import { startMockModel, timelineOf, waitForStatus } from './runs-test-kit.ts';
+import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
+import { timelineOf, waitForStatus } from './runs-test-kit.ts';
 
 apiSuite('runs on a model server (OpenAI-compatible mock)', () => {
   let t: TestApp;
   let ceo: TestUser;
-  let mock: Awaited<ReturnType<typeof startMockModel>>;
+  let mock: MockOpenAI;
+  let crews = 0;
   beforeAll(async () => {
-    mock = await startMockModel();
+    mock = await startMockOpenAI({ models: ['gpt-5-chat'] });
     t = await createTestApp({
-      OPENAI_BASE_URL: mock.baseUrl,
+      OPENAI_BASE_URL: mock.url,
       OPENAI_API_KEY: 'test-key',
       AI_MAX_RETRIES: '0',
       RUN_POLL_MS: '200',
@@ -34,7 +36,7 @@ apiSuite('runs on a model server (OpenAI-compatible mock)', () => {
       url: '/api/crews/',
       token: ceo.token,
       body: {
-        name: `Mock crew ${mock.requests.length}`,
+        name: `Mock crew ${++crews}`,
         version: '1',
         tasks: tasks.map((x) => ({ ...x, agent_id: agent.json().id })),
       },
@@ -43,8 +45,20 @@ apiSuite('runs on a model server (OpenAI-compatible mock)', () => {
     return res.json().id as string;
   };
 
+  /** What the model was sent: the messages of each chat request since `from`. */
+  const sent = (from: number) =>
+    mock
+      .chatRequests()
+      .slice(from)
+      .map((r) => JSON.stringify(r.body?.messages));
+
   it('each task of a three-task crew gets the previous outputs in its prompt', async () => {
-    const before = mock.requests.length;
+    const before = mock.chatRequests().length;
+    mock.script(
+      { kind: 'text', chunks: ['OUTPUT-', 'ONE'] },
+      { kind: 'text', chunks: ['OUTPUT-', 'TWO'] },
+      { kind: 'text', chunks: ['OUTPUT-', 'THREE'] },
+    );
     const crewId = await crew([
       { name: 'T1', description: 'first' },
       { name: 'T2', description: 'second' },
@@ -59,55 +73,45 @@ apiSuite('runs on a model server (OpenAI-compatible mock)', () => {
     const id = start.json().crew_run_id as string;
     const run = await waitForStatus(t.req, ceo.token, 'crew', id, ['completed', 'failed']);
     expect(run.status).toBe('completed');
-    const reqs = mock.requests.slice(before);
+    const reqs = sent(before);
     expect(reqs).toHaveLength(3);
-    const n = before + 1;
-    expect(reqs[0].text).not.toContain('MOCK-OUTPUT');
-    expect(reqs[1].text).toContain(`MOCK-OUTPUT-${n}`);
-    expect(reqs[2].text).toContain(`MOCK-OUTPUT-${n}`);
-    expect(reqs[2].text).toContain(`MOCK-OUTPUT-${n + 1}`);
+    expect(reqs[0]).toContain('first');
+    expect(reqs[0]).not.toContain('OUTPUT-');
+    expect(reqs[1]).toContain('OUTPUT-ONE');
+    expect(reqs[2]).toContain('OUTPUT-ONE');
+    expect(reqs[2]).toContain('OUTPUT-TWO');
     const outputs = (await timelineOf(t.req, ceo.token, 'crew', id)).filter((e) => e.type === 'task_output');
-    expect(outputs.map((e) => e.details?.output)).toEqual([
-      `MOCK-OUTPUT-${n}`,
-      `MOCK-OUTPUT-${n + 1}`,
-      `MOCK-OUTPUT-${n + 2}`,
-    ]);
-    expect(run.result).toBe(`MOCK-OUTPUT-${n + 2}`);
+    expect(outputs.map((e) => e.details?.output)).toEqual(['OUTPUT-ONE', 'OUTPUT-TWO', 'OUTPUT-THREE']);
+    expect(run.result).toBe('OUTPUT-THREE');
   });
 
   it('stop ends the run as failed and aborts the model call in flight', async () => {
     const crewId = await crew([{ name: 'Slow', description: 'takes long' }]);
-    const before = mock.requests.length;
-    const abortedBefore = mock.aborted();
-    mock.setDelay(20_000);
-    try {
-      const start = await t.req({
-        method: 'POST',
-        url: '/api/crew-runs/',
-        token: ceo.token,
-        body: { crew_id: crewId },
-      });
-      const id = start.json().crew_run_id as string;
-      const deadline = Date.now() + 10_000;
-      while (mock.requests.length === before && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 20));
-      expect(mock.requests.length).toBe(before + 1);
-      const stop = await t.req({ method: 'POST', url: `/api/crew-runs/${id}/stop`, token: ceo.token });
-      expect(stop.statusCode).toBe(200);
-      expect(stop.json().status).toBe('failed');
-      const abortDeadline = Date.now() + 5_000;
-      while (mock.aborted() === abortedBefore && Date.now() < abortDeadline)
-        await new Promise((r) => setTimeout(r, 20));
-      expect(mock.aborted()).toBe(abortedBefore + 1);
-      await new Promise((r) => setTimeout(r, 200));
-      const timeline = await timelineOf(t.req, ceo.token, 'crew', id);
-      expect(timeline.filter((e) => e.type === 'task_output')).toHaveLength(0);
-      expect(timeline.at(-1)).toMatchObject({ type: 'crew_error', summary: RUN_STOPPED_SUMMARY });
-      expect((await waitForStatus(t.req, ceo.token, 'crew', id, ['failed'])).error).toBe(
-        'Stopped by the user',
-      );
-    } finally {
-      mock.setDelay(0);
-    }
+    const before = mock.chatRequests().length;
+    // The model never answers; only the stop ends the call.
+    mock.script({ kind: 'stall' });
+    const start = await t.req({
+      method: 'POST',
+      url: '/api/crew-runs/',
+      token: ceo.token,
+      body: { crew_id: crewId },
+    });
+    const id = start.json().crew_run_id as string;
+    const deadline = Date.now() + 10_000;
+    while (mock.chatRequests().length === before && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(mock.chatRequests().length).toBe(before + 1);
+    const stop = await t.req({ method: 'POST', url: `/api/crew-runs/${id}/stop`, token: ceo.token });
+    expect(stop.statusCode).toBe(200);
+    expect(stop.json().status).toBe('failed');
+    const upstream = await mock.waitForAbort(5_000);
+    expect(upstream).toBe(mock.chatRequests()[before]);
+    expect(upstream.completed).toBe(false);
+    await new Promise((r) => setTimeout(r, 200));
+    const timeline = await timelineOf(t.req, ceo.token, 'crew', id);
+    expect(timeline.filter((e) => e.type === 'task_output')).toHaveLength(0);
+    expect(timeline.at(-1)).toMatchObject({ type: 'crew_error', summary: RUN_STOPPED_SUMMARY });
+    expect((await waitForStatus(t.req, ceo.token, 'crew', id, ['failed'])).error).toBe('Stopped by the user');
+    expect(mock.chatRequests()).toHaveLength(before + 1);
   });
 });
