@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, PostgresAdapter, sql } from 'kysely';
 import { type Db, withTx } from '../../db/index.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { Database, TasksTable } from '../../db/types.ts';
@@ -207,6 +207,7 @@ export function listTasksQuery(db: Db, o: TaskListOptions) {
       'assignee.email as assignee_email',
       'assignee.first_name as assignee_first_name',
       'assignee.last_name as assignee_last_name',
+      sharedOrgList(db).as('shared_org_list'),
     ])
     .orderBy('page.k0')
     .orderBy('page.k1')
@@ -214,8 +215,30 @@ export function listTasksQuery(db: Db, o: TaskListOptions) {
     .orderBy('page.id');
 }
 
-export function listTasks(db: Db, o: TaskListOptions): Promise<TaskRow[]> {
+/**
+ * The task's shared organization ids as one comma-separated text (task_shares primary key), so a page
+ * needs no second query for them.
+ */
+function sharedOrgList(db: Db) {
+  return db.getExecutor().adapter instanceof PostgresAdapter
+    ? sql<
+        string | null
+      >`(select string_agg(s.organization_id, ',') from task_shares s where s.task_id = tasks.id)`
+    : sql<
+        string | null
+      >`(select group_concat(s.organization_id, ',') from task_shares s where s.task_id = tasks.id)`;
+}
+
+export type TaskListRow = TaskRow & { shared_org_list: string | null };
+
+/** A page of tasks; `shared_org_list` carries their shared organization ids (see sharedIdsOf). */
+export function listTasks(db: Db, o: TaskListOptions): Promise<TaskListRow[]> {
   return listTasksQuery(db, o).execute();
+}
+
+/** The ids of `shared_org_list`, sorted (the same order as {@link sharesOf}). */
+export function sharedIdsOf(row: { shared_org_list: string | null }): string[] {
+  return row.shared_org_list ? row.shared_org_list.split(',').sort() : [];
 }
 
 export interface UrgentOptions {
@@ -260,6 +283,8 @@ export async function sharesOf(db: Db, taskIds: readonly string[]): Promise<Map<
     .orderBy('organization_id')
     .execute();
   for (const r of rows) out.get(r.task_id)?.push(r.organization_id);
+  // code-unit order, as sharedIdsOf (a PostgreSQL collation may order the ids differently)
+  for (const ids of out.values()) ids.sort();
   return out;
 }
 

@@ -116,7 +116,10 @@ export async function listTasks(
     skip: q.skip,
     limit: q.limit,
   });
-  return presentRows(ctx, caller, levels, rows);
+  return rows.map((r) => {
+    const shared = repo.sharedIdsOf(r);
+    return presentTask(r, shared, taskRights(r, shared, caller, levels));
+  });
 }
 
 export async function urgentTasks(
