@@ -1,5 +1,6 @@
 import { authUsersOrgs } from './auth-users-orgs.ts';
 import { bundleSize } from './bundle-size.ts';
+import { chat } from './chat.ts';
 import { commsStreams } from './comms-streams.ts';
 import { files } from './files.ts';
 import { runsBench } from './runs.ts';
@@ -7,4 +8,4 @@ import type { ScenarioGroup } from './types.ts';
 import { workspaceLists } from './workspace-lists.ts';
 
 /** Every scenario group, in the order they run. Add a group: one file in this folder, one line here. */
-export const GROUPS: ScenarioGroup[] = [authUsersOrgs, bundleSize, workspaceLists, runsBench, files, commsStreams];
+export const GROUPS: ScenarioGroup[] = [authUsersOrgs, bundleSize, workspaceLists, runsBench, files, commsStreams, chat];

@@ -8,14 +8,67 @@ import { conflict } from '../../platform/errors.ts';
 import { startAssistantTurn, type TurnHistoryItem } from './conversations.assistant.ts';
 import * as repo from './conversations.repository.ts';
 import {
-  appendConversationMessage,
+  appendTurnMessages,
   conversationChannel,
   ownConversation,
+  removeTurnMessages,
   stopChannel,
 } from './conversations.service.ts';
 
-/** A streaming reply is written to the database at most this often (≤ 10 writes a second per stream). */
-export const REPLY_FLUSH_MS = 100;
+/**
+ * Partial replies reach the database at most this often: ≤ 10 writes a second per stream as the
+ * architecture allows, and fewer in practice, because every reply streaming on this instance is
+ * written in the same transaction (SQLite writes are synchronous and durable, so one fsync per tick
+ * instead of one per stream keeps the event loop free for the tokens).
+ */
+export const REPLY_FLUSH_MS = 250;
+
+/** The partial texts waiting for the next batched write, per app instance. */
+class PartialTextBatcher {
+  private readonly pending = new Map<string, string>();
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  set(messageId: string, text: string): void {
+    this.pending.set(messageId, text);
+    if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.writing = this.writing.then(() => this.flush());
+      }, REPLY_FLUSH_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Drops a reply's pending text (its final write follows) once any write in progress is done. */
+  async settle(messageId: string): Promise<void> {
+    this.pending.delete(messageId);
+    await this.writing;
+  }
+
+  private async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = new Map(this.pending);
+    this.pending.clear();
+    try {
+      await repo.updateTexts(this.ctx.db, batch, nowIso());
+    } catch {
+      // The final write carries the whole text; a failed intermediate write loses nothing.
+    }
+  }
+}
+
+const batchers = new WeakMap<AppContext, PartialTextBatcher>();
+function batcherOf(ctx: AppContext): PartialTextBatcher {
+  let b = batchers.get(ctx);
+  if (!b) {
+    b = new PartialTextBatcher(ctx);
+    batchers.set(ctx, b);
+  }
+  return b;
+}
 /** Longest text carried by one delta note (PostgreSQL NOTIFY payloads must stay small). */
 const MAX_DELTA_CHARS = 2000;
 
@@ -29,17 +82,16 @@ const activeReplies = new Map<string, AbortController>();
  */
 class ReplyWriter {
   text = '';
-  private lastFlush = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private dirty = false;
-  private writes: Promise<void> = Promise.resolve();
   private notes: Promise<void> = Promise.resolve();
+  private readonly batcher: PartialTextBatcher;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly conversationId: string,
     private readonly messageId: string,
-  ) {}
+  ) {
+    this.batcher = batcherOf(ctx);
+  }
 
   append(chunk: string): void {
     for (let i = 0; i < chunk.length; i += MAX_DELTA_CHARS) {
@@ -52,44 +104,18 @@ class ReplyWriter {
         .then(() => this.ctx.bus.publish(conversationChannel(this.conversationId), note))
         .catch(() => {});
     }
-    this.dirty = true;
-    if (!this.timer) {
-      const wait = Math.max(0, this.lastFlush + REPLY_FLUSH_MS - Date.now());
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.writes = this.writes.then(() => this.flush());
-      }, wait);
-    }
-  }
-
-  private async flush(): Promise<void> {
-    if (!this.dirty) return;
-    this.dirty = false;
-    this.lastFlush = Date.now();
-    try {
-      await repo.updateMessage(this.ctx.db, this.messageId, { text: this.text, updated_at: nowIso() });
-    } catch {
-      // The final write carries the whole text; a failed intermediate write loses nothing.
-    }
+    this.batcher.set(this.messageId, this.text);
   }
 
   /** The final write (text, status, usage), then the note that makes every stream re-send it. */
   async finish(set: Parameters<typeof repo.updateMessage>[2]): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.writes;
+    await this.batcher.settle(this.messageId);
     await this.notes;
     await repo.updateMessage(this.ctx.db, this.messageId, { ...set, updated_at: nowIso() });
     await this.ctx.bus.publish(conversationChannel(this.conversationId), { kind: 'message' });
   }
 }
 
-/**
- * POST /api/conversations/{id}/chat: stores the user's message, then streams the assistant's reply on
- * the conversation's event stream and answers with the finished reply. Aborting `signal` (the client
- * went away) or POST .../chat/stop (any instance, through the bus) stops the model call; the partial
- * reply is kept with status "stopped". A failed call keeps any partial text, or stores the failure text.
- */
 export async function chat(
   ctx: AppContext,
   caller: AuthUser,
@@ -117,29 +143,31 @@ export async function chat(
       .filter((m) => m.status !== 'failed' && m.text.trim() !== '' && m.sender !== 'system')
       .map((m) => ({ role: m.sender === 'user' ? 'user' : 'assistant', content: m.text }));
     if (signal.aborted) controller.abort();
-    const turn = await startAssistantTurn(ctx, {
-      user: caller,
-      conversationId,
-      messageText: body.message_text,
-      history,
-      useMemory: body.use_memory,
-      useInternet: body.use_internet,
-      useInternalSearch: body.use_internal_search,
-      model: body.model,
-      abortSignal: controller.signal,
-    });
-    const userMessage = await appendConversationMessage(ctx, {
-      conversationId,
-      sender: 'user',
-      text: body.message_text,
-    });
-    const reply = await appendConversationMessage(ctx, {
-      conversationId,
-      sender: 'assistant',
-      text: '',
-      status: 'streaming',
-      model: turn.model,
-    });
+    // The model call starts while the turn's rows are written; a call that cannot start (an unknown
+    // model is a 422) takes the rows back, so nothing stays stored.
+    const [started, written] = await Promise.allSettled([
+      startAssistantTurn(ctx, {
+        user: caller,
+        conversationId,
+        messageText: body.message_text,
+        history,
+        useMemory: body.use_memory,
+        useInternet: body.use_internet,
+        useInternalSearch: body.use_internal_search,
+        model: body.model,
+        abortSignal: controller.signal,
+      }),
+      appendTurnMessages(ctx, conversationId, body.message_text, body.model ?? null),
+    ]);
+    if (started.status === 'rejected') {
+      if (written.status === 'fulfilled') {
+        await removeTurnMessages(ctx, conversationId, [written.value.user.id, written.value.reply.id]);
+      }
+      throw started.reason;
+    }
+    if (written.status === 'rejected') throw written.reason;
+    const turn = started.value;
+    const { user: userMessage, reply } = written.value;
 
     const writer = new ReplyWriter(ctx, conversationId, reply.id);
     let status: TMessageStatus = 'complete';

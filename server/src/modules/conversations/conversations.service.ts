@@ -10,7 +10,7 @@ import type {
   ZUpdateConversationRequest,
 } from '@cc/contract';
 import type { z } from 'zod';
-import { nowIso } from '../../db/index.ts';
+import { nowIso, withTx } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
@@ -130,6 +130,46 @@ export async function appendConversationMessage(
   await repo.updateConversation(ctx.db, input.conversationId, { updated_at: now });
   await ctx.bus.publish(conversationChannel(input.conversationId), { kind: 'message' });
   return presentMessage({ ...row, position, seq });
+}
+
+/**
+ * The two rows of a chat turn (the user's message and the assistant's reply, streaming and empty) in
+ * one transaction: one durable write before the first token can be published.
+ */
+export async function appendTurnMessages(
+  ctx: AppContext,
+  conversationId: string,
+  userText: string,
+  model: string | null,
+): Promise<{ user: TConversationMessage; reply: TConversationMessage }> {
+  const now = nowIso();
+  const base = {
+    conversation_id: conversationId,
+    model: null,
+    input_tokens: null,
+    output_tokens: null,
+    error: null,
+    crew_run_id: null,
+    flow_run_id: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const userRow = { ...base, id: randomUUID(), sender: 'user', text: userText, status: 'complete' };
+  const replyRow = { ...base, id: randomUUID(), sender: 'assistant', text: '', status: 'streaming', model };
+  const [u, r] = await withTx(ctx.db, async (trx) => {
+    const a = await repo.insertMessage(trx, userRow);
+    const b = await repo.insertMessage(trx, replyRow);
+    await repo.updateConversation(trx, conversationId, { updated_at: now });
+    return [a, b];
+  });
+  await ctx.bus.publish(conversationChannel(conversationId), { kind: 'message' });
+  return { user: presentMessage({ ...userRow, ...u }), reply: presentMessage({ ...replyRow, ...r }) };
+}
+
+/** Takes back a turn whose model call could not start (e.g. an unknown model): nothing stays stored. */
+export async function removeTurnMessages(ctx: AppContext, conversationId: string, ids: string[]) {
+  await repo.deleteMessages(ctx.db, ids);
+  await ctx.bus.publish(conversationChannel(conversationId), { kind: 'message' });
 }
 
 // ---------------------------------------------------------------------------------------------
