@@ -53,6 +53,9 @@ export interface BuildOptions {
   serveWeb?: boolean;
 }
 
+/** How long a drain waits for in-flight requests before closing their connections. */
+const DRAIN_GRACE_MS = 5000;
+
 const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
@@ -167,7 +170,15 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     ctx,
     async drain() {
       draining = true;
-      await app.close();
+      // In-flight requests get a grace period; a client that vanished mid-request (a half-open socket)
+      // must not hold the shutdown forever.
+      const force = setTimeout(() => app.server.closeAllConnections?.(), DRAIN_GRACE_MS);
+      force.unref();
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(force);
+      }
     },
   };
 }
