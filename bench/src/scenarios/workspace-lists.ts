@@ -433,7 +433,7 @@ export const workspaceLists: ScenarioGroup = {
   name: 'workspace-lists',
   description:
     'seeds 1k users / 50 orgs / 100k tasks / 20k contacts / 50k notes / 5k goals, then the first page of ' +
-    'GET /api/tasks/ (plain, status+priority, search), /api/contacts/, /api/journals/, /api/strategic-goals/ as a busy user',
+    'GET /api/tasks/ (plain, page of 50, status+priority, search), /api/contacts/ (page of 50), /api/journals/, /api/strategic-goals/ as a busy user',
   async run(ctx) {
     const { baseURL, settings, control } = ctx;
     const s = seedWorkspace(ctx.dbFile);
@@ -454,9 +454,12 @@ export const workspaceLists: ScenarioGroup = {
     const auth = { Authorization: `Bearer ${await ctx.token(s.heavy.email)}` };
     const routes = [
       { name: 'tasks', path: '/api/tasks/' },
+      // ARCHITECTURE.md section 8's budget is for a first page of 50 (the tasks page asks for 100)
+      { name: 'tasks, page of 50', path: '/api/tasks/?limit=50' },
       { name: 'tasks status+priority', path: '/api/tasks/?status=In%20Progress&priority=High' },
       { name: 'tasks search', path: `/api/tasks/?search=${SEARCH_WORD}` },
-      { name: 'contacts', path: '/api/contacts/' },
+      // as the contacts page asks for it (50 at a time, searched on the server)
+      { name: 'contacts', path: '/api/contacts/?skip=0&limit=50' },
       { name: 'journals', path: '/api/journals/?skip=0&limit=100' },
       { name: 'strategic goals', path: '/api/strategic-goals/' },
     ];
