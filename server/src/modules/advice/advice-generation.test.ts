@@ -1,10 +1,8 @@
 import { ADVICE_GENERATION_STARTED, type TAdviceGeneration } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
-import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
 import { loadWorkspaceSnapshot } from '../../ai/context/workspace-snapshot.ts';
-
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+import { day, type ProviderWorkspace, startProviderWorkspace } from './advice-test-kit.ts';
 
 type Req = TestApp['req'];
 const startAdvice = (req: Req, u: TestUser | undefined, body: unknown) =>
@@ -226,74 +224,56 @@ apiSuite('Generate Advice (strategic_flow) on the offline engine', () => {
 // The same route through a real provider (the mock OpenAI-compatible server): the model gets the
 // workspace snapshot in its prompt and its markdown becomes the advice.
 apiSuite('Generate Advice through an OpenAI-compatible provider', () => {
-  let mock: MockOpenAI;
-  let t: TestApp;
-  let ceo: TestUser;
-
+  let w: ProviderWorkspace;
   beforeAll(async () => {
-    mock = await startMockOpenAI({ models: ['gpt-5-chat'] });
-    t = await createTestApp({ OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test-key', AI_MAX_RETRIES: '0' });
-    ceo = await t.createUser('ceo');
-    const goal = await t.req({
-      method: 'POST',
-      url: '/api/strategic-goals/',
-      token: ceo.token,
-      body: {
-        title: 'Expand to Europe',
-        due_date: day(30),
-        kpis: [{ name: 'EU customers', current_value: 1, target_value: 5 }],
-      },
-    });
-    expect(goal.statusCode).toBe(201);
+    w = await startProviderWorkspace({ AI_MAX_RETRIES: '0' });
   });
-  afterAll(async () => {
-    await t.close();
-    await mock.close();
-  });
+  afterAll(() => w.close());
 
   it('the model gets the snapshot and its markdown becomes the advice (title from the heading)', async () => {
-    const calls = mock.chatRequests().length;
+    const calls = w.mock.chatRequests().length;
     // The flow's first step (the analyst's review), then its advice step.
-    mock.script(
+    w.mock.script(
       { kind: 'text', chunks: ['EU customers are behind.'] },
       { kind: 'text', chunks: ['# Win EU customers\n\n', 'Focus on **EU customers**: 20% vs 92% expected.'] },
     );
-    const res = await startAdvice(t.req, ceo, { inputs: { user_id: ceo.id } });
+    const res = await startAdvice(w.t.req, w.ceo, { inputs: { user_id: w.ceo.id } });
     expect(res.statusCode, res.body).toBe(202);
-    const done = await waitForAdvice(t.req, ceo, res.json().id);
+    const done = await waitForAdvice(w.t.req, w.ceo, res.json().id);
     expect(done.status, JSON.stringify(done)).toBe('completed');
     const advice = (
-      await t.req({ method: 'GET', url: `/api/strategic-advice/${done.advice_id}`, token: ceo.token })
+      await w.t.req({ method: 'GET', url: `/api/strategic-advice/${done.advice_id}`, token: w.ceo.token })
     ).json();
     expect(advice).toMatchObject({
       advice_title: 'Win EU customers',
       content: 'Focus on **EU customers**: 20% vs 92% expected.',
       crew_run_id: done.id,
     });
-    expect(mock.chatRequests().length - calls).toBe(2);
-    const prompt = JSON.stringify(mock.chatRequests().at(-1)?.body);
+    expect(w.mock.chatRequests().length - calls).toBe(2);
+    const prompt = JSON.stringify(w.mock.chatRequests().at(-1)?.body);
     expect(prompt).toContain('EU customers');
     expect(prompt).toContain('lagging_kpis');
   });
 
   it('a provider failure fails the run with its error, and writes no advice', async () => {
-    const before = (await t.req({ method: 'GET', url: '/api/strategic-advice/', token: ceo.token })).json()
-      .length;
-    const calls = mock.chatRequests().length;
+    const before = (
+      await w.t.req({ method: 'GET', url: '/api/strategic-advice/', token: w.ceo.token })
+    ).json().length;
+    const calls = w.mock.chatRequests().length;
     // The review step answers; the advice step fails (AI_MAX_RETRIES=0: no retry).
-    mock.script(
+    w.mock.script(
       { kind: 'text', chunks: ['EU customers are behind.'] },
       { kind: 'status', status: 500, message: 'upstream broke' },
     );
-    const res = await startAdvice(t.req, ceo, { inputs: {} });
+    const res = await startAdvice(w.t.req, w.ceo, { inputs: {} });
     expect(res.statusCode, res.body).toBe(202);
-    const done = await waitForAdvice(t.req, ceo, res.json().id);
+    const done = await waitForAdvice(w.t.req, w.ceo, res.json().id);
     expect(done).toMatchObject({ status: 'failed', advice_id: null });
     expect(done.error).toContain('upstream broke');
     expect(done.message).toBe(done.error);
-    expect(mock.chatRequests().length - calls).toBe(2);
+    expect(w.mock.chatRequests().length - calls).toBe(2);
     expect(
-      (await t.req({ method: 'GET', url: '/api/strategic-advice/', token: ceo.token })).json(),
+      (await w.t.req({ method: 'GET', url: '/api/strategic-advice/', token: w.ceo.token })).json(),
     ).toHaveLength(before);
   });
 });

@@ -2,7 +2,7 @@ import { RUN_STOPPED_SUMMARY } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
-import { timelineOf, waitForStatus } from './runs-test-kit.ts';
+import { startRun, timelineOf, waitForStatus } from './runs-test-kit.ts';
 
 apiSuite('runs on a model server (OpenAI-compatible mock)', () => {
   let t: TestApp;
@@ -64,13 +64,7 @@ apiSuite('runs on a model server (OpenAI-compatible mock)', () => {
       { name: 'T2', description: 'second' },
       { name: 'T3', description: 'third' },
     ]);
-    const start = await t.req({
-      method: 'POST',
-      url: '/api/crew-runs/',
-      token: ceo.token,
-      body: { crew_id: crewId },
-    });
-    const id = start.json().crew_run_id as string;
+    const id = await startRun(t.req, ceo.token, 'crew', crewId);
     const run = await waitForStatus(t.req, ceo.token, 'crew', id, ['completed', 'failed']);
     expect(run.status).toBe('completed');
     const reqs = sent(before);
@@ -90,13 +84,7 @@ apiSuite('runs on a model server (OpenAI-compatible mock)', () => {
     const before = mock.chatRequests().length;
     // The model never answers; only the stop ends the call.
     mock.script({ kind: 'stall' });
-    const start = await t.req({
-      method: 'POST',
-      url: '/api/crew-runs/',
-      token: ceo.token,
-      body: { crew_id: crewId },
-    });
-    const id = start.json().crew_run_id as string;
+    const id = await startRun(t.req, ceo.token, 'crew', crewId);
     const deadline = Date.now() + 10_000;
     while (mock.chatRequests().length === before && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));

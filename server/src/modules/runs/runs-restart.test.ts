@@ -2,7 +2,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { type BuiltApp, buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { builtinAgentIds, type RunEventJson, startToolServer } from './runs-test-kit.ts';
+import {
+  builtinAgentIds,
+  type RunEventJson,
+  startRun,
+  startToolServer,
+  waitForStatus,
+} from './runs-test-kit.ts';
 
 /** Requests against any app instance of the same database (tokens stay valid across restarts). */
 function requester(app: BuiltApp['app']) {
@@ -13,16 +19,6 @@ function requester(app: BuiltApp['app']) {
       headers: { authorization: `Bearer ${o.token}` },
       ...(o.body !== undefined ? { payload: o.body as object } : {}),
     });
-}
-
-async function waitDone(req: ReturnType<typeof requester>, token: string, id: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = (await req({ method: 'GET', url: `/api/flow-runs/${id}`, token })).json();
-    if (run.status === 'completed' || run.status === 'failed') return run;
-    if (Date.now() > deadline) throw new Error(`run stayed ${run.status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function until(check: () => boolean, timeoutMs = 10_000) {
@@ -93,20 +89,14 @@ apiSuite('durable runs across restarts', () => {
       },
     });
     tools.slowOnce(10_000);
-    const start = await req1({
-      method: 'POST',
-      url: '/api/flow-runs/',
-      token: ceo.token,
-      body: { flow_id: flow.json().id },
-    });
-    const id = start.json().flow_run_id as string;
+    const id = await startRun(req1, ceo.token, 'flow', flow.json().id);
     await until(() => tools.hits('/slow') === 1);
 
     // Shut down while step 2 waits on its endpoint: the step in flight is abandoned, the run given back.
     await t.app.close();
     const second = await newInstance();
     const req2 = requester(second.app);
-    const run = await waitDone(req2, ceo.token, id);
+    const run = await waitForStatus(req2, ceo.token, 'flow', id, ['completed', 'failed']);
     expect(run.status).toBe('completed');
     expect(tools.hits('/fast')).toBe(1);
     expect(tools.hits('/slow')).toBe(2);
@@ -128,13 +118,7 @@ apiSuite('durable runs across restarts', () => {
       name: string;
     }[];
     const approval = flows.find((f) => f.name === 'Task Plan with Approval') as { id: string };
-    const start = await req({
-      method: 'POST',
-      url: '/api/flow-runs/',
-      token: ceo.token,
-      body: { flow_id: approval.id },
-    });
-    const id = start.json().flow_run_id as string;
+    const id = await startRun(req, ceo.token, 'flow', approval.id);
     // As if a worker had finished step 1, then crashed while holding the lease.
     const leaseEnds = new Date(Date.now() + 60_000).toISOString();
     await owner.ctx.db
@@ -175,7 +159,7 @@ apiSuite('durable runs across restarts', () => {
       token: ceo.token,
       body: { user_input: 'yes' },
     });
-    const run = await waitDone(req2, ceo.token, id);
+    const run = await waitForStatus(req2, ceo.token, 'flow', id, ['completed', 'failed']);
     expect(run.status).toBe('completed');
     const timeline = (
       await req2({ method: 'GET', url: `/api/flow-runs/${id}/timeline`, token: ceo.token })

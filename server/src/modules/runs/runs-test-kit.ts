@@ -11,7 +11,32 @@ export interface RunEventJson {
   details: Record<string, unknown> | null;
 }
 
-type Req = TestApp['req'];
+/** `t.req`, or requests against another app instance of the same database (restart tests). */
+export type Req = (o: {
+  method: 'GET' | 'POST';
+  url: string;
+  token: string;
+  body?: unknown;
+}) => ReturnType<TestApp['req']>;
+
+/** Starts a crew or flow run (optionally in a conversation); expects 201 and returns the run's id. */
+export async function startRun(
+  req: Req,
+  token: string,
+  kind: 'crew' | 'flow',
+  definitionId: string,
+  opts: { conversationId?: string; inputs?: Record<string, string> } = {},
+): Promise<string> {
+  const query = opts.conversationId ? `?conversation_id=${opts.conversationId}` : '';
+  const res = await req({
+    method: 'POST',
+    url: `/api/${kind}-runs/${query}`,
+    token,
+    body: { [`${kind}_id`]: definitionId, ...(opts.inputs ? { inputs: opts.inputs } : {}) },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json()[`${kind}_run_id`] as string;
+}
 
 export async function waitForStatus(
   req: Req,

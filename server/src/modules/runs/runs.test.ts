@@ -2,11 +2,10 @@ import { RUN_ALREADY_ACTIVE, RUN_STOPPED_SUMMARY } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { connectSse } from '../../../test/sse.ts';
-import { getUserSummary } from '../users/users.service.ts';
-import { getStrategicFlowRun, startStrategicFlowRun } from './runs.strategic.ts';
 import {
   builtinAgentIds,
   createConversation,
+  startRun,
   startToolServer,
   timelineOf,
   waitForStatus,
@@ -58,14 +57,10 @@ apiSuite('crew and flow runs (offline engine)', () => {
       { name: 'Gamma summary', description: 'Write it up', agent_id: agents.Writer },
     ]);
     const conv = await createConversation(t, ceo);
-    const start = await t.req({
-      method: 'POST',
-      url: `/api/crew-runs/?conversation_id=${conv}`,
-      token: ceo.token,
-      body: { crew_id: crewId, inputs: { topic: 'Nordic expansion' } },
+    const id = await startRun(t.req, ceo.token, 'crew', crewId, {
+      conversationId: conv,
+      inputs: { topic: 'Nordic expansion' },
     });
-    expect(start.statusCode).toBe(201);
-    const id = start.json().crew_run_id as string;
     expect(id).toBeTruthy();
     const run = await waitForStatus(t.req, ceo.token, 'crew', id, ['completed', 'failed']);
     expect(run.status).toBe('completed');
@@ -106,13 +101,7 @@ apiSuite('crew and flow runs (offline engine)', () => {
       { name: 'Draft', description: 'Draft options', agent_id: agents.Strategist },
       { name: 'Decide', description: 'Which option?', agent_id: agents.Writer, human_input: true },
     ]);
-    const start = await t.req({
-      method: 'POST',
-      url: '/api/crew-runs/',
-      token: ceo.token,
-      body: { crew_id: crewId },
-    });
-    const id = start.json().crew_run_id as string;
+    const id = await startRun(t.req, ceo.token, 'crew', crewId);
     const paused = await waitForStatus(t.req, ceo.token, 'crew', id, ['awaiting_human_input']);
     expect(paused.human_prompt).toContain('Which option?');
     let timeline = await timelineOf(t.req, ceo.token, 'crew', id);
@@ -279,13 +268,7 @@ apiSuite('crew and flow runs (offline engine)', () => {
       body: { name: 'Local', http: { url: tools.url('/refused') } },
     });
     const flowId = await createFlow([{ title: 'Call it', kind: 'tool', tool_id: tool.json().id }]);
-    const f = await t.req({
-      method: 'POST',
-      url: '/api/flow-runs/',
-      token: ceo.token,
-      body: { flow_id: flowId },
-    });
-    const fid = f.json().flow_run_id as string;
+    const fid = await startRun(t.req, ceo.token, 'flow', flowId);
     await waitForStatus(t.req, ceo.token, 'flow', fid, ['completed', 'failed']);
     const timeline = await timelineOf(t.req, ceo.token, 'flow', fid);
     const result = timeline.find((e) => e.type === 'tool_result');
@@ -294,14 +277,7 @@ apiSuite('crew and flow runs (offline engine)', () => {
   });
 
   it('strategic_flow (Generate Advice) runs on the engine and writes an advice record', async () => {
-    const f = await t.req({
-      method: 'POST',
-      url: '/api/flow-runs/',
-      token: ceo.token,
-      body: { flow_id: 'strategic_flow' },
-    });
-    expect(f.statusCode).toBe(201);
-    const fid = f.json().flow_run_id as string;
+    const fid = await startRun(t.req, ceo.token, 'flow', 'strategic_flow');
     const done = await waitForStatus(t.req, ceo.token, 'flow', fid, ['completed', 'failed']);
     expect(done.status).toBe('completed');
     const advice = await t.req({ method: 'GET', url: '/api/strategic-advice/', token: ceo.token });
@@ -309,39 +285,12 @@ apiSuite('crew and flow runs (offline engine)', () => {
     const mine = rows.find((r) => r.crew_run_id === fid);
     expect(mine?.content).toBeTruthy();
     expect(String(done.result)).toContain(String(mine?.content).slice(0, 40));
-
-    // What POST /api/flow/run/strategic_flow answers once routed to the engine (advice contract shape).
-    const caller = (await getUserSummary(t.ctx, ceo.id)) as NonNullable<
-      Awaited<ReturnType<typeof getUserSummary>>
-    >;
-    const gen = await startStrategicFlowRun(t.ctx, caller, { inputs: {} });
-    expect(gen).toMatchObject({
-      flow: 'strategic_flow',
-      status: 'running',
-      user_id: ceo.id,
-      advice_id: null,
-    });
-    await waitForStatus(t.req, ceo.token, 'flow', gen.flow_run_id, ['completed']);
-    const finished = await getStrategicFlowRun(t.ctx, caller, gen.id);
-    expect(finished.status).toBe('completed');
-    const all = (await t.req({ method: 'GET', url: '/api/strategic-advice/', token: ceo.token })).json() as {
-      id: string;
-      crew_run_id: string | null;
-    }[];
-    expect(all.find((r) => r.crew_run_id === gen.id)?.id).toBe(finished.advice_id);
-    await expect(startStrategicFlowRun(t.ctx, caller, { inputs: { user_id: other.id } })).rejects.toThrow();
   });
 
   it("another user's runs, timelines and streams are 404; their conversation cannot host my run", async () => {
     const crewId = await createCrew([{ name: 'Solo', description: 'Only task' }]);
     const conv = await createConversation(t, ceo);
-    const start = await t.req({
-      method: 'POST',
-      url: `/api/crew-runs/?conversation_id=${conv}`,
-      token: ceo.token,
-      body: { crew_id: crewId },
-    });
-    const id = start.json().crew_run_id as string;
+    const id = await startRun(t.req, ceo.token, 'crew', crewId, { conversationId: conv });
     await waitForStatus(t.req, ceo.token, 'crew', id, ['completed']);
     for (const [method, url] of [
       ['GET', `/api/crew-runs/${id}`],
@@ -392,13 +341,7 @@ apiSuite('crew and flow runs (offline engine)', () => {
       { name: 'One', description: 'First', human_input: true },
       { name: 'Two', description: 'Second' },
     ]);
-    const start = await t.req({
-      method: 'POST',
-      url: '/api/crew-runs/',
-      token: ceo.token,
-      body: { crew_id: crewId },
-    });
-    const id = start.json().crew_run_id as string;
+    const id = await startRun(t.req, ceo.token, 'crew', crewId);
     await waitForStatus(t.req, ceo.token, 'crew', id, ['awaiting_human_input']);
 
     const noToken = await connectSse(`${base}/api/crew-runs/${id}/events`);
