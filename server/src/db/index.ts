@@ -18,6 +18,11 @@ export interface DbHandle {
 export function createDb(cfg: DbConfig): DbHandle {
   if (cfg.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: cfg.url, max: 10 });
+    // An idle connection the server drops (a PostgreSQL restart, an admin terminating it) emits
+    // 'error' on the pool; unhandled, that would crash the process. The pool replaces it on next use.
+    pool.on('error', (err) => {
+      process.emitWarning(`PostgreSQL idle connection lost: ${err.message}`);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
