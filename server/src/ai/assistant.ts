@@ -5,7 +5,7 @@
  * const turn = await streamAssistantTurn({
  *   ctx, user, modelId: body.model, history, message: body.message_text,
  *   useMemory: body.use_memory, useInternalSearch: body.use_internal_search, useInternet: body.use_internet,
- *   conversationId, abortSignal,
+ *   conversationId, attachments, abortSignal,
  * });
  * for await (const delta of turn.textStream) { ... }   // token deltas as they arrive
  * const { text, engine, model, usage, sources, aborted } = await turn.result;
@@ -22,6 +22,8 @@
  *   AI_STREAM_IDLE_TIMEOUT_MS) makes `textStream` throw and `result` reject with an
  *   {@link AssistantTurnError} carrying the partial text.
  * - `engine` is 'offline' when the offline engine answered (its reply says so in its first line).
+ * - `attachments` (the conversation's files with their text) go into the system prompt, bounded to
+ *   MAX_ATTACHMENT_CHARS in all; the offline engine quotes and cites the ones matching the question.
  * - `sources` are the workspace records (and web pages) the tools returned, for citations.
  */
 import { type ModelMessage, stepCountIs, streamText } from 'ai';
@@ -29,12 +31,35 @@ import type { AuthUser } from '../platform/auth/authenticate.ts';
 import type { AppContext } from '../platform/context.ts';
 import { relevantMemories } from '../modules/memory/memory.service.ts';
 import { type AiEngine, resolveModelFresh } from './models.ts';
-import { type ChatOfflineData, MEMORY_HEADER } from './offline/handlers/chat.ts';
+import { ATTACHMENTS_HEADER, type ChatOfflineData, MEMORY_HEADER } from './offline/handlers/chat.ts';
 import { buildTools, internetSearchAvailable } from './tools/index.ts';
 import { type Source, sourcesOf } from './tools/types.ts';
 
 export const MAX_ASSISTANT_STEPS = 4;
 const MEMORIES_IN_PROMPT = 5;
+/** All attached files together give the model at most this much text (each gets an equal share). */
+export const MAX_ATTACHMENT_CHARS = 20_000;
+
+/** A file attached in the conversation, with its extracted text. */
+export interface AssistantAttachment {
+  id: string;
+  name: string;
+  text: string;
+}
+
+/** Bounds the attachments' text: an equal share each (unused share passes on), cut with a marker. */
+export function boundAttachments(files: readonly AssistantAttachment[]): AssistantAttachment[] {
+  const usable = files.filter((f) => f.text.trim() !== '');
+  const out: AssistantAttachment[] = [];
+  let left = MAX_ATTACHMENT_CHARS;
+  for (const [i, f] of usable.entries()) {
+    const share = Math.floor(left / (usable.length - i));
+    const text = f.text.length > share ? `${f.text.slice(0, share)}\n[… truncated]` : f.text;
+    left -= Math.min(f.text.length, share);
+    out.push({ id: f.id, name: f.name, text });
+  }
+  return out;
+}
 
 export interface AssistantTurnInput {
   ctx: AppContext;
@@ -46,6 +71,8 @@ export interface AssistantTurnInput {
   useInternalSearch: boolean;
   useInternet: boolean;
   conversationId?: string | null;
+  /** Files attached in the conversation: their text is given to the model (bounded), by name. */
+  attachments?: AssistantAttachment[];
   abortSignal?: AbortSignal;
 }
 
@@ -85,6 +112,7 @@ export function assistantSystemPrompt(o: {
   memories: string[];
   internalSearch: boolean;
   internet: 'off' | 'on' | 'unavailable';
+  attachments?: AssistantAttachment[];
 }): string {
   const lines = [
     'You are the Command Centre assistant for an executive: concise, practical, and honest.',
@@ -106,6 +134,14 @@ export function assistantSystemPrompt(o: {
   if (o.memories.length > 0) {
     lines.push('', `${MEMORY_HEADER} (from earlier conversations):`);
     for (const m of o.memories) lines.push(`- ${m}`);
+  }
+  if (o.attachments && o.attachments.length > 0) {
+    lines.push(
+      '',
+      `${ATTACHMENTS_HEADER}. Use them when they are relevant and cite each one you used by name (File “name”):`,
+    );
+    for (const f of o.attachments)
+      lines.push('', `--- File “${f.name}” ---`, f.text, `--- end of “${f.name}” ---`);
   }
   return lines.join('\n');
 }
@@ -181,7 +217,13 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
     ...input.history.map((m): ModelMessage => ({ role: m.role, content: m.content })),
     { role: 'user', content: input.message },
   ];
-  const offlineData: ChatOfflineData = { memories, userName, internetSearch: internet };
+  const attachments = boundAttachments(input.attachments ?? []);
+  const offlineData: ChatOfflineData = {
+    memories,
+    userName,
+    internetSearch: internet,
+    attachments: attachments.map((f) => ({ name: f.name, text: f.text })),
+  };
   const stream = streamText({
     model: resolved.model,
     system: assistantSystemPrompt({
@@ -190,6 +232,7 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
       memories,
       internalSearch: input.useInternalSearch,
       internet,
+      attachments,
     }),
     messages,
     tools,

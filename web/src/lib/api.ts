@@ -101,7 +101,8 @@ export function serverDetail(err: unknown): string | undefined {
   return undefined;
 }
 
-function onSessionInvalid(): void {
+/** The session rule's effect (also used by lib/upload.ts): clear the token, log out, say why. */
+export function onSessionInvalid(): void {
   clearToken();
   window.dispatchEvent(new Event(SESSION_INVALID_EVENT));
   notify.error('Session Expired', 'Please log in again.', { id: 'session-expired' });
@@ -138,7 +139,8 @@ function withQuery(path: string, query?: Query): string {
   return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
 }
 
-function parseBody(text: string): unknown {
+/** A response body: JSON when it parses, else the text (undefined when empty). */
+export function parseBody(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text);

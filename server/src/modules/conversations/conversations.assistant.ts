@@ -1,4 +1,4 @@
-import { streamAssistantTurn } from '../../ai/assistant.ts';
+import { type AssistantAttachment, streamAssistantTurn } from '../../ai/assistant.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 
@@ -17,6 +17,8 @@ export interface AssistantTurnRequest {
   useInternet: boolean;
   useInternalSearch: boolean;
   model?: string;
+  /** The conversation's attached files with their text (the assistant bounds it). */
+  attachments: AssistantAttachment[];
   abortSignal: AbortSignal;
 }
 
@@ -27,6 +29,8 @@ export interface AssistantTurnStream {
   textStream: AsyncIterable<string>;
   /** Token usage once the stream has ended (nulls when the provider does not say). */
   usage(): Promise<{ inputTokens: number | null; outputTokens: number | null }>;
+  /** Settles once the model call has wound down (also after an abort or a failure). */
+  settled(): Promise<void>;
 }
 
 /**
@@ -48,6 +52,7 @@ export async function startAssistantTurn(
     useInternalSearch: req.useInternalSearch,
     useInternet: req.useInternet,
     conversationId: req.conversationId,
+    attachments: req.attachments,
     abortSignal: req.abortSignal,
   });
   return {
@@ -57,5 +62,10 @@ export async function startAssistantTurn(
       const r = await turn.result;
       return { inputTokens: r.usage.inputTokens ?? null, outputTokens: r.usage.outputTokens ?? null };
     },
+    settled: () =>
+      turn.result.then(
+        () => {},
+        () => {},
+      ),
   };
 }

@@ -5,6 +5,7 @@ import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict } from '../../platform/errors.ts';
+import { conversationFileTexts } from '../files/files.service.ts';
 import { startAssistantTurn, type TurnHistoryItem } from './conversations.assistant.ts';
 import * as repo from './conversations.repository.ts';
 import {
@@ -42,6 +43,14 @@ class PartialTextBatcher {
     }
   }
 
+  /** Writes what is pending now and stops the timer (the app is closing). */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.writing = this.writing.then(() => this.flush());
+    await this.writing;
+  }
+
   /** Drops a reply's pending text (its final write follows) once any write in progress is done. */
   async settle(messageId: string): Promise<void> {
     this.pending.delete(messageId);
@@ -60,20 +69,60 @@ class PartialTextBatcher {
   }
 }
 
-const batchers = new WeakMap<AppContext, PartialTextBatcher>();
-function batcherOf(ctx: AppContext): PartialTextBatcher {
-  let b = batchers.get(ctx);
-  if (!b) {
-    b = new PartialTextBatcher(ctx);
-    batchers.set(ctx, b);
+/** The replies an app instance is writing: one at a time per conversation. */
+interface ChatState {
+  batcher: PartialTextBatcher;
+  active: Map<string, AbortController>;
+  /** Chat requests and model calls still running; closing the app waits for them. */
+  inFlight: Set<Promise<unknown>>;
+}
+
+const states = new WeakMap<AppContext, ChatState>();
+function stateOf(ctx: AppContext): ChatState {
+  let st = states.get(ctx);
+  if (!st) {
+    st = { batcher: new PartialTextBatcher(ctx), active: new Map(), inFlight: new Set() };
+    states.set(ctx, st);
   }
-  return b;
+  return st;
+}
+const batcherOf = (ctx: AppContext) => stateOf(ctx).batcher;
+
+function track(st: ChatState, p: Promise<unknown>): void {
+  const settled = p.then(
+    () => {},
+    () => {},
+  );
+  st.inFlight.add(settled);
+  void settled.then(() => st.inFlight.delete(settled));
+}
+
+/** How long closing the app waits for stopped replies to write their final text. */
+const CLOSE_WAIT_MS = 10_000;
+
+/**
+ * Closing the app (preClose, before the server and the database close): every reply still being
+ * written is stopped and its final write (partial text, status stopped) awaited, as are the model
+ * calls and the batched partial writes, so no query or NOTIFY runs against a closed pool.
+ */
+export async function stopAllReplies(ctx: AppContext): Promise<void> {
+  const st = states.get(ctx);
+  if (!st) return;
+  for (const c of st.active.values()) c.abort();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((r) => {
+    timer = setTimeout(r, CLOSE_WAIT_MS);
+    timer.unref();
+  });
+  const drained = (async () => {
+    while (st.inFlight.size > 0) await Promise.all([...st.inFlight]);
+    await st.batcher.close();
+  })();
+  await Promise.race([drained, timeout]);
+  clearTimeout(timer);
 }
 /** Longest text carried by one delta note (PostgreSQL NOTIFY payloads must stay small). */
 const MAX_DELTA_CHARS = 2000;
-
-/** Replies being written on this instance, by conversation: one at a time per conversation. */
-const activeReplies = new Map<string, AbortController>();
 
 /**
  * Keeps a streaming reply: every chunk goes out at once as an ephemeral delta on the bus (in order),
@@ -116,7 +165,20 @@ class ReplyWriter {
   }
 }
 
-export async function chat(
+export function chat(
+  ctx: AppContext,
+  caller: AuthUser,
+  conversationId: string,
+  body: z.output<typeof ZChatRequest>,
+  signal: AbortSignal,
+  log?: FastifyBaseLogger,
+): Promise<TChatResponse> {
+  const work = runChat(ctx, caller, conversationId, body, signal, log);
+  track(stateOf(ctx), work);
+  return work;
+}
+
+async function runChat(
   ctx: AppContext,
   caller: AuthUser,
   conversationId: string,
@@ -125,6 +187,8 @@ export async function chat(
   log?: FastifyBaseLogger,
 ): Promise<TChatResponse> {
   await ownConversation(ctx, caller, conversationId);
+  const st = stateOf(ctx);
+  const activeReplies = st.active;
   if (activeReplies.has(conversationId)) {
     throw conflict(
       'A reply is already being written in this conversation. Stop it or wait for it to finish.',
@@ -138,7 +202,10 @@ export async function chat(
   try {
     // The context is what came before this message; the turn starts (and an unknown model is refused
     // with 422) before anything is stored.
-    const context = await repo.contextMessages(ctx.db, conversationId, body.context_messages);
+    const [context, attachments] = await Promise.all([
+      repo.contextMessages(ctx.db, conversationId, body.context_messages),
+      conversationFileTexts(ctx, caller, conversationId),
+    ]);
     const history: TurnHistoryItem[] = context
       .filter((m) => m.status !== 'failed' && m.text.trim() !== '' && m.sender !== 'system')
       .map((m) => ({ role: m.sender === 'user' ? 'user' : 'assistant', content: m.text }));
@@ -155,7 +222,11 @@ export async function chat(
         useInternet: body.use_internet,
         useInternalSearch: body.use_internal_search,
         model: body.model,
+        attachments,
         abortSignal: controller.signal,
+      }).then((t) => {
+        track(st, t.settled());
+        return t;
       }),
       appendTurnMessages(ctx, conversationId, body.message_text, body.model ?? null),
     ]);
@@ -221,7 +292,7 @@ export async function chat(
 /** POST /api/conversations/{id}/chat/stop: stops the reply being written (on whichever instance). */
 export async function stopChat(ctx: AppContext, caller: AuthUser, conversationId: string) {
   await ownConversation(ctx, caller, conversationId);
-  const local = activeReplies.get(conversationId);
+  const local = states.get(ctx)?.active.get(conversationId);
   local?.abort();
   await ctx.bus.publish(stopChannel(conversationId), { kind: 'stop' });
   const streaming = await repo.hasStreamingReply(ctx.db, conversationId);

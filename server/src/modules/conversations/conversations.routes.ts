@@ -16,13 +16,16 @@ import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { openSseStream } from '../../platform/realtime/sse.ts';
-import { chat, stopChat } from './conversations.chat.ts';
+import { chat, stopAllReplies, stopChat } from './conversations.chat.ts';
 import * as conversations from './conversations.service.ts';
 
 const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 const tags = ['conversations'];
 
 export const conversationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Replies still streaming are stopped and written before the server and the database close.
+  app.addHook('preClose', () => stopAllReplies(ctx));
+
   app.get(
     '/api/conversations',
     {

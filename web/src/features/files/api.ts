@@ -7,7 +7,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { api } from '../../lib/api';
-import { saveBlob, transfer } from './transfer';
+import { saveBlob, transfer } from '../../lib/upload';
 
 export const fileKeys = {
   all: ['files'] as const,

@@ -7,11 +7,13 @@ import {
   type TChatRequest,
   type TChatResponse,
   type TConversation,
+  type TFileItem,
   type TMessagesPage,
   type TModelInfo,
 } from '@cc/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { transfer } from '../../lib/upload';
 
 export type Conversation = TConversation;
 
@@ -162,4 +164,29 @@ export function useModels() {
 /** "Conversation 22/11/2026, 14:05:09": the run list's default name (the word plus the local date and time). */
 export function defaultInteractionName(now = new Date()): string {
   return `Conversation ${now.toLocaleString()}`;
+}
+
+/** Files attached in a conversation, newest first. */
+export function useConversationAttachments(conversationId: string) {
+  return useQuery({
+    queryKey: [...conversationKeys.all, 'attachments', conversationId] as const,
+    queryFn: ({ signal }) => api<TFileItem[]>(`${conversationPath(conversationId)}/attachments`, { signal }),
+  });
+}
+
+/** Uploads files into a conversation (the model gets their text as context); refreshes its list. */
+export function useAttachFiles(conversationId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (files: readonly File[]) => {
+      const form = new FormData();
+      for (const f of files) form.append('files', f, f.name);
+      return transfer<TFileItem[]>(`/api/files/?conversation_id=${encodeURIComponent(conversationId)}`, {
+        method: 'POST',
+        body: form,
+      });
+    },
+    onSettled: () =>
+      qc.invalidateQueries({ queryKey: [...conversationKeys.all, 'attachments', conversationId] }),
+  });
 }

@@ -13,6 +13,68 @@ export interface ChatOfflineData {
   userName?: string | null;
   /** 'unavailable' when the Internet toggle is on but no search provider is configured */
   internetSearch?: 'off' | 'on' | 'unavailable';
+  /** Files attached in the conversation (text already bounded by the assistant). */
+  attachments?: { name: string; text: string }[];
+}
+
+/** The header under which the assistant puts the attached files in its system prompt. */
+export const ATTACHMENTS_HEADER = 'Files attached to this conversation';
+
+const EXCERPT_LINES = 3;
+const EXCERPT_CHARS = 240;
+
+const wordsOf = (text: string) =>
+  new Set((text.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? []).filter((w) => !STOP_WORDS.has(w)));
+const STOP_WORDS = new Set([
+  'what',
+  'which',
+  'does',
+  'this',
+  'that',
+  'with',
+  'from',
+  'about',
+  'file',
+  'files',
+  'attached',
+  'tell',
+  'there',
+  'have',
+  'your',
+  'please',
+  'summarize',
+  'summarise',
+  'says',
+  'say',
+]);
+
+/**
+ * The attached files the question is about (those sharing a word with it; all of them when none
+ * does) with their matching lines, so the answer quotes and names what it used.
+ */
+function attachmentSection(
+  files: { name: string; text: string }[],
+  question: string,
+): { lines: string[]; used: string[] } {
+  const asked = wordsOf(question);
+  const scored = files.map((f) => {
+    const lines = f.text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const hits = lines.filter((l) => [...wordsOf(l)].some((w) => asked.has(w)));
+    return { f, hits, lines };
+  });
+  const matching = scored.filter((s) => s.hits.length > 0 || asked.has(s.f.name.toLowerCase()));
+  const used = matching.length > 0 ? matching : scored;
+  const out = ['**From the attached files**'];
+  for (const u of used) {
+    const excerpt = (u.hits.length > 0 ? u.hits : u.lines)
+      .slice(0, EXCERPT_LINES)
+      .map((l) => (l.length > EXCERPT_CHARS ? `${l.slice(0, EXCERPT_CHARS)}…` : l));
+    out.push(`- File “${u.f.name}”${excerpt.length ? `: ${excerpt.join(' / ')}` : ' (no text)'}`);
+  }
+  return { lines: out, used: used.map((u) => `File “${u.f.name}”`) };
 }
 
 const MAX_ITEMS = 5;
@@ -104,6 +166,9 @@ export const chatHandler: OfflineHandler = ({ data, system, lastUserText, toolRe
   const d = (data ?? {}) as ChatOfflineData;
   const out: string[] = [OFFLINE_NOTICE, ''];
   const sections: string[][] = [];
+  const attached = (d.attachments ?? []).filter((f) => f.text.trim() !== '');
+  const files = attached.length > 0 && lastUserText ? attachmentSection(attached, lastUserText) : null;
+  if (files) sections.push(files.lines);
   for (const r of toolResults) {
     if (!r.output || typeof r.output !== 'object') continue;
     if (r.toolName === 'internal_search') sections.push(searchSection(r.output as InternalSearchOutput));
@@ -117,6 +182,8 @@ export const chatHandler: OfflineHandler = ({ data, system, lastUserText, toolRe
 
   if (!lastUserText) {
     out.push('Ask me about your goals, tasks, notes, advice or contacts.');
+  } else if (toolResults.length === 0 && files) {
+    out.push(`Here is what your attached files say about “${lastUserText.slice(0, 120)}”.`);
   } else if (toolResults.length === 0) {
     out.push(
       'I can only answer from your workspace data, and Internal Search is off for this message. ' +
@@ -129,8 +196,8 @@ export const chatHandler: OfflineHandler = ({ data, system, lastUserText, toolRe
   if (d.internetSearch === 'unavailable')
     out.push('', 'Internet search is not configured on this server, so I did not search the web.');
 
-  const sources = sourcesOf(toolResults);
-  if (sources.length > 0) out.push('', `Sources: ${sources.slice(0, 12).map(sourceLabel).join(', ')}`);
+  const sources = [...(files?.used ?? []), ...sourcesOf(toolResults).slice(0, 12).map(sourceLabel)];
+  if (sources.length > 0) out.push('', `Sources: ${sources.join(', ')}`);
   return out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')

@@ -7,6 +7,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { useConversation } from '../api';
 import { ChatComposer } from '../components/chat-composer';
 import { ChatSettingsPanel, DEFAULT_CHAT_SETTINGS } from '../components/chat-settings';
+import { ConversationAttachments } from '../components/conversation-attachments';
 import { ConversationHeader } from '../components/conversation-header';
 import { MessageLog } from '../components/message-log';
 import { ConversationRunControls } from '../components/run-controls-slot';
@@ -80,6 +81,7 @@ function ConversationView({
           saveChatSettings(next);
         }}
       />
+      <ConversationAttachments conversationId={conversation.id} />
       <ChatComposer
         replying={log.replying}
         onSend={(text) => void log.send(text, settings)}

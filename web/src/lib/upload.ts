@@ -1,10 +1,9 @@
-import { ApiError, clearToken, errorMessageFrom, getToken, SESSION_INVALID_EVENT } from '../../lib/api';
-import { notify } from '../../lib/toast';
+import { ApiError, errorMessageFrom, getToken, onSessionInvalid, parseBody } from './api';
 
 /**
  * File transfers need what `fetch` cannot give (upload progress) or what `api()` does not return (a
  * Blob), so they go through XMLHttpRequest here, with the same token, error shape and 401/403 session
- * rule as `lib/api.ts`.
+ * rule as `lib/api.ts` (whose helpers it uses).
  */
 
 export interface TransferOptions {
@@ -16,21 +15,10 @@ export interface TransferOptions {
   signal?: AbortSignal;
 }
 
-function sessionInvalid(): void {
-  clearToken();
-  window.dispatchEvent(new Event(SESSION_INVALID_EVENT));
-  notify.error('Session Expired', 'Please log in again.', { id: 'session-expired' });
-}
-
 async function errorData(xhr: XMLHttpRequest): Promise<unknown> {
   const raw: unknown = xhr.response;
   const text = raw instanceof Blob ? await raw.text() : typeof raw === 'string' ? raw : xhr.responseText;
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  return parseBody(text);
 }
 
 export function transfer<T>(url: string, opts: TransferOptions = {}): Promise<T> {
@@ -63,7 +51,7 @@ export function transfer<T>(url: string, opts: TransferOptions = {}): Promise<T>
         }
       }
       const data = await errorData(xhr);
-      if ((xhr.status === 401 || xhr.status === 403) && token && getToken() === token) sessionInvalid();
+      if ((xhr.status === 401 || xhr.status === 403) && token && getToken() === token) onSessionInvalid();
       reject(new ApiError(errorMessageFrom(data, xhr.statusText, xhr.status), xhr.status, data));
     };
     xhr.onerror = () => {
