@@ -127,4 +127,41 @@ test.describe('conversations and chat', () => {
       await expect(page.getByRole('link', { name: /Quarterly planning chat/ })).toHaveCount(0);
     });
   });
+  test('attach a text file to a conversation, ask about it, the reply names it', async ({
+    page,
+  }, testInfo) => {
+    await loginViaApi(page, DEMO.leo.email, DEMO.leo.password);
+    await page.goto('/app/run');
+    await page.getByRole('button', { name: 'New Interaction' }).click();
+    await expect(page).toHaveURL(/\/app\/conversations\/[0-9a-f-]{36}$/);
+
+    const name = `osprey-brief-${Date.now()}.txt`;
+    await test.step('"Attach files" uploads into the conversation and shows it as a chip', async () => {
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByRole('button', { name: 'Attach files' }).click();
+      await (await chooser).setFiles({
+        name,
+        mimeType: 'text/plain',
+        buffer: Buffer.from('Project Osprey\nThe Osprey budget is 73000 euros.\nKick-off: 9 June.\n'),
+      });
+      await expect(page.getByRole('list', { name: 'Attached files' }).getByText(name)).toBeVisible();
+      await expectNoSeriousA11yViolations(page, testInfo);
+    });
+
+    await test.step('the reply uses the file and cites it by name', async () => {
+      const input = page.getByLabel('Message', { exact: true });
+      await input.fill('What is the Osprey budget?');
+      await input.press('Enter');
+      const reply = page.getByRole('log', { name: 'Messages' }).locator('[data-sender="assistant"]').first();
+      await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+      await expect(reply).toContainText(`File “${name}”`);
+      await expect(reply).toContainText('73000 euros');
+      await expect(reply).toContainText('Sources:');
+    });
+
+    await test.step('after a reload the attachment is still listed', async () => {
+      await page.reload();
+      await expect(page.getByRole('list', { name: 'Attached files' }).getByText(name)).toBeVisible();
+    });
+  });
 });
