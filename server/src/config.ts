@@ -184,7 +184,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         .map((h) => h.trim().toLowerCase())
         .filter(Boolean),
       search: e.SEARCH_PROVIDER
-        ? { provider: e.SEARCH_PROVIDER, url: e.SEARCH_URL || undefined, apiKey: e.SEARCH_API_KEY || undefined }
+        ? {
+            provider: e.SEARCH_PROVIDER,
+            url: e.SEARCH_URL || undefined,
+            apiKey: e.SEARCH_API_KEY || undefined,
+          }
         : undefined,
     },
   };

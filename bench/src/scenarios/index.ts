@@ -8,4 +8,12 @@ import type { ScenarioGroup } from './types.ts';
 import { workspaceLists } from './workspace-lists.ts';
 
 /** Every scenario group, in the order they run. Add a group: one file in this folder, one line here. */
-export const GROUPS: ScenarioGroup[] = [authUsersOrgs, bundleSize, workspaceLists, runsBench, files, commsStreams, chat];
+export const GROUPS: ScenarioGroup[] = [
+  authUsersOrgs,
+  bundleSize,
+  workspaceLists,
+  runsBench,
+  files,
+  commsStreams,
+  chat,
+];

@@ -104,7 +104,14 @@ export async function seedIfEmpty(ctx: AppContext): Promise<SeedResult> {
       },
       org.id,
     );
-    await seedDemoComms(tctx, { ceo: { ...ceo, organization_id: org.id }, maya: person('maya@demo.example', 'Maya', 'Patel', 'user') }, org.id);
+    await seedDemoComms(
+      tctx,
+      {
+        ceo: { ...ceo, organization_id: org.id },
+        maya: person('maya@demo.example', 'Maya', 'Patel', 'user'),
+      },
+      org.id,
+    );
   });
   if (!ctx.config.demoPassword && ctx.config.db.kind === 'sqlite') {
     mkdirSync(ctx.config.dataDir, { recursive: true });
