@@ -333,6 +333,8 @@ export async function runStreamOptions(ctx: AppContext, caller: AuthUser, kind: 
   const run = await ownRun(ctx, caller, kind, id);
   return {
     channel: runChannel(id),
+    // Every follower of the run gets the same events: one read per new event, however many follow.
+    shareKey: runChannel(id),
     loadAfter: async (cursor: string | null, limit: number): Promise<SseMessage[]> => {
       const after = Number.parseInt(cursor ?? '0', 10);
       const rows = await repo.eventsAfter(ctx.db, id, Number.isFinite(after) && after > 0 ? after : 0, limit);

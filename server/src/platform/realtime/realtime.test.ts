@@ -15,6 +15,12 @@ apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
   let base: string;
   let user: TestUser;
 
+  let sharedLoads = 0;
+  const maxSeq = async () =>
+    Number(
+      (await sql<{ m: number | null }>`select max(seq) as m from rt_test_events`.execute(t.ctx.db)).rows[0]
+        ?.m ?? 0,
+    );
   const insert = async (text: string) => {
     await sql`insert into rt_test_events (text) values (${text})`.execute(t.ctx.db);
     await t.ctx.bus.publish('rt-test', {});
@@ -44,6 +50,21 @@ apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
         },
         onEphemeral: (p) => (p.delta ? { event: 'delta', data: { delta: p.delta } } : null),
         isTerminal: (m) => (m.data as { text?: string }).text === 'END',
+      });
+    });
+    mini.get('/api/rt-test/shared', { config: { stream: true } }, async (req, reply) => {
+      await openSseStream(req, reply, t.ctx, {
+        channel: 'rt-test',
+        shareKey: 'rt-test',
+        initialCursor: async () => String(await maxSeq()),
+        loadAfter: async (cursor, limit) => {
+          sharedLoads++;
+          const rows = await sql<{ seq: number | string; text: string }>`
+            select seq, text from rt_test_events where seq > ${Number(cursor ?? 0)} order by seq limit ${limit}`.execute(
+            t.ctx.db,
+          );
+          return rows.rows.map((r) => ({ id: String(r.seq), data: { text: r.text } }));
+        },
       });
     });
     base = await mini.listen({ port: 0, host: '127.0.0.1' });
@@ -122,6 +143,19 @@ apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
     await s2.closed;
     await new Promise((r) => setTimeout(r, 50));
     expect(t.ctx.bus.listenerCount()).toBe(before);
+  });
+
+  it('streams with a shareKey read each new event once, however many follow', async () => {
+    const followers = await Promise.all(
+      Array.from({ length: 5 }, () => connectSse(`${base}/api/rt-test/shared`, { headers: auth() })),
+    );
+    await new Promise((r) => setTimeout(r, 100)); // initial reads done
+    const before = sharedLoads;
+    await insert('shared-one');
+    const got = await Promise.all(followers.map((f) => f.next()));
+    expect(got.map((e) => e.data)).toEqual(Array(5).fill({ text: 'shared-one' }));
+    expect(sharedLoads - before).toBe(1);
+    for (const f of followers) f.close();
   });
 
   it('closes the stream within a few seconds when the session is revoked', async () => {

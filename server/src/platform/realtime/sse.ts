@@ -22,7 +22,17 @@ export interface SseStreamOptions {
   isTerminal?: (msg: SseMessage) => boolean;
   /** Rows per loadAfter call. */
   pageSize?: number;
+  /**
+   * Streams whose loadAfter returns the same messages for every viewer (a run's timeline) set the
+   * same key: concurrent reads at one cursor become one query and one serialization, so an event
+   * followed by 1,000 streams costs one read, not 1,000.
+   */
+  shareKey?: string;
 }
+
+const sharedReads = new Map<string, Promise<SseMessage[]>>();
+/** Each message object is serialized once however many streams send it. */
+const serialized = new WeakMap<SseMessage, string>();
 
 export const HEARTBEAT_MS = 15_000;
 
@@ -34,12 +44,16 @@ export function lastEventId(req: FastifyRequest): string | null {
 }
 
 export function formatSse(msg: SseMessage): string {
+  const cached = serialized.get(msg);
+  if (cached !== undefined) return cached;
   let out = '';
   if (msg.id !== undefined) out += `id: ${msg.id}\n`;
   if (msg.event) out += `event: ${msg.event}\n`;
   const data = typeof msg.data === 'string' ? msg.data : JSON.stringify(msg.data);
   for (const line of data.split('\n')) out += `data: ${line}\n`;
-  return `${out}\n`;
+  out += '\n';
+  serialized.set(msg, out);
+  return out;
 }
 
 /**
@@ -105,6 +119,18 @@ export async function openSseStream(
     });
   };
 
+  const loadAfter = (cursor: string | null, limit: number): Promise<SseMessage[]> => {
+    const load = opts.loadAfter as NonNullable<typeof opts.loadAfter>;
+    if (!opts.shareKey) return load(cursor, limit);
+    const key = `${opts.shareKey}\u0000${cursor ?? ''}\u0000${limit}`;
+    let p = sharedReads.get(key);
+    if (!p) {
+      p = load(cursor, limit).finally(() => sharedReads.delete(key));
+      sharedReads.set(key, p);
+    }
+    return p;
+  };
+
   let reloadQueued = false;
   const reload = () => {
     if (!opts.loadAfter || reloadQueued) return;
@@ -112,7 +138,7 @@ export async function openSseStream(
     enqueue(async () => {
       reloadQueued = false;
       while (!closed) {
-        const batch = await (opts.loadAfter as NonNullable<typeof opts.loadAfter>)(cursor, pageSize);
+        const batch = await loadAfter(cursor, pageSize);
         for (const m of batch) write(m);
         if (batch.length < pageSize) break;
       }
