@@ -1,23 +1,12 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
-import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
-import { serverDetail } from '../../../lib/api';
-import { notify } from '../../../lib/toast';
 import { DEFAULT_MODEL, useCreateAgent } from '../api';
 import type { Tool } from '../types';
-import { CheckList, FormError } from './form-bits';
+import { CreateDialog, closeOnSaved } from './create-dialog';
+import { CheckList } from './form-bits';
 
 export const AGENT_REQUIRED = 'Name, role and goal are required';
 
@@ -70,96 +59,76 @@ export function AgentDialog({ open, onOpenChange, tools, models }: AgentDialogPr
         llmModel: values.llmModel,
         toolIds,
       },
-      {
-        onSuccess: () => {
-          notify.success('Agent created');
-          onOpenChange(false);
-        },
-        onError: (err) => notify.error('Failed to save agent', serverDetail(err)),
-      },
+      closeOnSaved(onOpenChange, 'Agent created', 'Failed to save agent'),
     );
   };
 
   const invalid = error ? true : undefined;
   return (
-    <Dialog open={open} onOpenChange={(next) => !create.isPending && onOpenChange(next)}>
-      <DialogContent className="max-w-xl">
-        <DialogHeader>
-          <DialogTitle>Create New Agent</DialogTitle>
-          <DialogDescription>
-            An agent is a model with a role, a goal and the tools it may use.
-          </DialogDescription>
-        </DialogHeader>
-        <form
-          onSubmit={submit}
-          noValidate
-          className="flex flex-col gap-4"
-          aria-describedby="agent-form-error"
-        >
-          <FormField id="agent-name" label="Name">
-            <Input
-              id="agent-name"
-              aria-required="true"
-              aria-invalid={invalid && !values.name.trim() ? true : undefined}
-              value={values.name}
-              onChange={set('name')}
-            />
-          </FormField>
-          <FormField id="agent-description" label="Description">
-            <Textarea id="agent-description" value={values.description} onChange={set('description')} />
-          </FormField>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField id="agent-role" label="Role">
-              <Input
-                id="agent-role"
-                aria-required="true"
-                aria-invalid={invalid && !values.role.trim() ? true : undefined}
-                value={values.role}
-                onChange={set('role')}
-              />
-            </FormField>
-            <FormField id="agent-model" label="Model">
-              <Select id="agent-model" value={values.llmModel} onChange={set('llmModel')}>
-                {models.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </Select>
-            </FormField>
-          </div>
-          <FormField id="agent-goal" label="Goal">
-            <Textarea
-              id="agent-goal"
-              aria-required="true"
-              aria-invalid={invalid && !values.goal.trim() ? true : undefined}
-              value={values.goal}
-              onChange={set('goal')}
-            />
-          </FormField>
-          <FormField id="agent-backstory" label="Backstory">
-            <Textarea id="agent-backstory" value={values.backstory} onChange={set('backstory')} />
-          </FormField>
-          <CheckList
-            idPrefix="agent-tool"
-            legend="Tools"
-            options={tools}
-            value={toolIds}
-            onChange={setToolIds}
-            empty="No tools found."
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={create.isPending}
+      idPrefix="agent"
+      title="Create New Agent"
+      description="An agent is a model with a role, a goal and the tools it may use."
+      submitLabel="Create Agent"
+      error={error}
+      onSubmit={submit}
+      className="max-w-xl"
+    >
+      <FormField id="agent-name" label="Name">
+        <Input
+          id="agent-name"
+          aria-required="true"
+          aria-invalid={invalid && !values.name.trim() ? true : undefined}
+          value={values.name}
+          onChange={set('name')}
+        />
+      </FormField>
+      <FormField id="agent-description" label="Description">
+        <Textarea id="agent-description" value={values.description} onChange={set('description')} />
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField id="agent-role" label="Role">
+          <Input
+            id="agent-role"
+            aria-required="true"
+            aria-invalid={invalid && !values.role.trim() ? true : undefined}
+            value={values.role}
+            onChange={set('role')}
           />
-          <FormError id="agent-form-error" message={error} />
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? <Spinner /> : null}
-              Create Agent
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+        </FormField>
+        <FormField id="agent-model" label="Model">
+          <Select id="agent-model" value={values.llmModel} onChange={set('llmModel')}>
+            {models.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+      </div>
+      <FormField id="agent-goal" label="Goal">
+        <Textarea
+          id="agent-goal"
+          aria-required="true"
+          aria-invalid={invalid && !values.goal.trim() ? true : undefined}
+          value={values.goal}
+          onChange={set('goal')}
+        />
+      </FormField>
+      <FormField id="agent-backstory" label="Backstory">
+        <Textarea id="agent-backstory" value={values.backstory} onChange={set('backstory')} />
+      </FormField>
+      <CheckList
+        idPrefix="agent-tool"
+        legend="Tools"
+        options={tools}
+        value={toolIds}
+        onChange={setToolIds}
+        empty="No tools found."
+      />
+    </CreateDialog>
   );
 }

@@ -4,23 +4,13 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
-import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
-import { serverDetail } from '../../../lib/api';
-import { notify } from '../../../lib/toast';
 import { useCreateCrew } from '../api';
 import type { Agent } from '../types';
-import { CheckList, FormError, moveItem, OrderedRow } from './form-bits';
+import { CreateDialog, closeOnSaved, NameVersionFields } from './create-dialog';
+import { CheckList, moveItem, OrderedRow } from './form-bits';
 
 export const CREW_REQUIRED = 'Name and version are required';
 export const CREW_TASK_REQUIRED = 'Each task needs a description';
@@ -115,204 +105,173 @@ export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
           }
         : {}),
     };
-    create.mutate(body, {
-      onSuccess: () => {
-        notify.success('Crew created');
-        onOpenChange(false);
-      },
-      onError: (err) => notify.error('Failed to save crew', serverDetail(err)),
-    });
+    create.mutate(body, closeOnSaved(onOpenChange, 'Crew created', 'Failed to save crew'));
   };
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !create.isPending && onOpenChange(next)}>
-      <DialogContent className="max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>Create New Crew</DialogTitle>
-          <DialogDescription>
-            A crew runs its tasks in order; each task is done by an agent and sees the previous outputs.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-describedby="crew-form-error">
-          <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
-            <FormField id="crew-name" label="Name">
-              <Input
-                id="crew-name"
-                aria-required="true"
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-              />
-            </FormField>
-            <FormField id="crew-version" label="Version">
-              <Input
-                id="crew-version"
-                aria-required="true"
-                value={version}
-                onChange={(e) => setVersion(e.target.value)}
-              />
-            </FormField>
-          </div>
-          <FormField id="crew-description" label="Description">
-            <Textarea
-              id="crew-description"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          </FormField>
-          <CheckList
-            idPrefix="crew-agent"
-            legend="Agents"
-            options={agents}
-            value={agentIds}
-            onChange={setAgentIds}
-            empty="No agents found."
-          />
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={create.isPending}
+      idPrefix="crew"
+      title="Create New Crew"
+      description="A crew runs its tasks in order; each task is done by an agent and sees the previous outputs."
+      submitLabel="Create Crew"
+      error={error}
+      onSubmit={submit}
+      className="max-w-2xl"
+    >
+      <NameVersionFields
+        idPrefix="crew"
+        name={name}
+        onName={setName}
+        version={version}
+        onVersion={setVersion}
+        versionRequired
+        description={description}
+        onDescription={setDescription}
+      />
+      <CheckList
+        idPrefix="crew-agent"
+        legend="Agents"
+        options={agents}
+        value={agentIds}
+        onChange={setAgentIds}
+        empty="No agents found."
+      />
 
-          <section aria-labelledby="crew-tasks-heading" className="flex flex-col gap-2">
-            <h3 id="crew-tasks-heading" className="text-sm font-medium">
-              Tasks (run in this order)
-            </h3>
-            <ol className="flex flex-col gap-3">
-              {tasks.map((t, i) => (
-                <OrderedRow
-                  key={t.key}
-                  index={i}
-                  count={tasks.length}
-                  noun="Task"
-                  onMove={(from, to) => setTasks((ts) => moveItem(ts, from, to))}
-                  onRemove={(idx) => setTasks((ts) => ts.filter((_, j) => j !== idx))}
-                >
-                  <FormField id={`crew-task-${t.key}-description`} label={`Task ${i + 1} description`}>
-                    <Textarea
-                      id={`crew-task-${t.key}-description`}
-                      value={t.description}
-                      onChange={(e) => patchTask(i, { description: e.target.value })}
-                    />
-                  </FormField>
-                  <div className="grid gap-3 sm:grid-cols-2">
-                    <FormField id={`crew-task-${t.key}-output`} label={`Task ${i + 1} expected output`}>
-                      <Input
-                        id={`crew-task-${t.key}-output`}
-                        value={t.expected_output}
-                        onChange={(e) => patchTask(i, { expected_output: e.target.value })}
-                      />
-                    </FormField>
-                    <FormField id={`crew-task-${t.key}-agent`} label={`Task ${i + 1} agent`}>
-                      <Select
-                        id={`crew-task-${t.key}-agent`}
-                        value={t.agent_id}
-                        onChange={(e) => patchTask(i, { agent_id: e.target.value })}
-                      >
-                        <option value="">Any agent of the crew</option>
-                        {agents.map((a) => (
-                          <option key={a.id} value={a.id}>
-                            {a.name}
-                          </option>
-                        ))}
-                      </Select>
-                    </FormField>
-                  </div>
-                  <div className="flex items-center gap-2 text-sm">
-                    <Checkbox
-                      id={`crew-task-${t.key}-human`}
-                      checked={t.human_input}
-                      onChange={(e) => patchTask(i, { human_input: e.target.checked })}
-                    />
-                    <label htmlFor={`crew-task-${t.key}-human`} className="cursor-pointer">
-                      Ask a person before task {i + 1}
-                    </label>
-                  </div>
-                </OrderedRow>
-              ))}
-            </ol>
-            <Button
-              variant="outline"
-              size="sm"
-              className="self-start"
-              onClick={() => setTasks((ts) => [...ts, newTask()])}
+      <section aria-labelledby="crew-tasks-heading" className="flex flex-col gap-2">
+        <h3 id="crew-tasks-heading" className="text-sm font-medium">
+          Tasks (run in this order)
+        </h3>
+        <ol className="flex flex-col gap-3">
+          {tasks.map((t, i) => (
+            <OrderedRow
+              key={t.key}
+              index={i}
+              count={tasks.length}
+              noun="Task"
+              onMove={(from, to) => setTasks((ts) => moveItem(ts, from, to))}
+              onRemove={(idx) => setTasks((ts) => ts.filter((_, j) => j !== idx))}
             >
-              <Plus aria-hidden="true" />
-              Add task
-            </Button>
-          </section>
+              <FormField id={`crew-task-${t.key}-description`} label={`Task ${i + 1} description`}>
+                <Textarea
+                  id={`crew-task-${t.key}-description`}
+                  value={t.description}
+                  onChange={(e) => patchTask(i, { description: e.target.value })}
+                />
+              </FormField>
+              <div className="grid gap-3 sm:grid-cols-2">
+                <FormField id={`crew-task-${t.key}-output`} label={`Task ${i + 1} expected output`}>
+                  <Input
+                    id={`crew-task-${t.key}-output`}
+                    value={t.expected_output}
+                    onChange={(e) => patchTask(i, { expected_output: e.target.value })}
+                  />
+                </FormField>
+                <FormField id={`crew-task-${t.key}-agent`} label={`Task ${i + 1} agent`}>
+                  <Select
+                    id={`crew-task-${t.key}-agent`}
+                    value={t.agent_id}
+                    onChange={(e) => patchTask(i, { agent_id: e.target.value })}
+                  >
+                    <option value="">Any agent of the crew</option>
+                    {agents.map((a) => (
+                      <option key={a.id} value={a.id}>
+                        {a.name}
+                      </option>
+                    ))}
+                  </Select>
+                </FormField>
+              </div>
+              <div className="flex items-center gap-2 text-sm">
+                <Checkbox
+                  id={`crew-task-${t.key}-human`}
+                  checked={t.human_input}
+                  onChange={(e) => patchTask(i, { human_input: e.target.checked })}
+                />
+                <label htmlFor={`crew-task-${t.key}-human`} className="cursor-pointer">
+                  Ask a person before task {i + 1}
+                </label>
+              </div>
+            </OrderedRow>
+          ))}
+        </ol>
+        <Button
+          variant="outline"
+          size="sm"
+          className="self-start"
+          onClick={() => setTasks((ts) => [...ts, newTask()])}
+        >
+          <Plus aria-hidden="true" />
+          Add task
+        </Button>
+      </section>
 
-          <div className="flex items-center gap-2 text-sm">
-            <Checkbox
-              id="crew-requires-input"
-              checked={requiresInput}
-              onChange={(e) => setRequiresInput(e.target.checked)}
-            />
-            <label htmlFor="crew-requires-input" className="cursor-pointer">
-              Requires input before it starts
-            </label>
-          </div>
-          {requiresInput ? (
-            <section aria-labelledby="crew-fields-heading" className="flex flex-col gap-2">
-              <h3 id="crew-fields-heading" className="text-sm font-medium">
-                Input fields
-              </h3>
-              <p className="text-xs text-muted-foreground">
-                Without fields the crew asks for one free-text answer, initial_goal.
-              </p>
-              <ul className="flex flex-col gap-2">
-                {fields.map((f, i) => (
-                  <li key={f.key} className="flex flex-wrap items-end gap-3">
-                    <FormField
-                      id={`crew-field-${f.key}`}
-                      label={`Field ${i + 1} name`}
-                      className="min-w-0 flex-1"
-                    >
-                      <Input
-                        id={`crew-field-${f.key}`}
-                        value={f.name}
-                        onChange={(e) => patchField(i, { name: e.target.value })}
-                      />
-                    </FormField>
-                    <div className="flex h-10 items-center gap-2 text-sm">
-                      <Checkbox
-                        id={`crew-field-${f.key}-required`}
-                        checked={f.required}
-                        onChange={(e) => patchField(i, { required: e.target.checked })}
-                      />
-                      <label htmlFor={`crew-field-${f.key}-required`} className="cursor-pointer">
-                        Required
-                      </label>
-                    </div>
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      aria-label={`Remove field ${i + 1}`}
-                      onClick={() => setFields((fs) => fs.filter((_, j) => j !== i))}
-                    >
-                      <X aria-hidden="true" />
-                    </Button>
-                  </li>
-                ))}
-              </ul>
-              <Button
-                variant="outline"
-                size="sm"
-                className="self-start"
-                onClick={() => setFields((fs) => [...fs, newField()])}
-              >
-                <Plus aria-hidden="true" />
-                Add input field
-              </Button>
-            </section>
-          ) : null}
-
-          <FormError id="crew-form-error" message={error} />
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? <Spinner /> : null}
-              Create Crew
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+      <div className="flex items-center gap-2 text-sm">
+        <Checkbox
+          id="crew-requires-input"
+          checked={requiresInput}
+          onChange={(e) => setRequiresInput(e.target.checked)}
+        />
+        <label htmlFor="crew-requires-input" className="cursor-pointer">
+          Requires input before it starts
+        </label>
+      </div>
+      {requiresInput ? (
+        <section aria-labelledby="crew-fields-heading" className="flex flex-col gap-2">
+          <h3 id="crew-fields-heading" className="text-sm font-medium">
+            Input fields
+          </h3>
+          <p className="text-xs text-muted-foreground">
+            Without fields the crew asks for one free-text answer, initial_goal.
+          </p>
+          <ul className="flex flex-col gap-2">
+            {fields.map((f, i) => (
+              <li key={f.key} className="flex flex-wrap items-end gap-3">
+                <FormField
+                  id={`crew-field-${f.key}`}
+                  label={`Field ${i + 1} name`}
+                  className="min-w-0 flex-1"
+                >
+                  <Input
+                    id={`crew-field-${f.key}`}
+                    value={f.name}
+                    onChange={(e) => patchField(i, { name: e.target.value })}
+                  />
+                </FormField>
+                <div className="flex h-10 items-center gap-2 text-sm">
+                  <Checkbox
+                    id={`crew-field-${f.key}-required`}
+                    checked={f.required}
+                    onChange={(e) => patchField(i, { required: e.target.checked })}
+                  />
+                  <label htmlFor={`crew-field-${f.key}-required`} className="cursor-pointer">
+                    Required
+                  </label>
+                </div>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={`Remove field ${i + 1}`}
+                  onClick={() => setFields((fs) => fs.filter((_, j) => j !== i))}
+                >
+                  <X aria-hidden="true" />
+                </Button>
+              </li>
+            ))}
+          </ul>
+          <Button
+            variant="outline"
+            size="sm"
+            className="self-start"
+            onClick={() => setFields((fs) => [...fs, newField()])}
+          >
+            <Plus aria-hidden="true" />
+            Add input field
+          </Button>
+        </section>
+      ) : null}
+    </CreateDialog>
   );
 }

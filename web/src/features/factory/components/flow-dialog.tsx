@@ -3,23 +3,13 @@ import { Plus } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
-import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
-import { serverDetail } from '../../../lib/api';
-import { notify } from '../../../lib/toast';
 import { useCreateFlow } from '../api';
 import type { Agent, Tool } from '../types';
-import { FormError, moveItem, OrderedRow } from './form-bits';
+import { CreateDialog, closeOnSaved, NameVersionFields } from './create-dialog';
+import { moveItem, OrderedRow } from './form-bits';
 
 export const FLOW_REQUIRED = 'Name is required';
 export const FLOW_NO_STEPS = 'A flow needs at least one step';
@@ -96,161 +86,133 @@ export function FlowDialog({ open, onOpenChange, agents, tools }: FlowDialogProp
         tool_id: (s.kind === 'agent' || s.kind === 'tool') && s.tool_id ? s.tool_id : null,
       })),
     };
-    create.mutate(body, {
-      onSuccess: () => {
-        notify.success('Flow created');
-        onOpenChange(false);
-      },
-      onError: (err) => notify.error('Failed to save flow', serverDetail(err)),
-    });
+    create.mutate(body, closeOnSaved(onOpenChange, 'Flow created', 'Failed to save flow'));
   };
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !create.isPending && onOpenChange(next)}>
-      <DialogContent className="max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>Create New Flow</DialogTitle>
-          <DialogDescription>
-            A flow runs its steps in order: agents, tools, and pauses for a person to answer.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-describedby="flow-form-error">
-          <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
-            <FormField id="flow-name" label="Name">
-              <Input
-                id="flow-name"
-                aria-required="true"
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-              />
-            </FormField>
-            <FormField id="flow-version" label="Version">
-              <Input id="flow-version" value={version} onChange={(e) => setVersion(e.target.value)} />
-            </FormField>
-          </div>
-          <FormField id="flow-description" label="Description">
-            <Textarea
-              id="flow-description"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          </FormField>
-          <section aria-labelledby="flow-steps-heading" className="flex flex-col gap-2">
-            <h3 id="flow-steps-heading" className="text-sm font-medium">
-              Steps (run in this order)
-            </h3>
-            <ol className="flex flex-col gap-3">
-              {steps.map((s, i) => {
-                const id = `flow-step-${s.key}`;
-                const human = s.kind === 'wait_for_human';
-                return (
-                  <OrderedRow
-                    key={s.key}
-                    index={i}
-                    count={steps.length}
-                    noun="Step"
-                    onMove={(from, to) => setSteps((ss) => moveItem(ss, from, to))}
-                    onRemove={(idx) => setSteps((ss) => ss.filter((_, j) => j !== idx))}
-                  >
-                    <div className="grid gap-3 sm:grid-cols-2">
-                      <FormField id={`${id}-title`} label={`Step ${i + 1} title`}>
-                        <Input
-                          id={`${id}-title`}
-                          value={s.title}
-                          onChange={(e) => patch(i, { title: e.target.value })}
-                        />
-                      </FormField>
-                      <FormField id={`${id}-kind`} label={`Step ${i + 1} kind`}>
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={create.isPending}
+      idPrefix="flow"
+      title="Create New Flow"
+      description="A flow runs its steps in order: agents, tools, and pauses for a person to answer."
+      submitLabel="Create Flow"
+      error={error}
+      onSubmit={submit}
+      className="max-w-2xl"
+    >
+      <NameVersionFields
+        idPrefix="flow"
+        name={name}
+        onName={setName}
+        version={version}
+        onVersion={setVersion}
+        description={description}
+        onDescription={setDescription}
+      />
+      <section aria-labelledby="flow-steps-heading" className="flex flex-col gap-2">
+        <h3 id="flow-steps-heading" className="text-sm font-medium">
+          Steps (run in this order)
+        </h3>
+        <ol className="flex flex-col gap-3">
+          {steps.map((s, i) => {
+            const id = `flow-step-${s.key}`;
+            const human = s.kind === 'wait_for_human';
+            return (
+              <OrderedRow
+                key={s.key}
+                index={i}
+                count={steps.length}
+                noun="Step"
+                onMove={(from, to) => setSteps((ss) => moveItem(ss, from, to))}
+                onRemove={(idx) => setSteps((ss) => ss.filter((_, j) => j !== idx))}
+              >
+                <div className="grid gap-3 sm:grid-cols-2">
+                  <FormField id={`${id}-title`} label={`Step ${i + 1} title`}>
+                    <Input
+                      id={`${id}-title`}
+                      value={s.title}
+                      onChange={(e) => patch(i, { title: e.target.value })}
+                    />
+                  </FormField>
+                  <FormField id={`${id}-kind`} label={`Step ${i + 1} kind`}>
+                    <Select
+                      id={`${id}-kind`}
+                      value={s.kind}
+                      onChange={(e) => patch(i, { kind: e.target.value as TFlowStepKind })}
+                    >
+                      {FLOW_STEP_KINDS.map((k) => (
+                        <option key={k} value={k}>
+                          {STEP_KIND_LABELS[k]}
+                        </option>
+                      ))}
+                    </Select>
+                  </FormField>
+                </div>
+                {s.kind === 'agent' || s.kind === 'tool' ? (
+                  <div className="grid gap-3 sm:grid-cols-2">
+                    {s.kind === 'agent' ? (
+                      <FormField id={`${id}-agent`} label={`Step ${i + 1} agent`}>
                         <Select
-                          id={`${id}-kind`}
-                          value={s.kind}
-                          onChange={(e) => patch(i, { kind: e.target.value as TFlowStepKind })}
+                          id={`${id}-agent`}
+                          value={s.agent_id}
+                          onChange={(e) => patch(i, { agent_id: e.target.value })}
                         >
-                          {FLOW_STEP_KINDS.map((k) => (
-                            <option key={k} value={k}>
-                              {STEP_KIND_LABELS[k]}
+                          <option value="">Default agent</option>
+                          {agents.map((a) => (
+                            <option key={a.id} value={a.id}>
+                              {a.name}
                             </option>
                           ))}
                         </Select>
                       </FormField>
-                    </div>
-                    {s.kind === 'agent' || s.kind === 'tool' ? (
-                      <div className="grid gap-3 sm:grid-cols-2">
-                        {s.kind === 'agent' ? (
-                          <FormField id={`${id}-agent`} label={`Step ${i + 1} agent`}>
-                            <Select
-                              id={`${id}-agent`}
-                              value={s.agent_id}
-                              onChange={(e) => patch(i, { agent_id: e.target.value })}
-                            >
-                              <option value="">Default agent</option>
-                              {agents.map((a) => (
-                                <option key={a.id} value={a.id}>
-                                  {a.name}
-                                </option>
-                              ))}
-                            </Select>
-                          </FormField>
-                        ) : null}
-                        <FormField id={`${id}-tool`} label={`Step ${i + 1} tool`}>
-                          <Select
-                            id={`${id}-tool`}
-                            value={s.tool_id}
-                            onChange={(e) => patch(i, { tool_id: e.target.value })}
-                          >
-                            <option value="">
-                              {s.kind === 'agent' ? "The agent's tools" : 'Choose a tool'}
-                            </option>
-                            {tools.map((t) => (
-                              <option key={t.id} value={t.id}>
-                                {t.name}
-                              </option>
-                            ))}
-                          </Select>
-                        </FormField>
-                      </div>
                     ) : null}
-                    <FormField
-                      id={`${id}-prompt`}
-                      label={human ? `Step ${i + 1} question for the person` : `Step ${i + 1} instructions`}
-                    >
-                      <Textarea
-                        id={`${id}-prompt`}
-                        value={s.prompt}
-                        onChange={(e) => patch(i, { prompt: e.target.value })}
-                      />
+                    <FormField id={`${id}-tool`} label={`Step ${i + 1} tool`}>
+                      <Select
+                        id={`${id}-tool`}
+                        value={s.tool_id}
+                        onChange={(e) => patch(i, { tool_id: e.target.value })}
+                      >
+                        <option value="">{s.kind === 'agent' ? "The agent's tools" : 'Choose a tool'}</option>
+                        {tools.map((t) => (
+                          <option key={t.id} value={t.id}>
+                            {t.name}
+                          </option>
+                        ))}
+                      </Select>
                     </FormField>
-                  </OrderedRow>
-                );
-              })}
-            </ol>
-            <div className="flex flex-wrap gap-2">
-              <Button variant="outline" size="sm" onClick={() => setSteps((ss) => [...ss, newStep()])}>
-                <Plus aria-hidden="true" />
-                Add step
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                onClick={() => setSteps((ss) => [...ss, newStep('wait_for_human')])}
-              >
-                <Plus aria-hidden="true" />
-                Add human step
-              </Button>
-            </div>
-          </section>
-          <FormError id="flow-form-error" message={error} />
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? <Spinner /> : null}
-              Create Flow
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+                  </div>
+                ) : null}
+                <FormField
+                  id={`${id}-prompt`}
+                  label={human ? `Step ${i + 1} question for the person` : `Step ${i + 1} instructions`}
+                >
+                  <Textarea
+                    id={`${id}-prompt`}
+                    value={s.prompt}
+                    onChange={(e) => patch(i, { prompt: e.target.value })}
+                  />
+                </FormField>
+              </OrderedRow>
+            );
+          })}
+        </ol>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" size="sm" onClick={() => setSteps((ss) => [...ss, newStep()])}>
+            <Plus aria-hidden="true" />
+            Add step
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => setSteps((ss) => [...ss, newStep('wait_for_human')])}
+          >
+            <Plus aria-hidden="true" />
+            Add human step
+          </Button>
+        </div>
+      </section>
+    </CreateDialog>
   );
 }

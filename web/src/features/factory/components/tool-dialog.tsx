@@ -1,28 +1,21 @@
 import { BUILTIN_TOOL_FUNCTIONS, type TBuiltinToolFunction, type TCreateToolRequest } from '@cc/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { FormField } from '../../../components/form-field';
-import { Button } from '../../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
-import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
-import { serverDetail } from '../../../lib/api';
-import { notify } from '../../../lib/toast';
 import { useCreateTool } from '../api';
 import { BUILTIN_FUNCTION_LABELS } from '../types';
-import { FormError } from './form-bits';
+import { CreateDialog, closeOnSaved } from './create-dialog';
 
 export const TOOL_REQUIRED = 'Name is required';
 export const TOOL_URL_REQUIRED = 'An HTTP tool needs an http:// or https:// URL';
 export const TOOL_SCHEMA_INVALID = 'The input schema must be a JSON object';
+
+const TOOL_KINDS = [
+  ['builtin', 'Built-in function'],
+  ['http', 'HTTP endpoint'],
+] as const;
 
 const DEFAULT_SCHEMA = '{\n  "type": "object",\n  "properties": {}\n}';
 
@@ -76,126 +69,98 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
       kind === 'builtin'
         ? { ...common, kind, function_name: fn }
         : { ...common, kind, http: { url: url.trim(), method }, input_schema: inputSchema };
-    create.mutate(body, {
-      onSuccess: () => {
-        notify.success('Tool created');
-        onOpenChange(false);
-      },
-      onError: (err) => notify.error('Failed to save tool', serverDetail(err)),
-    });
+    create.mutate(body, closeOnSaved(onOpenChange, 'Tool created', 'Failed to save tool'));
   };
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !create.isPending && onOpenChange(next)}>
-      <DialogContent className="max-w-xl">
-        <DialogHeader>
-          <DialogTitle>Create New Tool</DialogTitle>
-          <DialogDescription>
-            A tool runs a built-in function or calls an HTTP endpoint for an agent.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-describedby="tool-form-error">
-          <FormField id="tool-name" label="Name">
-            <Input
-              id="tool-name"
-              aria-required="true"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          </FormField>
-          <FormField id="tool-description" label="Description">
-            <Textarea
-              id="tool-description"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          </FormField>
-          <fieldset className="flex flex-col gap-2">
-            <legend className="mb-1 text-sm font-medium">What it runs</legend>
-            <div className="flex flex-wrap gap-4 text-sm">
-              <label className="flex cursor-pointer items-center gap-2">
-                <input
-                  type="radio"
-                  name="tool-kind"
-                  className="accent-primary"
-                  checked={kind === 'builtin'}
-                  onChange={() => setKind('builtin')}
-                />
-                Built-in function
-              </label>
-              <label className="flex cursor-pointer items-center gap-2">
-                <input
-                  type="radio"
-                  name="tool-kind"
-                  className="accent-primary"
-                  checked={kind === 'http'}
-                  onChange={() => setKind('http')}
-                />
-                HTTP endpoint
-              </label>
-            </div>
-          </fieldset>
-          {kind === 'builtin' ? (
-            <FormField id="tool-function" label="Function">
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={create.isPending}
+      idPrefix="tool"
+      title="Create New Tool"
+      description="A tool runs a built-in function or calls an HTTP endpoint for an agent."
+      submitLabel="Create Tool"
+      error={error}
+      onSubmit={submit}
+      className="max-w-xl"
+    >
+      <FormField id="tool-name" label="Name">
+        <Input id="tool-name" aria-required="true" value={name} onChange={(e) => setName(e.target.value)} />
+      </FormField>
+      <FormField id="tool-description" label="Description">
+        <Textarea
+          id="tool-description"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
+      </FormField>
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 text-sm font-medium">What it runs</legend>
+        <div className="flex flex-wrap gap-4 text-sm">
+          {TOOL_KINDS.map(([value, label]) => (
+            <label key={value} className="flex cursor-pointer items-center gap-2">
+              <input
+                type="radio"
+                name="tool-kind"
+                className="accent-primary"
+                checked={kind === value}
+                onChange={() => setKind(value)}
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {kind === 'builtin' ? (
+        <FormField id="tool-function" label="Function">
+          <Select
+            id="tool-function"
+            value={fn}
+            onChange={(e) => setFn(e.target.value as TBuiltinToolFunction)}
+          >
+            {BUILTIN_TOOL_FUNCTIONS.map((f) => (
+              <option key={f} value={f}>
+                {BUILTIN_FUNCTION_LABELS[f] ?? f}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+      ) : (
+        <>
+          <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
+            <FormField id="tool-url" label="Endpoint URL">
+              <Input
+                id="tool-url"
+                type="url"
+                inputMode="url"
+                placeholder="https://api.example.com/lookup"
+                value={url}
+                onChange={(e) => setUrl(e.target.value)}
+              />
+            </FormField>
+            <FormField id="tool-method" label="Method">
               <Select
-                id="tool-function"
-                value={fn}
-                onChange={(e) => setFn(e.target.value as TBuiltinToolFunction)}
+                id="tool-method"
+                value={method}
+                onChange={(e) => setMethod(e.target.value as 'GET' | 'POST')}
               >
-                {BUILTIN_TOOL_FUNCTIONS.map((f) => (
-                  <option key={f} value={f}>
-                    {BUILTIN_FUNCTION_LABELS[f] ?? f}
-                  </option>
-                ))}
+                <option value="POST">POST</option>
+                <option value="GET">GET</option>
               </Select>
             </FormField>
-          ) : (
-            <>
-              <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
-                <FormField id="tool-url" label="Endpoint URL">
-                  <Input
-                    id="tool-url"
-                    type="url"
-                    inputMode="url"
-                    placeholder="https://api.example.com/lookup"
-                    value={url}
-                    onChange={(e) => setUrl(e.target.value)}
-                  />
-                </FormField>
-                <FormField id="tool-method" label="Method">
-                  <Select
-                    id="tool-method"
-                    value={method}
-                    onChange={(e) => setMethod(e.target.value as 'GET' | 'POST')}
-                  >
-                    <option value="POST">POST</option>
-                    <option value="GET">GET</option>
-                  </Select>
-                </FormField>
-              </div>
-              <FormField id="tool-schema" label="Input schema (JSON)">
-                <Textarea
-                  id="tool-schema"
-                  className="min-h-32 font-mono text-xs"
-                  spellCheck={false}
-                  value={schema}
-                  onChange={(e) => setSchema(e.target.value)}
-                />
-              </FormField>
-            </>
-          )}
-          <FormError id="tool-form-error" message={error} />
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? <Spinner /> : null}
-              Create Tool
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+          </div>
+          <FormField id="tool-schema" label="Input schema (JSON)">
+            <Textarea
+              id="tool-schema"
+              className="min-h-32 font-mono text-xs"
+              spellCheck={false}
+              value={schema}
+              onChange={(e) => setSchema(e.target.value)}
+            />
+          </FormField>
+        </>
+      )}
+    </CreateDialog>
   );
 }

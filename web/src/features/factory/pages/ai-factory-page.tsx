@@ -1,13 +1,8 @@
-import type { LucideIcon } from 'lucide-react';
-import { Bot, Plus, Users, Workflow, Wrench } from 'lucide-react';
-import { type ReactNode, useMemo, useState } from 'react';
+import { Bot, Users, Workflow, Wrench } from 'lucide-react';
+import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeader } from '../../../components/page-header';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
 import { serverDetail } from '../../../lib/api';
 import { notify } from '../../../lib/toast';
 import {
@@ -24,6 +19,7 @@ import { AgentDialog } from '../components/agent-dialog';
 import { CrewDialog } from '../components/crew-dialog';
 import { DELETE_CONFIRMATIONS } from '../components/delete-texts';
 import { AgentCard, CrewCard, FlowCard, ToolCard } from '../components/factory-cards';
+import { FactorySection } from '../components/factory-section';
 import { FlowDialog } from '../components/flow-dialog';
 import { ToolDialog } from '../components/tool-dialog';
 import type { FactoryKind } from '../types';
@@ -34,44 +30,6 @@ import type { FactoryKind } from '../types';
  */
 export interface StartRunState {
   startRun: { kind: 'crew' | 'flow'; id: string; name: string };
-}
-
-interface SectionProps {
-  id: string;
-  title: string;
-  icon: LucideIcon;
-  action?: ReactNode;
-  query: { isPending: boolean; isError: boolean; error: Error | null };
-  count: number;
-  empty: string;
-  children: ReactNode;
-}
-
-function Section({ id, title, icon: Icon, action, query, count, empty, children }: SectionProps) {
-  return (
-    <section aria-labelledby={id} className="flex flex-col gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id={id} className="flex items-center gap-2 text-xl font-semibold">
-          <Icon className="size-5 text-primary" aria-hidden="true" />
-          {title}
-        </h2>
-        {action}
-      </div>
-      {query.isPending ? (
-        <div role="status" className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-          <span className="sr-only">Loading {title}…</span>
-          <Skeleton className="h-[340px]" />
-          <Skeleton className="hidden h-[340px] md:block" />
-        </div>
-      ) : query.isError ? (
-        <Alert>{query.error?.message ?? 'Failed to load'}</Alert>
-      ) : count === 0 ? (
-        <Card className="px-6 py-10 text-center text-sm text-muted-foreground">{empty}</Card>
-      ) : (
-        <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">{children}</div>
-      )}
-    </section>
-  );
 }
 
 type Deleting = { kind: FactoryKind; id: string; name: string };
@@ -131,21 +89,16 @@ export default function AiFactoryPage() {
     <div className="flex flex-col gap-10">
       <PageHeader title="AI Factory" description="Build and run your crews, flows, agents and tools." />
 
-      <Section
+      <FactorySection
         id="factory-crews"
         title="Available Crews"
         icon={Users}
+        createLabel="Create New Crew"
+        onCreate={() => setDialog('crew')}
         query={crews}
-        count={crews.data?.length ?? 0}
+        items={crews.data ?? []}
         empty="No crews found."
-        action={
-          <Button onClick={() => setDialog('crew')}>
-            <Plus aria-hidden="true" />
-            Create New Crew
-          </Button>
-        }
-      >
-        {(crews.data ?? []).map((c) => (
+        renderItem={(c) => (
           <CrewCard
             key={c.id}
             crew={c}
@@ -154,24 +107,20 @@ export default function AiFactoryPage() {
             onRun={() => run('crew', c.id, c.name)}
             onDelete={() => setDeleting({ kind: 'crew', id: c.id, name: c.name })}
           />
-        ))}
-      </Section>
+        )}
+      />
 
-      <Section
+      <FactorySection
         id="factory-flows"
         title="Available Flows"
         icon={Workflow}
+        createLabel="Create New Flow"
+        createVariant="secondary"
+        onCreate={() => setDialog('flow')}
         query={flows}
-        count={flows.data?.length ?? 0}
+        items={flows.data ?? []}
         empty="No flows found."
-        action={
-          <Button variant="secondary" onClick={() => setDialog('flow')}>
-            <Plus aria-hidden="true" />
-            Create New Flow
-          </Button>
-        }
-      >
-        {(flows.data ?? []).map((f) => (
+        renderItem={(f) => (
           <FlowCard
             key={f.id}
             flow={f}
@@ -179,55 +128,45 @@ export default function AiFactoryPage() {
             onRun={() => run('flow', f.id, f.name)}
             onDelete={() => setDeleting({ kind: 'flow', id: f.id, name: f.name })}
           />
-        ))}
-      </Section>
+        )}
+      />
 
-      <Section
+      <FactorySection
         id="factory-agents"
         title="Available Agents"
         icon={Bot}
+        createLabel="Create New Agent"
+        onCreate={() => setDialog('agent')}
         query={agents}
-        count={agentList.length}
+        items={agentList}
         empty="No agents found."
-        action={
-          <Button onClick={() => setDialog('agent')}>
-            <Plus aria-hidden="true" />
-            Create New Agent
-          </Button>
-        }
-      >
-        {agentList.map((a) => (
+        renderItem={(a) => (
           <AgentCard
             key={a.id}
             agent={a}
             toolNames={toolNames}
             onDelete={() => setDeleting({ kind: 'agent', id: a.id, name: a.name })}
           />
-        ))}
-      </Section>
+        )}
+      />
 
-      <Section
+      <FactorySection
         id="factory-tools"
         title="Available Tools"
         icon={Wrench}
+        createLabel="Create New Tool"
+        onCreate={() => setDialog('tool')}
         query={tools}
-        count={toolList.length}
+        items={toolList}
         empty="No tools found."
-        action={
-          <Button onClick={() => setDialog('tool')}>
-            <Plus aria-hidden="true" />
-            Create New Tool
-          </Button>
-        }
-      >
-        {toolList.map((t) => (
+        renderItem={(t) => (
           <ToolCard
             key={t.id}
             tool={t}
             onDelete={() => setDeleting({ kind: 'tool', id: t.id, name: t.name })}
           />
-        ))}
-      </Section>
+        )}
+      />
 
       <CrewDialog
         open={dialog === 'crew'}
