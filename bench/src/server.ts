@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEMO_PASSWORD, REPO_ROOT } from './config.ts';
+import { REPO_ROOT } from './config.ts';
+import { benchServerEnv, freePort, sleep } from './own-server.ts';
 
 export interface BenchServer {
   baseURL: string;
@@ -15,21 +14,6 @@ export interface BenchServer {
   dbFile: string;
   stop: () => Promise<void>;
 }
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts the built server (`node server/dist/main.js`) on a free loopback port with a fresh SQLite
@@ -51,18 +35,9 @@ export async function startServer(): Promise<BenchServer> {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `file:${dbFile}`,
-      FILES_DIR: path.join(tmpDir, 'files'),
+      ...benchServerEnv(port, tmpDir),
       MAX_UPLOAD_MB: '100', // the files group uploads 50 MB
       ...(webDist ? { WEB_DIST: webDist } : {}),
-      DEMO_SEED: 'true',
-      DEMO_PASSWORD,
-      JWT_SECRET: randomBytes(48).toString('base64url'),
-      RATE_LIMIT_AUTH_MAX: '100000000',
-      LOGIN_MAX_FAILURES: '100000000',
-      LOG_LEVEL: 'warn',
     },
   });
   const keep = (b: Buffer) => {

@@ -1,14 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { type MockOpenAI, startMockOpenAI } from '../../../server/test/mock-openai.ts';
-import { DEMO_PASSWORD, REPO_ROOT } from '../config.ts';
 import { measure } from '../http.ts';
+import { pct as rankPct, readEvents, signIn, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
 
 /**
@@ -33,12 +28,7 @@ const CHUNK_DELAY_MS = 15;
 const SEQUENTIAL_TURNS = 30;
 const CONCURRENT_STREAMS = 50;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (values: number[], p: number) => {
-  if (!values.length) return Number.NaN;
-  const s = [...values].sort((a, b) => a - b);
-  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 100) / 100;
-};
+const pct = (values: number[], p: number) => rankPct(values, p, 2);
 
 const SENTENCES = [
   'We should review the hiring plan before the board meeting.',
@@ -98,95 +88,6 @@ function seedLongConversation(dbFile: string, ownerEmail: string) {
   db.exec('ANALYZE');
   db.close();
   return longId;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** The built server, pointed at the mock model. */
-async function startChatServer(mockUrl: string) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'cc-bench-chat-'));
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of ['OPENAI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY']) delete env[key];
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'server', 'dist', 'main.js')], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `file:${path.join(dir, 'bench.db')}`,
-      FILES_DIR: path.join(dir, 'files'),
-      OPENAI_BASE_URL: mockUrl,
-      DEMO_SEED: 'true',
-      DEMO_PASSWORD,
-      JWT_SECRET: randomBytes(48).toString('base64url'),
-      RATE_LIMIT_AUTH_MAX: '100000000',
-      LOGIN_MAX_FAILURES: '100000000',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  const baseURL = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      await Promise.race([gone, sleep(10_000).then(() => child.kill('SIGKILL'))]);
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && child.exitCode === null) {
-    try {
-      if ((await fetch(`${baseURL}/healthz`)).status === 200) return { baseURL, stop };
-    } catch {
-      // not yet
-    }
-    await sleep(200);
-  }
-  await stop();
-  throw new Error('the chat bench server did not start');
-}
-
-async function login(baseURL: string, email: string): Promise<string> {
-  const res = await fetch(`${baseURL}/api/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: email, password: DEMO_PASSWORD }).toString(),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
-/** Reads an SSE/chunked response line by line, calling onData for each `data:` payload with its arrival time. */
-function readEvents(res: http.IncomingMessage, onData: (data: string, at: number, event?: string) => void) {
-  res.setEncoding('utf8');
-  let buffer = '';
-  res.on('data', (chunk: string) => {
-    const at = performance.now();
-    buffer += chunk;
-    let idx = buffer.indexOf('\n\n');
-    while (idx !== -1) {
-      const block = buffer.slice(0, idx);
-      buffer = buffer.slice(idx + 2);
-      let event: string | undefined;
-      let data = '';
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        if (line.startsWith('data:')) data += line.slice(5).trim();
-      }
-      if (data) onData(data, at, event);
-      idx = buffer.indexOf('\n\n');
-    }
-  });
 }
 
 /** Chunk arrival times (ms after the request was sent) reading the mock directly. */
@@ -335,9 +236,14 @@ export const chat: ScenarioGroup = {
 
     // 2. Streaming over the mock model.
     const mock = await startMockOpenAI({ models: ['gpt-5-chat'] });
-    const server = await startChatServer(mock.url);
+    // Model keys of this machine are dropped: the app must talk to the mock.
+    const server = await startOwnServer({
+      name: 'chat',
+      env: { OPENAI_BASE_URL: mock.url },
+      withoutEnv: ['OPENAI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
+    });
     try {
-      const appToken = await login(server.baseURL, ceo);
+      const appToken = await signIn(server.baseURL, ceo);
       const newConversation = async () => {
         const res = await fetch(`${server.baseURL}/api/conversations/`, {
           method: 'POST',

@@ -1,11 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { DEMO_PASSWORD, REPO_ROOT } from '../config.ts';
+import { pct as rankPct, signIn, sleep, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
 
 /**
@@ -22,78 +18,10 @@ const MESSAGES = 5;
 const RSS_BUDGET_KIB = 32;
 const FANOUT_P99_BUDGET_MS = 50;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startCommsServer() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'cc-bench-comms-'));
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  // Suggestions come from the offline engine whatever keys this machine has: the measure is streams.
-  for (const key of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'GOOGLE_GENERATIVE_AI_API_KEY']) delete env[key];
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'server', 'dist', 'main.js')], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `file:${path.join(dir, 'bench.db')}`,
-      FILES_DIR: path.join(dir, 'files'),
-      DEMO_SEED: 'true',
-      DEMO_PASSWORD,
-      JWT_SECRET: randomBytes(48).toString('base64url'),
-      RATE_LIMIT_AUTH_MAX: '100000000',
-      LOGIN_MAX_FAILURES: '100000000',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  const baseURL = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      await Promise.race([gone, sleep(10_000).then(() => child.kill('SIGKILL'))]);
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && child.exitCode === null) {
-    try {
-      if ((await fetch(`${baseURL}/healthz`)).status === 200) return { baseURL, pid: child.pid ?? 0, stop };
-    } catch {
-      // not yet
-    }
-    await sleep(200);
-  }
-  await stop();
-  throw new Error('the comms bench server did not start');
-}
-
 /** Resident memory of a process in KiB (Linux /proc). */
 function rssKib(pid: number): number {
   const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) : Number.NaN;
-}
-
-async function signIn(baseURL: string, email: string): Promise<string> {
-  const res = await fetch(`${baseURL}/api/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: email, password: DEMO_PASSWORD }).toString(),
-  });
-  if (res.status !== 200) throw new Error(`sign-in of ${email}: ${res.status}`);
-  return ((await res.json()) as { access_token: string }).access_token;
 }
 
 async function api<T>(baseURL: string, token: string, method: string, p: string, body?: unknown): Promise<T> {
@@ -137,18 +65,18 @@ function openClient(url: string, agent: http.Agent, markers: string[]): Client {
   return { opened, seen, close: () => req?.destroy() };
 }
 
-const pct = (values: number[], p: number) => {
-  if (!values.length) return Number.NaN;
-  const s = [...values].sort((a, b) => a - b);
-  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 10) / 10;
-};
+const pct = (values: number[], p: number) => rankPct(values, p, 1);
 
 export const commsStreams: ScenarioGroup = {
   name: 'comms-streams',
   description: `${STREAMS} open comms streams in one server process (RSS per stream) and fan-out latency of one message`,
   async run() {
     const notes: string[] = [];
-    const server = await startCommsServer();
+    // Suggestions come from the offline engine whatever keys this machine has: the measure is streams.
+    const server = await startOwnServer({
+      name: 'comms',
+      withoutEnv: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'GOOGLE_GENERATIVE_AI_API_KEY'],
+    });
     const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
     const clients: Client[] = [];
     try {

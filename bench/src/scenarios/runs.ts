@@ -1,11 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { DEMO_PASSWORD, REPO_ROOT } from '../config.ts';
+import type { AddressInfo } from 'node:net';
+import { pct, readEvents, signIn, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
 
 /**
@@ -23,19 +18,6 @@ const CLIENTS_PER_RUN = 20;
 const CEO = 'ceo@demo.example';
 /** ARCHITECTURE.md section 8: one event to 1,000 streams, client-observed p99 ≤ 50 ms. */
 const FANOUT_P99_BUDGET_MS = 50;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function startMockModel() {
   let n = 0;
@@ -77,51 +59,6 @@ async function startMockModel() {
   };
 }
 
-async function startEngineServer(modelUrl: string) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'cc-bench-runs-'));
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'server', 'dist', 'main.js')], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `file:${path.join(dir, 'bench.db')}`,
-      FILES_DIR: path.join(dir, 'files'),
-      DEMO_SEED: 'true',
-      DEMO_PASSWORD,
-      JWT_SECRET: randomBytes(48).toString('base64url'),
-      RATE_LIMIT_AUTH_MAX: '100000000',
-      LOGIN_MAX_FAILURES: '100000000',
-      LOG_LEVEL: 'warn',
-      OPENAI_BASE_URL: modelUrl,
-      OPENAI_API_KEY: 'bench',
-      RUN_WORKER_CONCURRENCY: '64',
-    },
-  });
-  const baseURL = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      await Promise.race([gone, sleep(10_000).then(() => child.kill('SIGKILL'))]);
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && child.exitCode === null) {
-    try {
-      if ((await fetch(`${baseURL}/healthz`)).status === 200) return { baseURL, stop };
-    } catch {
-      // not yet
-    }
-    await sleep(200);
-  }
-  await stop();
-  throw new Error('the run-engine bench server did not start');
-}
-
 interface Follow {
   latencies: number[];
   ended: Promise<boolean>;
@@ -141,28 +78,12 @@ function follow(baseURL: string, runId: string, token: string, agent: http.Agent
           res.resume();
           return resolve(false);
         }
-        res.setEncoding('utf8');
-        let buf = '';
         let terminal = false;
-        res.on('data', (chunk: string) => {
-          buf += chunk;
-          let i = buf.indexOf('\n\n');
-          while (i >= 0) {
-            const block = buf.slice(0, i);
-            buf = buf.slice(i + 2);
-            const data = block
-              .split('\n')
-              .filter((l) => l.startsWith('data: '))
-              .map((l) => l.slice(6))
-              .join('\n');
-            if (data) {
-              const ev = JSON.parse(data) as { ts: string; type: string };
-              const written = Date.parse(ev.ts);
-              if (written >= openedAt) latencies.push(Date.now() - written);
-              if (ev.type === 'crew_end' || ev.type === 'crew_error') terminal = true;
-            }
-            i = buf.indexOf('\n\n');
-          }
+        readEvents(res, (data) => {
+          const ev = JSON.parse(data) as { ts: string; type: string };
+          const written = Date.parse(ev.ts);
+          if (written >= openedAt) latencies.push(Date.now() - written);
+          if (ev.type === 'crew_end' || ev.type === 'crew_error') terminal = true;
         });
         res.on('end', () => resolve(terminal));
         res.on('error', () => resolve(false));
@@ -171,12 +92,6 @@ function follow(baseURL: string, runId: string, token: string, agent: http.Agent
     req.on('error', () => resolve(false));
   });
   return { latencies, ended };
-}
-
-function pct(values: number[], p: number): number {
-  if (!values.length) return Number.NaN;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
 
 async function api(baseURL: string, token: string, method: string, url: string, body?: unknown) {
@@ -195,12 +110,13 @@ export const runsBench: ScenarioGroup = {
   async run() {
     const notes: string[] = [];
     const model = await startMockModel();
-    const server = await startEngineServer(model.baseUrl);
+    const server = await startOwnServer({
+      name: 'runs',
+      env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'bench', RUN_WORKER_CONCURRENCY: '64' },
+    });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 2_000 });
     try {
-      const form = new URLSearchParams({ username: CEO, password: DEMO_PASSWORD });
-      const login = await fetch(`${server.baseURL}/api/auth/token`, { method: 'POST', body: form });
-      const token = ((await login.json()) as { access_token: string }).access_token;
+      const token = await signIn(server.baseURL, CEO);
       const a = await api(server.baseURL, token, 'POST', '/api/agents/', {
         name: 'Bench agent',
         role: 'Bencher',

@@ -1,0 +1,134 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type http from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DEMO_PASSWORD, REPO_ROOT } from './config.ts';
+
+/** Helpers of the scenario groups that measure a server process of their own (chat, comms streams, runs). */
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment of a bench server: loopback port, fresh SQLite in `dir`, demo workspace, no rate limits. */
+export function benchServerEnv(port: number, dir: string): NodeJS.ProcessEnv {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `file:${path.join(dir, 'bench.db')}`,
+    FILES_DIR: path.join(dir, 'files'),
+    DEMO_SEED: 'true',
+    DEMO_PASSWORD,
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    RATE_LIMIT_AUTH_MAX: '100000000',
+    LOGIN_MAX_FAILURES: '100000000',
+    LOG_LEVEL: 'warn',
+  };
+}
+
+export interface OwnServer {
+  baseURL: string;
+  pid: number;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the built server (`server/dist/main.js`) as a process of its own and waits for GET /healthz.
+ * `withoutEnv` names variables of this machine the server must not see (e.g. real model keys).
+ */
+export async function startOwnServer(opts: {
+  name: string;
+  env?: Record<string, string>;
+  withoutEnv?: readonly string[];
+}): Promise<OwnServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), `cc-bench-${opts.name}-`));
+  const port = await freePort();
+  const inherited: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of opts.withoutEnv ?? []) delete inherited[key];
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'server', 'dist', 'main.js')], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...inherited, ...benchServerEnv(port, dir), ...opts.env },
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGTERM');
+      await Promise.race([gone, sleep(10_000).then(() => child.kill('SIGKILL'))]);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      if ((await fetch(`${baseURL}/healthz`)).status === 200) return { baseURL, pid: child.pid ?? 0, stop };
+    } catch {
+      // not yet
+    }
+    await sleep(200);
+  }
+  await stop();
+  throw new Error(`the ${opts.name} bench server did not start`);
+}
+
+/** An access token for a demo user. */
+export async function signIn(baseURL: string, email: string): Promise<string> {
+  const res = await fetch(`${baseURL}/api/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: email, password: DEMO_PASSWORD }).toString(),
+  });
+  if (res.status !== 200) throw new Error(`sign-in of ${email}: ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** The p-th percentile (nearest rank); `digits` rounds it for a note. */
+export function pct(values: number[], p: number, digits?: number): number {
+  if (!values.length) return Number.NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const v = s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
+  if (digits === undefined) return v;
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+}
+
+/** Reads an SSE/chunked response block by block, calling onData for each `data:` payload with its arrival time. */
+export function readEvents(
+  res: http.IncomingMessage,
+  onData: (data: string, at: number, event?: string) => void,
+) {
+  res.setEncoding('utf8');
+  let buffer = '';
+  res.on('data', (chunk: string) => {
+    const at = performance.now();
+    buffer += chunk;
+    let idx = buffer.indexOf('\n\n');
+    while (idx !== -1) {
+      const block = buffer.slice(0, idx);
+      buffer = buffer.slice(idx + 2);
+      let event: string | undefined;
+      let data = '';
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        if (line.startsWith('data:')) data += line.slice(5).trim();
+      }
+      if (data) onData(data, at, event);
+      idx = buffer.indexOf('\n\n');
+    }
+  });
+}
