@@ -8,7 +8,7 @@ import {
 import { useEffect, useState } from 'react';
 import { FormField, fieldA11y } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
-import { Checkbox } from '../../../components/ui/checkbox';
+import { OrgChecklist } from '../../../components/org-checklist';
 import {
   Dialog,
   DialogContent,
@@ -135,23 +135,13 @@ export function ShareFileDialog({
           ) : choices.length === 0 ? (
             <p className="text-sm text-muted-foreground">You do not belong to any organization.</p>
           ) : (
-            <fieldset className="flex flex-col gap-2">
-              <legend className="mb-1 text-sm font-medium">
-                Members of these organizations can view and download it
-              </legend>
-              {choices.map((o) => (
-                <div key={o.id} className="flex w-fit items-center gap-2 text-sm">
-                  <Checkbox
-                    id={`file-share-${o.id}`}
-                    checked={selected.includes(o.id)}
-                    onChange={(e) => toggle(o.id, e.target.checked)}
-                  />
-                  <label htmlFor={`file-share-${o.id}`} className="cursor-pointer">
-                    {o.name}
-                  </label>
-                </div>
-              ))}
-            </fieldset>
+            <OrgChecklist
+              legend="Members of these organizations can view and download it"
+              idPrefix="file-share"
+              choices={choices}
+              selected={selected}
+              onToggle={toggle}
+            />
           )}
           <DialogFooter>
             <Button variant="outline" onClick={onClose} disabled={pending}>

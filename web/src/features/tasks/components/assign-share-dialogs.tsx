@@ -2,7 +2,7 @@ import type { TOrganization, TTask } from '@cc/contract';
 import { useEffect, useState } from 'react';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
-import { Checkbox } from '../../../components/ui/checkbox';
+import { OrgChecklist } from '../../../components/org-checklist';
 import {
   Dialog,
   DialogContent,
@@ -117,21 +117,13 @@ export function ShareDialog({ task, organizations, pending, onClose, onShare }: 
           ) : choices.length === 0 ? (
             <p className="text-sm text-muted-foreground">You do not belong to any organization.</p>
           ) : (
-            <fieldset className="flex flex-col gap-2">
-              <legend className="mb-1 text-sm font-medium">Share with organizations</legend>
-              {choices.map((o) => (
-                <div key={o.id} className="flex w-fit items-center gap-2 text-sm">
-                  <Checkbox
-                    id={`share-org-${o.id}`}
-                    checked={selected.includes(o.id)}
-                    onChange={(e) => toggle(o.id, e.target.checked)}
-                  />
-                  <label htmlFor={`share-org-${o.id}`} className="cursor-pointer">
-                    {o.name}
-                  </label>
-                </div>
-              ))}
-            </fieldset>
+            <OrgChecklist
+              legend="Share with organizations"
+              idPrefix="share-org"
+              choices={choices}
+              selected={selected}
+              onToggle={toggle}
+            />
           )}
           <DialogFooter>
             <Button variant="outline" onClick={onClose} disabled={pending}>
