@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -34,6 +33,7 @@ import { loggerOptions } from './platform/logging.ts';
 import { type EventBus, InProcessEventBus } from './platform/realtime/event-bus.ts';
 import { PostgresEventBus } from './platform/realtime/pg-event-bus.ts';
 import { StreamRegistry } from './platform/realtime/stream-registry.ts';
+import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { registerSpa } from './platform/spa.ts';
 import { runEnginePlugin } from './runs/engine.ts';
 
@@ -112,7 +112,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
 
   registerErrorHandler(app);
   await app.register(authPlugin, { db: ctx.db, signer: ctx.signer });
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
     crossOriginEmbedderPolicy: false,
   });

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DbConfig } from '../config.ts';
+import { withStatementCache } from './sqlite-statements.ts';
 import type { Database } from './types.ts';
 
 export type Db = Kysely<Database>;
@@ -38,36 +39,6 @@ export function createDb(cfg: DbConfig): DbHandle {
 }
 
 export const nowIso = () => new Date().toISOString();
-
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Kysely's SQLite driver prepares every statement anew, which profiling showed to be the largest
- * single cost of a simple authenticated request. The app builds a bounded set of distinct SQL strings,
- * so prepared statements are kept (least recently used dropped beyond the bound) and reused; the driver
- * runs one query at a time per connection, so a cached statement is never used twice at once.
- */
-export function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
-  const cache = new Map<string, SQLite.Statement>();
-  const prepare = (sql: string) => {
-    let stmt = cache.get(sql);
-    if (stmt) {
-      cache.delete(sql);
-    } else {
-      stmt = sqlite.prepare(sql);
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-    }
-    cache.set(sql, stmt);
-    return stmt;
-  };
-  return new Proxy(sqlite, {
-    get(target, prop, receiver) {
-      if (prop === 'prepare') return prepare;
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
 
 /** Runs fn in a transaction, joining the caller's when one is already open (services compose). */
 export function withTx<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {

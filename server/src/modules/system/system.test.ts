@@ -60,6 +60,26 @@ apiSuite('system routes, headers and the SPA', () => {
     expect(String(res.headers['x-request-id'])).toMatch(/^[\w-]+$/);
   });
 
+  it('sends the same security headers on API responses (computed once at start)', async () => {
+    const page = await t.req({ method: 'GET', url: '/' });
+    const api = await t.req({ method: 'GET', url: '/healthz' });
+    for (const h of [
+      'content-security-policy',
+      'strict-transport-security',
+      'x-frame-options',
+      'x-content-type-options',
+      'referrer-policy',
+      'cross-origin-opener-policy',
+      'cross-origin-resource-policy',
+    ]) {
+      expect(api.headers[h], h).toBeTruthy();
+      expect(api.headers[h], h).toBe(page.headers[h]);
+    }
+    expect(api.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(api.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(api.headers['x-powered-by']).toBeUndefined();
+  });
+
   it('falls back to index.html for app routes, serves assets, and keeps /api 404s as JSON', async () => {
     const page = await t.req({ method: 'GET', url: '/app/ceodashboard?x=1' });
     expect(page.statusCode).toBe(200);
