@@ -73,3 +73,34 @@ export function expectIndexOrderedBranches(
     ).toEqual([]);
   }
 }
+
+/**
+ * A list page merged in order from visibility branches (see the tasks repository on SQLite): SQLite
+ * runs a MERGE of the compound SELECT, each of the `branches` reads its list index (`*_list_idx`) in
+ * the page's order, and nothing is sorted (no temporary B-tree) or scanned.
+ */
+export function expectMergedIndexBranches(
+  plan: PlanNode[],
+  branches: number,
+  tables: readonly string[],
+): void {
+  const text = plan.map((n) => `${n.id} ${n.parent} ${n.detail}`).join('\n');
+  const tableRe = tables.join('|');
+  expect(
+    plan.filter((n) => new RegExp(`^SCAN (${tableRe})\\b`).test(n.detail)),
+    text,
+  ).toEqual([]);
+  expect(
+    plan.filter((n) => /TEMP B-TREE/.test(n.detail)),
+    text,
+  ).toEqual([]);
+  const reads = plan.filter((n) =>
+    new RegExp(`^SEARCH (${tableRe})\\b.*USING (COVERING )?INDEX \\w+_list_idx`).test(n.detail),
+  );
+  expect(reads.length, text).toBe(branches);
+  if (branches > 1)
+    expect(
+      plan.some((n) => /^MERGE \(UNION\)/.test(n.detail)),
+      text,
+    ).toBe(true);
+}

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { OrganizationMembersTable, OrganizationsTable } from '../../db/types.ts';
 
 export function findOrganization(db: Db, id: string) {
@@ -33,12 +34,16 @@ export function listOrganizations(db: Db, opts: { memberUserId?: string; limit: 
 }
 
 /** The user's memberships (organization id → access level). */
-export async function membershipsOf(db: Db, userId: string): Promise<Map<string, string>> {
-  const rows = await db
+const memberships = preparedQuery((db, p: { userId: string }) =>
+  db
     .selectFrom('organization_members')
     .select(['organization_id', 'org_access_level'])
-    .where('user_id', '=', userId)
-    .execute();
+    .where('user_id', '=', p.userId),
+);
+
+/** Organization id → org_access_level of the user's memberships (read on most requests: prepared). */
+export async function membershipsOf(db: Db, userId: string): Promise<Map<string, string>> {
+  const rows = await memberships(db, { userId });
   return new Map(rows.map((r) => [r.organization_id, r.org_access_level]));
 }
 

@@ -1,5 +1,6 @@
-import { type ExpressionBuilder, PostgresAdapter, sql } from 'kysely';
+import { type ExpressionBuilder, PostgresAdapter, type SelectQueryBuilder, SqliteAdapter, sql } from 'kysely';
 import { type Db, withTx } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { Database, TasksTable } from '../../db/types.ts';
 
@@ -66,18 +67,58 @@ export interface TaskListOptions {
 }
 
 /**
- * One visibility branch of the list: the ids and sort keys of at most `n` matching tasks, in list
- * order. `k0` is "no due date" (none last), `k1` the due date, `k2` the creation time (newest first).
- * Each branch reads its own index in order (tasks_creator_list_idx, tasks_assignee_list_idx,
- * task_shares_list_idx) and stops after `n` matches; the status/priority filters are checked in the
- * index, search and assignee read the task row.
+ * The values of a list query (see {@link preparedQuery}): everything its SQL depends on is the
+ * presence of a value, a boolean or a list's length.
+ */
+interface TaskPageParams {
+  [key: string]: unknown;
+  userId: string;
+  orgIds: string[];
+  /** The LIKE pattern of `search` (null: no search). */
+  pattern: string | null;
+  status: string | null;
+  /** The status hidden when neither a status filter nor include_completed is given. */
+  hiddenStatus: string | null;
+  priority: string | null;
+  assignedTo: string | null;
+  /** An assignee filter naming someone else: their tasks are checked against the caller's visibility. */
+  assignedToOther: boolean;
+  skip: number;
+  limit: number;
+  /** How many rows each branch gives: skip + limit. */
+  n: number;
+  sqlite: boolean;
+}
+
+function pageParams(db: Db, o: TaskListOptions): TaskPageParams {
+  return {
+    userId: o.userId,
+    orgIds: [...new Set(o.orgIds)],
+    pattern: containsPattern(o.search),
+    status: o.status ?? null,
+    hiddenStatus: o.status || o.includeCompleted ? null : o.completedStatus,
+    priority: o.priority ?? null,
+    assignedTo: o.assignedTo ?? null,
+    assignedToOther: Boolean(o.assignedTo) && o.assignedTo !== o.userId,
+    skip: o.skip,
+    limit: o.limit,
+    n: o.skip + o.limit,
+    sqlite: db.getExecutor().adapter instanceof SqliteAdapter,
+  };
+}
+
+/**
+ * One visibility branch of the list: the ids and sort keys of the matching tasks, in list order.
+ * `k0` is "no due date" (none last), `k1` the due date, `k2` the creation time (newest first). Each
+ * branch reads its own index in order (tasks_creator_list_idx, tasks_assignee_list_idx,
+ * task_shares_list_idx); the status/priority filters are checked in the index, search and assignee
+ * read the task row.
  */
 function ownBranch(
   db: Db,
   column: 'tasks.created_by' | 'tasks.assigned_to_user_id',
   value: string,
-  o: TaskListOptions,
-  n: number,
+  p: TaskPageParams,
 ) {
   let q = db
     .selectFrom('tasks')
@@ -88,27 +129,22 @@ function ownBranch(
       'tasks.created_at as k2',
     ])
     .where(column, '=', value);
-  if (o.status) q = q.where('tasks.status', '=', o.status);
-  else if (!o.includeCompleted) q = q.where('tasks.status', '!=', o.completedStatus);
-  if (o.priority) q = q.where('tasks.priority', '=', o.priority);
-  if (o.assignedTo) q = q.where('tasks.assigned_to_user_id', '=', o.assignedTo);
-  const pattern = containsPattern(o.search);
+  if (p.status) q = q.where('tasks.status', '=', p.status);
+  if (p.hiddenStatus) q = q.where('tasks.status', '!=', p.hiddenStatus);
+  if (p.priority) q = q.where('tasks.priority', '=', p.priority);
+  if (p.assignedTo) q = q.where('tasks.assigned_to_user_id', '=', p.assignedTo);
+  const pattern = p.pattern;
   if (pattern) {
     q = q.where((eb) => eb.or([lowerLike('tasks.title', pattern), lowerLike('tasks.description', pattern)]));
   }
-  return q
-    .orderBy(sql`tasks.due_date is null`)
-    .orderBy('tasks.due_date')
-    .orderBy('tasks.created_at', 'desc')
-    .orderBy('tasks.id')
-    .limit(n);
+  return q;
 }
 
 /**
  * The branch of the tasks shared with one organization, read from the copies on task_shares. (With an
  * assignee filter the list takes a single branch instead, see {@link taskPageQuery}.)
  */
-function sharedBranch(db: Db, orgId: string, o: TaskListOptions, n: number) {
+function sharedBranch(db: Db, orgId: string, p: TaskPageParams) {
   let q = db
     .selectFrom('task_shares')
     .select([
@@ -118,10 +154,10 @@ function sharedBranch(db: Db, orgId: string, o: TaskListOptions, n: number) {
       sql<string>`task_shares.task_created_at`.as('k2'),
     ])
     .where('task_shares.organization_id', '=', orgId);
-  if (o.status) q = q.where('task_shares.task_status', '=', o.status);
-  else if (!o.includeCompleted) q = q.where('task_shares.task_status', '!=', o.completedStatus);
-  if (o.priority) q = q.where('task_shares.task_priority', '=', o.priority);
-  const pattern = containsPattern(o.search);
+  if (p.status) q = q.where('task_shares.task_status', '=', p.status);
+  if (p.hiddenStatus) q = q.where('task_shares.task_status', '!=', p.hiddenStatus);
+  if (p.priority) q = q.where('task_shares.task_priority', '=', p.priority);
+  const pattern = p.pattern;
   if (pattern) {
     // The task row is read by its key for each index entry, in the branch's order.
     q = q.where(({ exists, selectFrom }) =>
@@ -133,52 +169,75 @@ function sharedBranch(db: Db, orgId: string, o: TaskListOptions, n: number) {
       ),
     );
   }
-  return q
-    .orderBy(sql`task_shares.task_due_date is null`)
-    .orderBy('task_shares.task_due_date')
-    .orderBy('task_shares.task_created_at', 'desc')
-    .orderBy('task_shares.task_id')
-    .limit(n);
+  return q;
+}
+
+interface PageKeys {
+  id: string;
+  k0: number;
+  k1: string | null;
+  k2: string;
+}
+
+/** The visibility branches: created by me, assigned to me, shared with each of my organizations. */
+function branchesOf(db: Db, p: TaskPageParams) {
+  if (!p.assignedTo) {
+    return [
+      ownBranch(db, 'tasks.created_by', p.userId, p),
+      ownBranch(db, 'tasks.assigned_to_user_id', p.userId, p),
+      ...p.orgIds.map((org) => sharedBranch(db, org, p)),
+    ];
+  }
+  // One person's tasks: read them in order from the assignee index and keep the visible ones.
+  const orgIds = p.orgIds;
+  return [
+    ownBranch(db, 'tasks.assigned_to_user_id', p.assignedTo, p).$if(p.assignedToOther, (q) =>
+      q.where((eb) =>
+        eb.or([
+          eb('tasks.created_by', '=', p.userId),
+          ...(orgIds.length
+            ? [
+                eb.exists(
+                  eb
+                    .selectFrom('task_shares')
+                    .select('task_shares.task_id')
+                    .whereRef('task_shares.task_id', '=', 'tasks.id')
+                    .where('task_shares.organization_id', 'in', orgIds),
+                ),
+              ]
+            : []),
+        ]),
+      ),
+    ),
+  ];
 }
 
 /**
- * The ids and sort keys of one page: every visibility branch (created by me, assigned to me, shared
- * with each of my organizations) gives at most skip + limit rows in list order, which is enough for any
- * row of the page (a row's predecessors in the page order are also its predecessors in its branch);
- * then the union is deduplicated (a task may be visible through several branches with the same keys),
- * sorted and cut.
+ * The ids and sort keys of one page. On SQLite the branches form one compound SELECT (UNION, which
+ * also drops a task visible through several branches) ordered like the list: SQLite merges the
+ * branches as each reads its index in order and stops once the page is full, with no sort. PostgreSQL
+ * does not merge a UNION in order, so there each branch gives at most skip + limit rows in list order
+ * (enough for any row of the page: a row's predecessors in the page order are also its predecessors in
+ * its branch), then the union is deduplicated, sorted and cut.
  */
-export function taskPageQuery(db: Db, o: TaskListOptions) {
-  const n = o.skip + o.limit;
-  const orgIds = [...new Set(o.orgIds)];
-  const parts = o.assignedTo
-    ? // One person's tasks: read them in order from the assignee index and keep the visible ones.
-      [
-        ownBranch(db, 'tasks.assigned_to_user_id', o.assignedTo, o, n).$if(o.assignedTo !== o.userId, (q) =>
-          q.where((eb) =>
-            eb.or([
-              eb('tasks.created_by', '=', o.userId),
-              ...(orgIds.length
-                ? [
-                    eb.exists(
-                      eb
-                        .selectFrom('task_shares')
-                        .select('task_shares.task_id')
-                        .whereRef('task_shares.task_id', '=', 'tasks.id')
-                        .where('task_shares.organization_id', 'in', orgIds),
-                    ),
-                  ]
-                : []),
-            ]),
-          ),
-        ),
-      ]
-    : [
-        ownBranch(db, 'tasks.created_by', o.userId, o, n),
-        ownBranch(db, 'tasks.assigned_to_user_id', o.userId, o, n),
-        ...orgIds.map((org) => sharedBranch(db, org, o, n)),
-      ];
-  const branches = parts.map((b, i) => db.selectFrom(b.as(`b${i}`)).selectAll());
+export function taskPageQuery(db: Db, p: TaskPageParams) {
+  // Every branch selects the same four columns (from tasks or from task_shares' copies).
+  const parts = branchesOf(db, p) as unknown as SelectQueryBuilder<Database, 'tasks', PageKeys>[];
+  if (p.sqlite) {
+    const union = parts.slice(1).reduce((all, b) => all.union(b), parts[0]);
+    return union
+      .orderBy('k0')
+      .orderBy('k1')
+      .orderBy('k2', 'desc')
+      .orderBy('id')
+      .limit(p.limit)
+      .offset(p.skip);
+  }
+  const branches = parts.map((b, i) =>
+    db
+      .selectFrom(b.orderBy('k0').orderBy('k1').orderBy('k2', 'desc').orderBy('id').limit(p.n).as(`b${i}`))
+      .selectAll(),
+  );
   const union = branches.slice(1).reduce((all, b) => all.unionAll(b), branches[0]);
   return db
     .selectFrom(union.as('u'))
@@ -188,14 +247,14 @@ export function taskPageQuery(db: Db, o: TaskListOptions) {
     .orderBy('u.k1')
     .orderBy('u.k2', 'desc')
     .orderBy('u.id')
-    .offset(o.skip)
-    .limit(o.limit);
+    .offset(p.skip)
+    .limit(p.limit);
 }
 
 /** Due date soonest first (no due date last), then newest created, then id: a stable order for pages. */
-export function listTasksQuery(db: Db, o: TaskListOptions) {
+function pageWithTasks(db: Db, p: TaskPageParams) {
   return db
-    .selectFrom(taskPageQuery(db, o).as('page'))
+    .selectFrom(taskPageQuery(db, p).as('page'))
     .innerJoin('tasks', 'tasks.id', 'page.id')
     .innerJoin('users as creator', 'creator.id', 'tasks.created_by')
     .leftJoin('users as assignee', 'assignee.id', 'tasks.assigned_to_user_id')
@@ -215,6 +274,11 @@ export function listTasksQuery(db: Db, o: TaskListOptions) {
     .orderBy('page.id');
 }
 
+/** The list query as built for these options (the query-plan tests read it). */
+export const listTasksQuery = (db: Db, o: TaskListOptions) => pageWithTasks(db, pageParams(db, o));
+
+const taskPage = preparedQuery(pageWithTasks);
+
 /**
  * The task's shared organization ids as one comma-separated text (task_shares primary key), so a page
  * needs no second query for them.
@@ -233,7 +297,7 @@ export type TaskListRow = TaskRow & { shared_org_list: string | null };
 
 /** A page of tasks; `shared_org_list` carries their shared organization ids (see sharedIdsOf). */
 export function listTasks(db: Db, o: TaskListOptions): Promise<TaskListRow[]> {
-  return listTasksQuery(db, o).execute();
+  return taskPage(db, pageParams(db, o));
 }
 
 /** The ids of `shared_org_list`, sorted (the same order as {@link sharesOf}). */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { ProfilesTable, UsersTable } from '../../db/types.ts';
 
 /** The columns of a user with their profile and primary organization name: what the presenter needs. */
@@ -30,10 +31,13 @@ function selectUsers(db: Db) {
     ]);
 }
 
+const userById = preparedQuery((db, p: { id: string }) => selectUsers(db).where('users.id', '=', p.id));
+
 export type UserRow = NonNullable<Awaited<ReturnType<typeof findUserById>>>;
 
-export function findUserById(db: Db, id: string) {
-  return selectUsers(db).where('users.id', '=', id).executeTakeFirst();
+/** One user with profile and organization name (GET /api/users/me on every page load: prepared). */
+export async function findUserById(db: Db, id: string) {
+  return (await userById(db, { id }))[0];
 }
 
 export function findCredentialsByEmail(db: Db, email: string) {

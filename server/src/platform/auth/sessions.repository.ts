@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index.ts';
 import { nowIso } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 
 export async function insertSession(
   db: Db,
@@ -12,8 +13,12 @@ export async function insertSession(
 }
 
 /** The session with its user in one indexed lookup: the hot path of every authenticated request. */
-export function findActiveSessionUser(db: Db, sessionId: string, userId: string) {
-  return db
+export async function findActiveSessionUser(db: Db, sessionId: string, userId: string) {
+  return (await activeSessionUser(db, { sessionId, userId }))[0];
+}
+
+const activeSessionUser = preparedQuery((db, p: { sessionId: string; userId: string }) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
@@ -25,11 +30,10 @@ export function findActiveSessionUser(db: Db, sessionId: string, userId: string)
       'users.organization_id',
       'sessions.expires_at',
     ])
-    .where('sessions.id', '=', sessionId)
-    .where('sessions.user_id', '=', userId)
-    .where('sessions.revoked_at', 'is', null)
-    .executeTakeFirst();
-}
+    .where('sessions.id', '=', p.sessionId)
+    .where('sessions.user_id', '=', p.userId)
+    .where('sessions.revoked_at', 'is', null),
+);
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: nowIso() }).where('id', '=', sessionId).execute();
