@@ -40,6 +40,14 @@ export function benchServerEnv(port: number, dir: string): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * Extra Node.js flags for every bench server process, e.g. to profile one:
+ * `BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench` (Node refuses --cpu-prof in NODE_OPTIONS).
+ */
+export function serverNodeArgs(): string[] {
+  return (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+}
+
 export interface OwnServer {
   baseURL: string;
   pid: number;
@@ -59,7 +67,7 @@ export async function startOwnServer(opts: {
   const port = await freePort();
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   for (const key of opts.withoutEnv ?? []) delete inherited[key];
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'server', 'dist', 'main.js')], {
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeArgs(), path.join(REPO_ROOT, 'server', 'dist', 'main.js')], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...inherited, ...benchServerEnv(port, dir), ...opts.env },

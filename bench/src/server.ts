@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './config.ts';
-import { benchServerEnv, freePort, sleep } from './own-server.ts';
+import { benchServerEnv, freePort, serverNodeArgs, sleep } from './own-server.ts';
 
 export interface BenchServer {
   baseURL: string;
@@ -30,7 +30,7 @@ export async function startServer(): Promise<BenchServer> {
   const port = await freePort();
   const dbFile = path.join(tmpDir, 'bench.db');
   const output: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, [main], {
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeArgs(), main], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
