@@ -124,6 +124,7 @@ export async function advanceRun(ctx: AppContext, claimed: repo.RunRow, o: ExecO
         signal: o.signal,
         runId: run.id,
         modelId: step.agent?.llm_model ?? null,
+        earlier: outputs.map((o) => ({ name: o.name, output: o.output })),
       });
       await progress([
         {

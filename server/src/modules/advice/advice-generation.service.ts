@@ -16,8 +16,22 @@ const SYSTEM = [
   'Do not invent records that are not in the snapshot.',
 ].join(' ');
 
-export function advicePrompt(snapshot: WorkspaceSnapshot): string {
-  return `Workspace snapshot (JSON):\n${JSON.stringify(snapshot)}\n\nWrite the strategic advice.`;
+/** An earlier step of the flow whose output the advice builds on (e.g. the analyst's review). */
+export interface EarlierStep {
+  name: string;
+  output: string;
+}
+
+export function advicePrompt(snapshot: WorkspaceSnapshot, earlier: readonly EarlierStep[] = []): string {
+  const notes = earlier
+    .filter((s) => s.output.trim() !== '')
+    .map((s) => `### ${s.name}\n${s.output.trim()}`)
+    .join('\n\n');
+  return (
+    `Workspace snapshot (JSON):\n${JSON.stringify(snapshot)}\n\n` +
+    (notes ? `Earlier steps of this flow:\n\n${notes}\n\n` : '') +
+    'Write the strategic advice.'
+  );
 }
 
 /** "# Title\n\nbody" → title and body; without a heading the title is the first line, cut. */
@@ -43,14 +57,20 @@ export function splitTitle(text: string): { title: string; content: string } {
 export async function generateStrategicAdvice(
   ctx: AppContext,
   userId: string,
-  opts: { signal?: AbortSignal; runId?: string | null; modelId?: string | null } = {},
+  opts: {
+    signal?: AbortSignal;
+    runId?: string | null;
+    modelId?: string | null;
+    /** Outputs of the flow's earlier steps, given to the model with the snapshot. */
+    earlier?: readonly EarlierStep[];
+  } = {},
 ): Promise<StrategicAdviceTable> {
   const snapshot = await loadWorkspaceSnapshot(ctx, userId);
   const { model } = resolveModel(ctx, opts.modelId);
   const { text } = await generateText({
     model,
     system: SYSTEM,
-    prompt: advicePrompt(snapshot),
+    prompt: advicePrompt(snapshot, opts.earlier),
     abortSignal: opts.signal,
     maxRetries: ctx.config.ai.maxRetries,
     providerOptions: {

@@ -234,7 +234,7 @@ apiSuite('Generate Advice through an OpenAI-compatible provider', () => {
     const calls = w.mock.chatRequests().length;
     // The flow's first step (the analyst's review), then its advice step.
     w.mock.script(
-      { kind: 'text', chunks: ['EU customers are behind.'] },
+      { kind: 'text', chunks: ['Review: the DACH pipeline gap is the main risk.'] },
       { kind: 'text', chunks: ['# Win EU customers\n\n', 'Focus on **EU customers**: 20% vs 92% expected.'] },
     );
     const res = await startAdvice(w.t.req, w.ceo, { inputs: { user_id: w.ceo.id } });
@@ -253,6 +253,8 @@ apiSuite('Generate Advice through an OpenAI-compatible provider', () => {
     const prompt = JSON.stringify(w.mock.chatRequests().at(-1)?.body);
     expect(prompt).toContain('EU customers');
     expect(prompt).toContain('lagging_kpis');
+    // The advice step builds on the review step's output.
+    expect(prompt).toContain('the DACH pipeline gap is the main risk');
   });
 
   it('a provider failure fails the run with its error, and writes no advice', async () => {
@@ -262,7 +264,7 @@ apiSuite('Generate Advice through an OpenAI-compatible provider', () => {
     const calls = w.mock.chatRequests().length;
     // The review step answers; the advice step fails (AI_MAX_RETRIES=0: no retry).
     w.mock.script(
-      { kind: 'text', chunks: ['EU customers are behind.'] },
+      { kind: 'text', chunks: ['Review: the DACH pipeline gap is the main risk.'] },
       { kind: 'status', status: 500, message: 'upstream broke' },
     );
     const res = await startAdvice(w.t.req, w.ceo, { inputs: {} });
