@@ -107,6 +107,12 @@ export async function updateFile(db: Db, id: string, set: Partial<FilesTable>): 
   await db.updateTable('files').set(set).where('id', '=', id).execute();
 }
 
+/** The stored names of every file a user owns (their bytes go when the account goes). */
+export async function storageNamesOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('files').select('storage_name').where('user_id', '=', userId).execute();
+  return rows.map((r) => r.storage_name);
+}
+
 export async function deleteFile(db: Db, id: string): Promise<void> {
   await db.deleteFrom('files').where('id', '=', id).execute();
 }

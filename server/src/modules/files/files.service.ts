@@ -229,6 +229,22 @@ export async function deleteFile(ctx: AppContext, caller: AuthUser, id: string):
   await storeOf(ctx).remove(row.storage_name);
 }
 
+/**
+ * Deletes an account's rows with `deleteRows` (the file rows cascade with the user), then the bytes of
+ * the files it owned: first the rows, so a failed unlink leaves an unreachable file, never a row
+ * without bytes.
+ */
+export async function deleteWithOwnedFiles(
+  ctx: AppContext,
+  userId: string,
+  deleteRows: () => Promise<void>,
+): Promise<void> {
+  const names = await repo.storageNamesOf(ctx.db, userId);
+  await deleteRows();
+  const store = storeOf(ctx);
+  for (const name of names) await store.remove(name);
+}
+
 // ---- reading ----
 
 export interface OpenedFile {

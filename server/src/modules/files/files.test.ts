@@ -524,6 +524,24 @@ apiSuite('files', () => {
     );
     expectIndexedPlan(plan, 'files');
   });
+
+  it("deleting an account (admin) removes its files' rows and their stored bytes, and no one else's", async () => {
+    const leaving = await t.createUser('user', { first_name: 'Leaving' });
+    const mine = await uploadOne(leaving, { name: 'leaving.txt', content: 'bye', type: 'text/plain' });
+    const kept = await uploadOne(owner, { name: 'kept.txt', content: 'stay', type: 'text/plain' });
+    const nameOf = async (id: string) =>
+      (await t.ctx.db.selectFrom('files').select('storage_name').where('id', '=', id).executeTakeFirst())
+        ?.storage_name;
+    const leavingName = await nameOf(mine.id);
+    const keptName = await nameOf(kept.id);
+    expect(stored()).toContain(leavingName);
+    const admin = await t.createUser('admin');
+    const del = await t.req({ method: 'DELETE', url: `/api/users/${leaving.id}`, token: admin.token });
+    expect(del.statusCode, del.body).toBe(204);
+    expect(await nameOf(mine.id)).toBeUndefined();
+    expect(stored()).not.toContain(leavingName);
+    expect(stored()).toContain(keptName);
+  });
 });
 
 describe('file helpers', () => {

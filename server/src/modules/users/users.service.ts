@@ -21,6 +21,7 @@ import {
   ensureMembership,
   syncMemberEmail,
 } from '../organizations/organizations.service.ts';
+import { deleteWithOwnedFiles } from '../files/files.service.ts';
 import * as repo from './users.repository.ts';
 import { presentUser } from './users.presenter.ts';
 
@@ -246,7 +247,8 @@ export async function adminDeleteUser(ctx: AppContext, admin: AuthUser, id: stri
   const target = await repo.findUserById(ctx.db, id);
   if (!target) throw notFound('User not found');
   if (PROTECTED_LEVELS.has(target.user_level)) throw forbidden('Admin and CEO accounts cannot be deleted.');
-  await repo.deleteUser(ctx.db, id); // sessions, profile and memberships cascade
+  // Sessions, profile, memberships and file rows cascade; the files' bytes are removed after.
+  await deleteWithOwnedFiles(ctx, id, () => repo.deleteUser(ctx.db, id));
 }
 
 /** For sign-in: the stored hash of the account with this e-mail. */
