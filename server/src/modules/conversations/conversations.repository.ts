@@ -1,8 +1,15 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { ConversationMessagesTable, ConversationsTable } from '../../db/types.ts';
 
-export type MessageRow = Omit<ConversationMessagesTable, 'position'> & { position: number };
+/** The columns of a message that its API shape shows (presentMessage): what a page reads. */
+export type MessageRow = Omit<ConversationMessagesTable, 'position' | 'seq' | 'error' | 'updated_at'> & {
+  position: number;
+};
+
+/** A message with its stream cursor (the stream's replay reads it). */
+export type MessageWithSeq = MessageRow & { seq: number };
 
 /**
  * The next value of the global stream cursor, computed inside the writing statement: PostgreSQL takes
@@ -30,8 +37,22 @@ export function listConversationsQuery(db: Db, userId: string, skip: number, lim
     .limit(limit);
 }
 
-export function findConversation(db: Db, id: string) {
-  return db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+const conversationPage = preparedQuery((db, p: { userId: string; skip: number; limit: number }) =>
+  listConversationsQuery(db, p.userId, p.skip, p.limit),
+);
+
+/** A page of the owner's conversations (GET /api/conversations/: prepared). */
+export function listConversations(db: Db, userId: string, skip: number, limit: number) {
+  return conversationPage(db, { userId, skip, limit });
+}
+
+const conversationById = preparedQuery((db, p: { id: string }) =>
+  db.selectFrom('conversations').selectAll().where('id', '=', p.id),
+);
+
+/** One conversation (the ownership check of every conversation request: prepared). */
+export async function findConversation(db: Db, id: string) {
+  return (await conversationById(db, { id }))[0];
 }
 
 export async function insertConversation(db: Db, row: ConversationsTable): Promise<void> {
@@ -87,15 +108,47 @@ export function findMessage(db: Db, id: string) {
   return db.selectFrom('conversation_messages').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/**
- * One page of the log, newest first from the index (conversation_messages_log_idx): the latest
- * `limit` (+1 to know whether older ones exist), or those before a position.
- */
-export function messagePageQuery(db: Db, conversationId: string, before: number | undefined, limit: number) {
-  let q = db.selectFrom('conversation_messages').selectAll().where('conversation_id', '=', conversationId);
-  if (before !== undefined) q = q.where('position', '<', before);
-  return q.orderBy('position', 'desc').limit(limit + 1);
+interface MessagePageParams {
+  [key: string]: unknown;
+  conversationId: string;
+  before: number | null;
+  /** The page size + 1 (to know whether older messages exist). */
+  n: number;
 }
+
+/**
+ * One page of the log, newest first from the index (conversation_messages_log_idx, whose entries
+ * carry the position: the rowid on SQLite): the latest `n`, or those before a position. It reads only
+ * the rows it returns, in index order, and only the columns a message's API shape shows.
+ */
+function messagePageOf(db: Db, p: MessagePageParams) {
+  let q = db
+    .selectFrom('conversation_messages')
+    .select([
+      'position',
+      'id',
+      'conversation_id',
+      'sender',
+      'text',
+      'status',
+      'model',
+      'input_tokens',
+      'output_tokens',
+      'crew_run_id',
+      'flow_run_id',
+      'created_at',
+    ])
+    .where('conversation_id', '=', p.conversationId);
+  if (p.before !== null) q = q.where('position', '<', p.before);
+  return q.orderBy('position', 'desc').limit(p.n);
+}
+
+/** The page query as built for these values (the query-plan test reads it). */
+export function messagePageQuery(db: Db, conversationId: string, before: number | undefined, limit: number) {
+  return messagePageOf(db, { conversationId, before: before ?? null, n: limit + 1 });
+}
+
+const preparedMessagePage = preparedQuery(messagePageOf);
 
 export async function messagePage(
   db: Db,
@@ -103,7 +156,11 @@ export async function messagePage(
   before: number | undefined,
   limit: number,
 ): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
-  const rows = (await messagePageQuery(db, conversationId, before, limit).execute()) as MessageRow[];
+  const rows = (await preparedMessagePage(db, {
+    conversationId,
+    before: before ?? null,
+    n: limit + 1,
+  })) as MessageRow[];
   const hasMore = rows.length > limit;
   return { rows: rows.slice(0, limit).reverse(), hasMore };
 }
@@ -120,18 +177,21 @@ export function messagesAfterQuery(db: Db, conversationId: string, cursor: numbe
 }
 
 export async function messagesAfter(db: Db, conversationId: string, cursor: number, limit: number) {
-  return (await messagesAfterQuery(db, conversationId, cursor, limit).execute()) as MessageRow[];
+  return (await messagesAfterQuery(db, conversationId, cursor, limit).execute()) as MessageWithSeq[];
 }
 
-/** The conversation's latest cursor (0 when it has no message). */
-export async function maxSeq(db: Db, conversationId: string): Promise<number> {
-  const row = await db
+const latestSeq = preparedQuery((db, p: { conversationId: string }) =>
+  db
     .selectFrom('conversation_messages')
     .select('seq')
-    .where('conversation_id', '=', conversationId)
+    .where('conversation_id', '=', p.conversationId)
     .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(1),
+);
+
+/** The conversation's latest cursor (0 when it has no message; prepared: every page load reads it). */
+export async function maxSeq(db: Db, conversationId: string): Promise<number> {
+  const [row] = await latestSeq(db, { conversationId });
   return row ? Number(row.seq) : 0;
 }
 

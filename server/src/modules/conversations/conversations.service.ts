@@ -33,7 +33,7 @@ export async function listConversations(
   caller: AuthUser,
   q: z.output<typeof ZConversationListQuery>,
 ): Promise<TConversation[]> {
-  const rows = await repo.listConversationsQuery(ctx.db, caller.id, q.skip, q.limit).execute();
+  const rows = await repo.listConversations(ctx.db, caller.id, q.skip, q.limit);
   return rows.map(presentConversation);
 }
 
@@ -126,10 +126,10 @@ export async function appendConversationMessage(
     created_at: now,
     updated_at: now,
   };
-  const { position, seq } = await repo.insertMessage(ctx.db, row);
+  const { position } = await repo.insertMessage(ctx.db, row);
   await repo.updateConversation(ctx.db, input.conversationId, { updated_at: now });
   await ctx.bus.publish(conversationChannel(input.conversationId), { kind: 'message' });
-  return presentMessage({ ...row, position, seq });
+  return presentMessage({ ...row, position });
 }
 
 /**

@@ -426,9 +426,12 @@ apiSuite('conversations and chat', () => {
       await sqlitePlan(t.ctx.db, repo.listConversationsQuery(t.ctx.db, owner.id, 0, 50)),
       'conversations',
     );
-    const plan = await sqlitePlan(t.ctx.db, repo.messagePageQuery(t.ctx.db, 'c', undefined, 50));
+    const latest = repo.messagePageQuery(t.ctx.db, 'c', undefined, 50);
+    const plan = await sqlitePlan(t.ctx.db, latest);
     expectIndexedPlan(plan, 'conversation_messages');
     expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);
+    // A page reads only what a message's API shape shows (not the cursor, error or update time).
+    expect(latest.compile().sql).not.toMatch(/\*|"seq"|"error"|"updated_at"/);
     const older = await sqlitePlan(t.ctx.db, repo.messagePageQuery(t.ctx.db, 'c', 100, 50));
     expect(older.join('\n')).not.toMatch(/TEMP B-TREE/);
     const after = await sqlitePlan(t.ctx.db, repo.messagesAfterQuery(t.ctx.db, 'c', 10, 200));

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { JournalsTable } from '../../db/types.ts';
 
@@ -11,24 +12,58 @@ export interface JournalListOptions {
   limit: number;
 }
 
+/**
+ * The values of a list query (see {@link preparedQuery}): its SQL depends only on which filters are
+ * present and on the direction.
+ */
+interface JournalPageParams {
+  [key: string]: unknown;
+  userId: string;
+  from: string | null;
+  to: string | null;
+  /** The LIKE pattern of `search` (null: no search). */
+  pattern: string | null;
+  oldestFirst: boolean;
+  skip: number;
+  limit: number;
+}
+
+function pageParams(userId: string, opts: JournalListOptions): JournalPageParams {
+  return {
+    userId,
+    from: opts.from || null,
+    to: opts.to || null,
+    pattern: containsPattern(opts.search),
+    oldestFirst: opts.sort === 'oldest',
+    skip: opts.skip,
+    limit: opts.limit,
+  };
+}
+
 /** The owner's entries, served by journals_user_date_idx (user_id, entry_date, created_at). */
-export function listJournalsQuery(db: Db, userId: string, opts: JournalListOptions) {
-  let q = db.selectFrom('journals').selectAll().where('user_id', '=', userId);
-  if (opts.from) q = q.where('entry_date', '>=', opts.from);
-  if (opts.to) q = q.where('entry_date', '<=', opts.to);
-  const pattern = containsPattern(opts.search);
-  if (pattern) q = q.where(lowerLike('content', pattern));
-  const dir = opts.sort === 'oldest' ? 'asc' : 'desc';
+function journalPage(db: Db, p: JournalPageParams) {
+  let q = db.selectFrom('journals').selectAll().where('user_id', '=', p.userId);
+  if (p.from) q = q.where('entry_date', '>=', p.from);
+  if (p.to) q = q.where('entry_date', '<=', p.to);
+  if (p.pattern) q = q.where(lowerLike('content', p.pattern));
+  const dir = p.oldestFirst ? 'asc' : 'desc';
   return q
     .orderBy('entry_date', dir)
     .orderBy('created_at', dir)
     .orderBy('id', dir)
-    .offset(opts.skip)
-    .limit(opts.limit);
+    .offset(p.skip)
+    .limit(p.limit);
 }
 
+/** The list query as built for these options (the query-plan test reads it). */
+export const listJournalsQuery = (db: Db, userId: string, opts: JournalListOptions) =>
+  journalPage(db, pageParams(userId, opts));
+
+const preparedJournalPage = preparedQuery(journalPage);
+
+/** A page of the owner's entries (GET /api/journals/: prepared). */
 export function listJournals(db: Db, userId: string, opts: JournalListOptions) {
-  return listJournalsQuery(db, userId, opts).execute();
+  return preparedJournalPage(db, pageParams(userId, opts));
 }
 
 export function findJournal(db: Db, id: string) {

@@ -178,7 +178,11 @@ apiSuite('journals', () => {
   // The planner of PostgreSQL may prefer a sequential scan on tiny tables, so the plan is checked on SQLite.
   it.skipIf(TEST_DB === 'postgres')('the list query is served by an index', async () => {
     const base = { sort: 'newest', skip: 0, limit: 50 } as const;
-    for (const opts of [base, { ...base, search: 'x', from: '2026-01-01', to: '2026-12-31' }]) {
+    for (const opts of [
+      base,
+      { ...base, sort: 'oldest' },
+      { ...base, search: 'x', from: '2026-01-01', to: '2026-12-31' },
+    ] as const) {
       expectIndexedPlan(await sqlitePlan(t.ctx.db, listJournalsQuery(t.ctx.db, owner.id, opts)), 'journals');
     }
   });
