@@ -1,5 +1,6 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type SelectQueryBuilder, SqliteAdapter, sql } from 'kysely';
 import { type Db, withTx } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { ContactInteractionsTable, ContactsTable, Database } from '../../db/types.ts';
 
@@ -39,23 +40,51 @@ function matches(eb: ExpressionBuilder<Database, 'contacts'>, pattern: string) {
   ]);
 }
 
+/**
+ * The values of a list query (see {@link preparedQuery}): everything its SQL depends on is the
+ * presence of a value, a boolean or a list's length.
+ */
+interface ContactPageParams {
+  [key: string]: unknown;
+  userId: string;
+  orgIds: string[];
+  /** The LIKE pattern of `search` (null: no search). */
+  pattern: string | null;
+  skip: number;
+  limit: number;
+  /** How many rows each branch gives on PostgreSQL: skip + limit. */
+  n: number;
+  sqlite: boolean;
+}
+
+function pageParams(db: Db, o: ContactListOptions): ContactPageParams {
+  return {
+    userId: o.userId,
+    orgIds: [...new Set(o.orgIds)],
+    pattern: containsPattern(o.search),
+    skip: o.skip,
+    limit: o.limit,
+    n: o.skip + o.limit,
+    sqlite: db.getExecutor().adapter instanceof SqliteAdapter,
+  };
+}
+
 /** The caller's own contacts, in directory order from contacts_user_name_idx (user_id, lower(name), id). */
-function ownBranch(db: Db, o: ContactListOptions, pattern: string | null, n: number) {
+function ownBranch(db: Db, p: ContactPageParams) {
+  const pattern = p.pattern;
   return db
     .selectFrom('contacts')
     .select(['contacts.id as id', sql<string>`lower(contacts.name)`.as('k')])
-    .where('contacts.user_id', '=', o.userId)
-    .$if(pattern !== null, (q) => q.where((eb) => matches(eb, pattern as string)))
-    .orderBy(sql`lower(contacts.name)`)
-    .orderBy('contacts.id')
-    .limit(n);
+    .where('contacts.user_id', '=', p.userId)
+    .$if(pattern !== null, (q) => q.where((eb) => matches(eb, pattern as string)));
 }
 
 /**
  * The contacts shared with one organization, in directory order from contact_shares_list_idx
  * (organization_id, contact_name_key, contact_id); a search reads each contact by its key.
  */
-function sharedBranch(db: Db, orgId: string, pattern: string | null, n: number) {
+function sharedBranch(db: Db, orgId: string, p: ContactPageParams) {
+  const pattern = p.pattern;
   return db
     .selectFrom('contact_shares')
     .select(['contact_shares.contact_id as id', sql<string>`contact_shares.contact_name_key`.as('k')])
@@ -69,24 +98,30 @@ function sharedBranch(db: Db, orgId: string, pattern: string | null, n: number) 
             .where((eb) => matches(eb, pattern as string)),
         ),
       ),
-    )
-    .orderBy('contact_shares.contact_name_key')
-    .orderBy('contact_shares.contact_id')
-    .limit(n);
+    );
 }
 
 /**
- * Visible: the caller's own contacts and those shared with their organizations. Each branch gives at
- * most skip + limit rows in directory order (enough for any row of the page); the union is deduplicated
- * (a contact shared with two of my organizations comes twice with the same key), sorted and cut.
+ * Visible: the caller's own contacts and those shared with their organizations. On SQLite the
+ * branches form one compound SELECT (UNION, which also drops a contact shared with two of my
+ * organizations) in directory order: SQLite merges the branches as each reads its index in order and
+ * stops once the page is full, with no sort. PostgreSQL does not merge a UNION in order, so there each
+ * branch gives at most skip + limit rows in directory order (enough for any row of the page), then the
+ * union is deduplicated, sorted and cut.
  */
-export function contactPageQuery(db: Db, o: ContactListOptions) {
-  const n = o.skip + o.limit;
-  const pattern = containsPattern(o.search);
-  const branches = [
-    ownBranch(db, o, pattern, n),
-    ...[...new Set(o.orgIds)].map((org) => sharedBranch(db, org, pattern, n)),
-  ].map((b, i) => db.selectFrom(b.as(`b${i}`)).selectAll());
+export function contactPageQuery(db: Db, p: ContactPageParams) {
+  // Every branch selects the same two columns (from contacts or from contact_shares' copy of the key).
+  const parts = [
+    ownBranch(db, p),
+    ...p.orgIds.map((org) => sharedBranch(db, org, p)),
+  ] as unknown as SelectQueryBuilder<Database, 'contacts', { id: string; k: string }>[];
+  if (p.sqlite) {
+    const union = parts.slice(1).reduce((all, b) => all.union(b), parts[0]);
+    return union.orderBy('k').orderBy('id').limit(p.limit).offset(p.skip);
+  }
+  const branches = parts.map((b, i) =>
+    db.selectFrom(b.orderBy('k').orderBy('id').limit(p.n).as(`b${i}`)).selectAll(),
+  );
   const union = branches.slice(1).reduce((all, b) => all.unionAll(b), branches[0]);
   return db
     .selectFrom(union.as('u'))
@@ -94,14 +129,14 @@ export function contactPageQuery(db: Db, o: ContactListOptions) {
     .distinct()
     .orderBy('u.k')
     .orderBy('u.id')
-    .offset(o.skip)
-    .limit(o.limit);
+    .offset(p.skip)
+    .limit(p.limit);
 }
 
 /** A directory: by name (case-insensitive), then id. Search matches name, role or any e-mail. */
-export function listContactsQuery(db: Db, o: ContactListOptions) {
+function pageWithContacts(db: Db, p: ContactPageParams) {
   return db
-    .selectFrom(contactPageQuery(db, o).as('page'))
+    .selectFrom(contactPageQuery(db, p).as('page'))
     .innerJoin('contacts', 'contacts.id', 'page.id')
     .innerJoin('users as owner', 'owner.id', 'contacts.user_id')
     .selectAll('contacts')
@@ -114,8 +149,13 @@ export function listContactsQuery(db: Db, o: ContactListOptions) {
     .orderBy('page.id');
 }
 
+/** The list query as built for these options (the query-plan tests read it). */
+export const listContactsQuery = (db: Db, o: ContactListOptions) => pageWithContacts(db, pageParams(db, o));
+
+const contactPage = preparedQuery(pageWithContacts);
+
 export function listContacts(db: Db, o: ContactListOptions): Promise<ContactRow[]> {
-  return listContactsQuery(db, o).execute();
+  return contactPage(db, pageParams(db, o));
 }
 
 export function findContact(db: Db, id: string) {
@@ -128,24 +168,39 @@ export interface ShareRow {
   name: string;
 }
 
-/** Shared organizations (with names) of these contacts. */
-export async function sharesOf(db: Db, contactIds: readonly string[]): Promise<Map<string, ShareRow[]>> {
-  const out = new Map<string, ShareRow[]>(contactIds.map((id) => [id, []]));
-  if (!contactIds.length) return out;
-  const rows = await db
+const sharesQuery = preparedQuery((db, p: { ids: string[] }) =>
+  db
     .selectFrom('contact_shares')
     .innerJoin('organizations', 'organizations.id', 'contact_shares.organization_id')
     .select(['contact_shares.contact_id', 'contact_shares.organization_id', 'organizations.name'])
-    .where('contact_shares.contact_id', 'in', [...contactIds])
+    .where('contact_shares.contact_id', 'in', p.ids)
     .orderBy('contact_shares.contact_id')
     .orderBy('organizations.name')
-    .orderBy('contact_shares.organization_id')
-    .execute();
+    .orderBy('contact_shares.organization_id'),
+);
+
+/** Shared organizations (with names) of these contacts (read for every list page: prepared). */
+export async function sharesOf(db: Db, contactIds: readonly string[]): Promise<Map<string, ShareRow[]>> {
+  const out = new Map<string, ShareRow[]>(contactIds.map((id) => [id, []]));
+  if (!contactIds.length) return out;
+  const rows = await sharesQuery(db, { ids: [...contactIds] });
   for (const r of rows) out.get(r.contact_id)?.push(r);
   return out;
 }
 
-/** Past interactions of these contacts, newest date first (at most `perContact` each). */
+const interactionsQuery = preparedQuery((db, p: { ids: string[]; max: number }) =>
+  db
+    .selectFrom('contact_interactions')
+    .selectAll()
+    .where('contact_id', 'in', p.ids)
+    .orderBy('contact_id')
+    .orderBy('date', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(p.max),
+);
+
+/** Past interactions of these contacts, newest date first (at most `perContact` each; prepared). */
 export async function interactionsOf(
   db: Db,
   contactIds: readonly string[],
@@ -153,28 +208,19 @@ export async function interactionsOf(
 ): Promise<Map<string, ContactInteractionsTable[]>> {
   const out = new Map<string, ContactInteractionsTable[]>(contactIds.map((id) => [id, []]));
   if (!contactIds.length) return out;
-  const rows = await db
-    .selectFrom('contact_interactions')
-    .selectAll()
-    .where('contact_id', 'in', [...contactIds])
-    .orderBy('contact_id')
-    .orderBy('date', 'desc')
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(contactIds.length * perContact)
-    .execute();
+  const rows = await interactionsQuery(db, { ids: [...contactIds], max: contactIds.length * perContact });
   for (const r of rows) out.get(r.contact_id)?.push(r);
   return out;
 }
 
-/** App users by e-mail (users.email is unique and indexed). */
+const usersByEmailQuery = preparedQuery((db, p: { emails: string[] }) =>
+  db.selectFrom('users').select(['id', 'email']).where('email', 'in', p.emails),
+);
+
+/** App users by e-mail (users.email is unique and indexed; prepared). */
 export async function usersByEmail(db: Db, emails: readonly string[]): Promise<Map<string, string>> {
   if (!emails.length) return new Map();
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'email'])
-    .where('email', 'in', [...new Set(emails)])
-    .execute();
+  const rows = await usersByEmailQuery(db, { emails: [...new Set(emails)] });
   return new Map(rows.map((r) => [r.email, r.id]));
 }
 

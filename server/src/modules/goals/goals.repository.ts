@@ -1,5 +1,6 @@
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type SelectQueryBuilder, SqliteAdapter, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { Database, GoalKpisTable, StrategicGoalsTable } from '../../db/types.ts';
 
@@ -37,112 +38,181 @@ type GoalsQuery = SelectQueryBuilder<
 >;
 
 /**
- * One visibility branch: ids and sort keys (`k0` the status rank when sorting by status, `k1` the due
- * date, `k2` the creation time) of at most `n` goals in list order. With the default sort (due date)
- * the branch reads strategic_goals_user_list_idx / strategic_goals_org_list_idx in order and stops
- * after `n` matches; the status filter is checked inside the index.
+ * The values of a list query (see {@link preparedQuery}): everything its SQL depends on is the
+ * presence of a value, a boolean or a list's length.
  */
-function branch(db: Db, o: GoalListOptions, where: (q: GoalsQuery) => GoalsQuery, n: number) {
-  let q: GoalsQuery = db
+interface GoalPageParams {
+  [key: string]: unknown;
+  userId: string;
+  orgIds: string[];
+  /** The LIKE pattern of `search` (null: no search). */
+  pattern: string | null;
+  status: string | null;
+  /** The statuses left out when neither a status filter nor include_completed is given. */
+  hiddenStatuses: string[] | null;
+  organizationId: string | null;
+  /** The organization filter names one of the caller's organizations: the list is its branch alone. */
+  orgIsMine: boolean;
+  byStatus: boolean;
+  byCreated: boolean;
+  /** The branches are merged in index order (SQLite, default sort), see {@link goalPageQuery}. */
+  merged: boolean;
+  skip: number;
+  limit: number;
+  /** How many rows each branch gives when not merged: skip + limit. */
+  n: number;
+}
+
+function pageParams(db: Db, o: GoalListOptions): GoalPageParams {
+  const orgIds = [...new Set(o.orgIds)];
+  return {
+    userId: o.userId,
+    orgIds,
+    pattern: containsPattern(o.search),
+    status: o.status || null,
+    hiddenStatuses: !o.status && !o.includeCompleted && o.completed.length ? [...o.completed] : null,
+    organizationId: o.organizationId || null,
+    orgIsMine: Boolean(o.organizationId) && orgIds.includes(o.organizationId as string),
+    byStatus: o.sortBy === 'status',
+    byCreated: o.sortBy === 'created_at',
+    merged: o.sortBy === 'due_date' && db.getExecutor().adapter instanceof SqliteAdapter,
+    skip: o.skip,
+    limit: o.limit,
+    n: o.skip + o.limit,
+  };
+}
+
+/**
+ * One visibility branch: ids and sort keys (`k0` the status rank when sorting by status, `k1` the due
+ * date, `k2` the creation time; no `k0` when merged) of the matching goals. With the default sort (due
+ * date) the branch reads strategic_goals_user_list_idx / strategic_goals_org_list_idx in order; the
+ * status filter is checked inside the index.
+ */
+function branch(db: Db, p: GoalPageParams, where: (q: GoalsQuery) => GoalsQuery) {
+  const keys = db
     .selectFrom('strategic_goals')
     .select([
       'strategic_goals.id as id',
-      (o.sortBy === 'status' ? STATUS_ORDER : sql<number>`0`).as('k0'),
       'strategic_goals.due_date as k1',
       'strategic_goals.created_at as k2',
     ]);
+  // A merged UNION sorts by every column it returns, so the merged page leaves out the constant k0
+  // (SQLite would sort each branch by it); the page's readers only order by k0 when it is the status.
+  let q = (
+    p.merged ? keys : keys.select((p.byStatus ? STATUS_ORDER : sql<number>`0`).as('k0'))
+  ) as GoalsQuery;
   q = where(q);
-  if (o.status) q = q.where('strategic_goals.status', '=', o.status);
-  else if (!o.includeCompleted && o.completed.length)
-    q = q.where('strategic_goals.status', 'not in', [...o.completed]);
-  const pattern = containsPattern(o.search);
+  if (p.status) q = q.where('strategic_goals.status', '=', p.status);
+  else if (p.hiddenStatuses) q = q.where('strategic_goals.status', 'not in', p.hiddenStatuses);
+  const pattern = p.pattern;
   if (pattern) {
     q = q.where((eb) =>
       eb.or([lowerLike('strategic_goals.title', pattern), lowerLike('strategic_goals.description', pattern)]),
     );
   }
-  if (o.sortBy === 'created_at') {
+  return q;
+}
+
+/** A branch in list order, at most `n` rows (the form that is not merged). */
+function limitedBranch(q: GoalsQuery, p: GoalPageParams) {
+  if (p.byCreated) {
     q = q.orderBy('strategic_goals.created_at', 'desc').orderBy('strategic_goals.id', 'desc');
   } else {
-    if (o.sortBy === 'status') q = q.orderBy(STATUS_ORDER);
+    if (p.byStatus) q = q.orderBy(STATUS_ORDER);
     q = q
       .orderBy('strategic_goals.due_date')
       .orderBy('strategic_goals.created_at', 'desc')
       .orderBy('strategic_goals.id');
   }
-  return q.limit(n);
+  return q.limit(p.n);
+}
+
+/** The visibility branches: my own goals, and each of my organizations' goals. */
+function branchesOf(db: Db, p: GoalPageParams): GoalsQuery[] {
+  const org = p.organizationId;
+  if (org !== null && p.orgIsMine) {
+    return [branch(db, p, (q) => q.where('strategic_goals.organization_id', '=', org))];
+  }
+  return [
+    branch(db, p, (q) =>
+      org !== null
+        ? q.where('strategic_goals.user_id', '=', p.userId).where('strategic_goals.organization_id', '=', org)
+        : q.where('strategic_goals.user_id', '=', p.userId),
+    ),
+    ...(org !== null ? [] : p.orgIds).map((id) =>
+      branch(db, p, (q) => q.where('strategic_goals.organization_id', '=', id)),
+    ),
+  ];
 }
 
 /**
- * Visible: the caller's own goals and their organizations' goals. Each branch (own; each organization)
+ * Visible: the caller's own goals and their organizations' goals. Filtered to one of the caller's
+ * organizations, the list is that organization's branch alone. With the default sort on SQLite the
+ * branches form one compound SELECT (UNION, which also drops my goal filed under my organization)
+ * ordered like the list: SQLite merges the branches as each reads its index in order and stops once
+ * the page is full, with no sort (`k0` is 0 in every row of this sort, so it is left out of the order).
+ * Otherwise (PostgreSQL, which does not merge a UNION in order, or a sort no index holds) each branch
  * gives at most skip + limit rows in list order, which is enough for any row of the page; the union is
- * deduplicated (my goal filed under my organization comes twice), sorted and cut. Filtered to one of
- * the caller's organizations, the list is that organization's branch alone.
+ * deduplicated, sorted and cut.
  */
-export function goalPageQuery(db: Db, o: GoalListOptions) {
-  const n = o.skip + o.limit;
-  const orgIds = [...new Set(o.orgIds)];
-  const org = o.organizationId;
-  const parts =
-    org && orgIds.includes(org)
-      ? [branch(db, o, (q) => q.where('strategic_goals.organization_id', '=', org), n)]
-      : [
-          branch(
-            db,
-            o,
-            (q) =>
-              org
-                ? q
-                    .where('strategic_goals.user_id', '=', o.userId)
-                    .where('strategic_goals.organization_id', '=', org)
-                : q.where('strategic_goals.user_id', '=', o.userId),
-            n,
-          ),
-          ...(org ? [] : orgIds).map((id) =>
-            branch(db, o, (q) => q.where('strategic_goals.organization_id', '=', id), n),
-          ),
-        ];
-  const branches = parts.map((b, i) => db.selectFrom(b.as(`b${i}`)).selectAll());
+export function goalPageQuery(db: Db, p: GoalPageParams) {
+  const parts = branchesOf(db, p);
+  if (p.merged) {
+    const union = parts.slice(1).reduce((all, b) => all.union(b), parts[0]);
+    return union.orderBy('k1').orderBy('k2', 'desc').orderBy('id').limit(p.limit).offset(p.skip);
+  }
+  const branches = parts.map((b, i) => db.selectFrom(limitedBranch(b, p).as(`b${i}`)).selectAll());
   const union = branches.slice(1).reduce((all, b) => all.unionAll(b), branches[0]);
   const q = db.selectFrom(union.as('u')).select(['u.id', 'u.k0', 'u.k1', 'u.k2']).distinct();
-  const ordered =
-    o.sortBy === 'created_at'
-      ? q.orderBy('u.k2', 'desc').orderBy('u.id', 'desc')
-      : q.orderBy('u.k0').orderBy('u.k1').orderBy('u.k2', 'desc').orderBy('u.id');
-  return ordered.offset(o.skip).limit(o.limit);
+  const ordered = p.byCreated
+    ? q.orderBy('u.k2', 'desc').orderBy('u.id', 'desc')
+    : q.orderBy('u.k0').orderBy('u.k1').orderBy('u.k2', 'desc').orderBy('u.id');
+  return ordered.offset(p.skip).limit(p.limit);
 }
 
-export function listGoalsQuery(db: Db, o: GoalListOptions) {
+function pageWithGoals(db: Db, p: GoalPageParams) {
   const q = db
-    .selectFrom(goalPageQuery(db, o).as('page'))
+    .selectFrom(goalPageQuery(db, p).as('page'))
     .innerJoin('strategic_goals', 'strategic_goals.id', 'page.id')
     .leftJoin('organizations', 'organizations.id', 'strategic_goals.organization_id')
     .selectAll('strategic_goals')
     .select('organizations.name as organization_name');
-  return o.sortBy === 'created_at'
-    ? q.orderBy('page.k2', 'desc').orderBy('page.id', 'desc')
-    : q.orderBy('page.k0').orderBy('page.k1').orderBy('page.k2', 'desc').orderBy('page.id');
+  if (p.byCreated) return q.orderBy('page.k2', 'desc').orderBy('page.id', 'desc');
+  // k0 is 0 in every row unless sorting by status: the merged page is then read in its own order.
+  return q
+    .$if(p.byStatus, (w) => w.orderBy('page.k0'))
+    .orderBy('page.k1')
+    .orderBy('page.k2', 'desc')
+    .orderBy('page.id');
 }
 
+/** The list query as built for these options (the query-plan tests read it). */
+export const listGoalsQuery = (db: Db, o: GoalListOptions) => pageWithGoals(db, pageParams(db, o));
+
+const goalPage = preparedQuery(pageWithGoals);
+
 export function listGoals(db: Db, o: GoalListOptions): Promise<GoalRow[]> {
-  return listGoalsQuery(db, o).execute();
+  return goalPage(db, pageParams(db, o));
 }
 
 export function findGoal(db: Db, id: string) {
   return selectGoals(db).where('strategic_goals.id', '=', id).executeTakeFirst();
 }
 
-/** The KPIs of these goals in their saved order (at most `perGoal` each). */
-export function listKpis(db: Db, goalIds: readonly string[], perGoal: number) {
-  if (goalIds.length === 0) return Promise.resolve([] as GoalKpisTable[]);
-  return db
+const kpisQuery = preparedQuery((db, p: { ids: string[]; max: number }) =>
+  db
     .selectFrom('goal_kpis')
     .selectAll()
-    .where('goal_id', 'in', [...goalIds])
+    .where('goal_id', 'in', p.ids)
     .orderBy('goal_id')
     .orderBy('position')
-    .limit(goalIds.length * perGoal)
-    .execute();
+    .limit(p.max),
+);
+
+/** The KPIs of these goals in their saved order (at most `perGoal` each; read for every page: prepared). */
+export function listKpis(db: Db, goalIds: readonly string[], perGoal: number): Promise<GoalKpisTable[]> {
+  if (goalIds.length === 0) return Promise.resolve([] as GoalKpisTable[]);
+  return kpisQuery(db, { ids: [...goalIds], max: goalIds.length * perGoal });
 }
 
 export async function insertGoal(db: Db, row: StrategicGoalsTable): Promise<void> {

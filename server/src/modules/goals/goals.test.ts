@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import {
   expectIndexedPlan,
-  expectIndexOrderedBranches,
+  expectMergedIndexBranches,
   sqlitePlan,
   sqlitePlanTree,
 } from '../../../test/query-plan.ts';
@@ -339,15 +339,23 @@ apiSuite('strategic goals', () => {
     for (const opts of [base, { ...base, sortBy: 'status', search: 'x' } as const, { ...base, orgIds: [] }]) {
       expectIndexedPlan(await sqlitePlan(t.ctx.db, listGoalsQuery(t.ctx.db, opts)), 'strategic_goals');
     }
-    // The default sort: each visibility branch reads its index in order and stops at skip + limit rows.
+    // The default sort: each visibility branch reads its index in order; SQLite merges them and stops
+    // at the page, with no sort.
     for (const [opts, branches] of [
       [base, 3],
       [{ ...base, skip: 50, status: 'in_progress' }, 3],
+      [{ ...base, search: 'x' }, 3],
       [{ ...base, organizationId: orgA }, 1],
       [{ ...base, orgIds: [] }, 1],
     ] as const) {
       const tree = await sqlitePlanTree(t.ctx.db, listGoalsQuery(t.ctx.db, opts));
-      expectIndexOrderedBranches(tree, branches, ['strategic_goals']);
+      expectMergedIndexBranches(tree, branches, ['strategic_goals']);
+    }
+    // The other sorts are held by no index: each branch still keeps only skip + limit rows.
+    for (const sortBy of ['status', 'created_at'] as const) {
+      const tree = await sqlitePlanTree(t.ctx.db, listGoalsQuery(t.ctx.db, { ...base, sortBy }));
+      expect(tree.filter((n) => /^SCAN strategic_goals\b/.test(n.detail))).toEqual([]);
+      expect(tree.filter((n) => /^(CO-ROUTINE|MATERIALIZE) b\d+$/.test(n.detail)).length).toBe(3);
     }
   });
 });
