@@ -35,6 +35,10 @@ export interface RecordedRequest {
   aborted: boolean;
   /** the response was written to the end */
   completed: boolean;
+  /** performance.now() when the request had been read (for latency measurements in the bench) */
+  receivedAt: number;
+  /** performance.now() when each content chunk of a streamed text reply was written */
+  contentSentAt: number[];
 }
 
 export interface MockOpenAI {
@@ -77,6 +81,8 @@ export async function startMockOpenAI(opts: { models?: string[] } = {}): Promise
       body,
       aborted: false,
       completed: false,
+      receivedAt: performance.now(),
+      contentSentAt: [],
     };
     requests.push(rec);
     res.on('close', () => {
@@ -188,6 +194,7 @@ export async function startMockOpenAI(opts: { models?: string[] } = {}): Promise
       for (const c of step.chunks) {
         if (closed()) return;
         res.write(chunk({ content: c }));
+        rec.contentSentAt.push(performance.now());
         if (step.delayMs) await sleep(step.delayMs);
       }
       if (closed()) return;
