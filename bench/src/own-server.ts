@@ -67,11 +67,15 @@ export async function startOwnServer(opts: {
   const port = await freePort();
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   for (const key of opts.withoutEnv ?? []) delete inherited[key];
-  const child: ChildProcess = spawn(process.execPath, [...serverNodeArgs(), path.join(REPO_ROOT, 'server', 'dist', 'main.js')], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...inherited, ...benchServerEnv(port, dir), ...opts.env },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...serverNodeArgs(), path.join(REPO_ROOT, 'server', 'dist', 'main.js')],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...inherited, ...benchServerEnv(port, dir), ...opts.env },
+    },
+  );
   const baseURL = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
