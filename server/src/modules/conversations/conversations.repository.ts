@@ -224,6 +224,35 @@ export async function hasStreamingReply(db: Db, conversationId: string): Promise
   return row !== undefined;
 }
 
+/** Replies still marked streaming, updated before `before` (all of them when null); partial index. */
+export function streamingReplies(db: Db, before: string | null, limit: number) {
+  return streamingRepliesQuery(db, before, limit).execute();
+}
+
+export function streamingRepliesQuery(db: Db, before: string | null, limit: number) {
+  let q = db
+    .selectFrom('conversation_messages')
+    .select(['id', 'conversation_id', 'text'])
+    .where('status', '=', 'streaming');
+  if (before) q = q.where('updated_at', '<', before);
+  return q.orderBy('updated_at').limit(limit);
+}
+
+/** Ends a reply that is still streaming (a writer that finished meanwhile wins); true when it did. */
+export async function endStreamingReply(
+  db: Db,
+  id: string,
+  set: Pick<ConversationMessagesTable, 'status' | 'text' | 'error' | 'updated_at'>,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('conversation_messages')
+    .set({ ...set, seq: nextSeq(db) })
+    .where('id', '=', id)
+    .where('status', '=', 'streaming')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
 export async function deleteMessages(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.deleteFrom('conversation_messages').where('id', 'in', ids).execute();

@@ -18,13 +18,16 @@ import type { AppContext } from '../../platform/context.ts';
 import { openSseStream } from '../../platform/realtime/sse.ts';
 import { chat, stopAllReplies, stopChat } from './conversations.chat.ts';
 import * as conversations from './conversations.service.ts';
+import { registerReplySweeper } from './conversations.sweeper.ts';
 
 const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 const tags = ['conversations'];
 
 export const conversationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  // Replies still streaming are stopped and written before the server and the database close.
+  // Replies still streaming are stopped and written before the server and the database close; replies
+  // a stopped server left streaming are ended at start and by a periodic sweep.
   app.addHook('preClose', () => stopAllReplies(ctx));
+  registerReplySweeper(app, ctx);
 
   app.get(
     '/api/conversations',
