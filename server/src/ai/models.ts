@@ -82,9 +82,32 @@ function offline(config: AppConfig, requested: string): ResolvedModel {
   };
 }
 
-function limited(config: AppConfig, model: LanguageModelV3, id: string, engine: AiEngine): ResolvedModel {
-  const t = { idleMs: config.ai.streamIdleTimeoutMs, totalMs: config.ai.requestTimeoutMs };
-  return { model: withTimeouts(model, t), id, engine };
+const modelCache = new WeakMap<AppConfig, Map<string, ResolvedModel>>();
+
+/**
+ * A provider model with the configured timeouts, made once per configuration, engine and id: a chat
+ * model builds its response schemas when it is created, which profiling showed on every chat turn.
+ * Models hold no per-call state (the timeouts are armed per call), so one serves concurrent calls.
+ */
+function limited(
+  config: AppConfig,
+  make: () => LanguageModelV3,
+  id: string,
+  engine: AiEngine,
+): ResolvedModel {
+  let byKey = modelCache.get(config);
+  if (!byKey) {
+    byKey = new Map();
+    modelCache.set(config, byKey);
+  }
+  const key = `${engine}:${id}`;
+  let resolved = byKey.get(key);
+  if (!resolved) {
+    const t = { idleMs: config.ai.streamIdleTimeoutMs, totalMs: config.ai.requestTimeoutMs };
+    resolved = { model: withTimeouts(make(), t), id, engine };
+    byKey.set(key, resolved);
+  }
+  return resolved;
 }
 
 const unknownModel = (id: string) => new AppError(422, `Unknown model: ${id}`);
@@ -103,25 +126,25 @@ export function resolveModel(ctx: HasConfig, modelId?: string | null): ResolvedM
   const config = ctx.config;
   const id = modelId?.trim() || config.ai.defaultModel;
   if (id === OFFLINE_MODEL_ID) return offline(config, id);
-  const p = providers(config);
+  const { compat, openai, google } = providers(config);
   const listed = config.ai.openaiBaseUrl ? cachedCompatModels(config.ai.openaiBaseUrl) : undefined;
   if (isSpecId(id)) {
     const spec = SPEC_MODELS[id];
-    if (spec.family === 'openai' && p.compat) {
+    if (spec.family === 'openai' && compat) {
       // A real OpenAI endpoint lists gpt-5-chat as gpt-5-chat-latest; a local server may list neither.
       const alias = spec.providerId && listed?.includes(spec.providerId) ? spec.providerId : undefined;
       const target = !listed || listed.length === 0 || listed.includes(id) ? id : (alias ?? listed[0]);
-      return limited(config, p.compat.chatModel(target), target, 'openai-compatible');
+      return limited(config, () => compat.chatModel(target), target, 'openai-compatible');
     }
-    if (spec.family === 'openai' && p.openai) {
-      return limited(config, p.openai(spec.providerId ?? id), id, 'openai');
+    if (spec.family === 'openai' && openai) {
+      return limited(config, () => openai(spec.providerId ?? id), id, 'openai');
     }
-    if (spec.family === 'google' && p.google) return limited(config, p.google(id), id, 'google');
+    if (spec.family === 'google' && google) return limited(config, () => google(id), id, 'google');
     return offline(config, id);
   }
   // Any endpoint model; before its list is known the endpoint itself judges the id.
-  if (p.compat && (listed == null || listed.includes(id))) {
-    return limited(config, p.compat.chatModel(id), id, 'openai-compatible');
+  if (compat && (listed == null || listed.includes(id))) {
+    return limited(config, () => compat.chatModel(id), id, 'openai-compatible');
   }
   throw unknownModel(id);
 }
