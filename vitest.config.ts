@@ -14,6 +14,8 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['./src/test/setup.ts'],
+          // Room for the cold transform of a lazily loaded page (see src/test/setup.ts).
+          testTimeout: 30_000,
         },
       },
       {

@@ -3,8 +3,9 @@ import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, vi } from 'vitest';
 
-// Lazily loaded pages are transformed on first use, which can take a moment in a cold test run.
-configure({ asyncUtilTimeout: 5000 });
+// Lazily loaded pages are transformed on first use, which in a cold test run on a loaded 2-core machine
+// has taken more than 5 s (CI saw a page's first heading appear after 5.4 s).
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();
