@@ -40,6 +40,17 @@ export async function sqlitePlanTree(db: Db, query: Compilable): Promise<PlanNod
   return res.rows;
 }
 
+/** The plan as text, after checking that it scans none of `tables` (with or without an index). */
+function expectNoScan(plan: PlanNode[], tables: readonly string[]): { text: string; tableRe: string } {
+  const text = plan.map((n) => `${n.id} ${n.parent} ${n.detail}`).join('\n');
+  const tableRe = tables.join('|');
+  expect(
+    plan.filter((n) => new RegExp(`^SCAN (${tableRe})\\b`).test(n.detail)),
+    text,
+  ).toEqual([]);
+  return { text, tableRe };
+}
+
 /**
  * A list merged from visibility branches (subqueries aliased b0, b1, …; see the tasks, contacts and
  * goals repositories): there are `branches` of them, each reads one of `tables` through an index in the
@@ -51,12 +62,7 @@ export function expectIndexOrderedBranches(
   branches: number,
   tables: readonly string[],
 ): void {
-  const text = plan.map((n) => `${n.id} ${n.parent} ${n.detail}`).join('\n');
-  const tableRe = tables.join('|');
-  expect(
-    plan.filter((n) => new RegExp(`^SCAN (${tableRe})\\b`).test(n.detail)),
-    text,
-  ).toEqual([]);
+  const { text, tableRe } = expectNoScan(plan, tables);
   const roots = plan.filter((n) => /^(CO-ROUTINE|MATERIALIZE) b\d+$/.test(n.detail));
   expect(roots.length, text).toBe(branches);
   const childrenOf = (id: number): PlanNode[] =>
@@ -84,12 +90,7 @@ export function expectMergedIndexBranches(
   branches: number,
   tables: readonly string[],
 ): void {
-  const text = plan.map((n) => `${n.id} ${n.parent} ${n.detail}`).join('\n');
-  const tableRe = tables.join('|');
-  expect(
-    plan.filter((n) => new RegExp(`^SCAN (${tableRe})\\b`).test(n.detail)),
-    text,
-  ).toEqual([]);
+  const { text, tableRe } = expectNoScan(plan, tables);
   expect(
     plan.filter((n) => /TEMP B-TREE/.test(n.detail)),
     text,

@@ -1,4 +1,5 @@
-import { type ExpressionBuilder, type SelectQueryBuilder, SqliteAdapter, sql } from 'kysely';
+import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type BranchPageParams, branchPageParams } from '../../db/branch-page.ts';
 import { type Db, withTx } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
@@ -40,34 +41,10 @@ function matches(eb: ExpressionBuilder<Database, 'contacts'>, pattern: string) {
   ]);
 }
 
-/**
- * The values of a list query (see {@link preparedQuery}): everything its SQL depends on is the
- * presence of a value, a boolean or a list's length.
- */
-interface ContactPageParams {
-  [key: string]: unknown;
-  userId: string;
-  orgIds: string[];
-  /** The LIKE pattern of `search` (null: no search). */
-  pattern: string | null;
-  skip: number;
-  limit: number;
-  /** How many rows each branch gives on PostgreSQL: skip + limit. */
-  n: number;
-  sqlite: boolean;
-}
+/** The values of a list query (see {@link preparedQuery}): the shared ones of a branch-merged list. */
+type ContactPageParams = BranchPageParams;
 
-function pageParams(db: Db, o: ContactListOptions): ContactPageParams {
-  return {
-    userId: o.userId,
-    orgIds: [...new Set(o.orgIds)],
-    pattern: containsPattern(o.search),
-    skip: o.skip,
-    limit: o.limit,
-    n: o.skip + o.limit,
-    sqlite: db.getExecutor().adapter instanceof SqliteAdapter,
-  };
-}
+const pageParams = (db: Db, o: ContactListOptions): ContactPageParams => branchPageParams(db, o);
 
 /** The caller's own contacts, in directory order from contacts_user_name_idx (user_id, lower(name), id). */
 function ownBranch(db: Db, p: ContactPageParams) {

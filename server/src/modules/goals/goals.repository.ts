@@ -1,7 +1,8 @@
-import { type SelectQueryBuilder, SqliteAdapter, sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { type BranchPageParams, branchPageParams } from '../../db/branch-page.ts';
 import type { Db } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
-import { containsPattern, lowerLike } from '../../db/search.ts';
+import { lowerLike } from '../../db/search.ts';
 import type { Database, GoalKpisTable, StrategicGoalsTable } from '../../db/types.ts';
 
 export interface GoalListOptions {
@@ -41,12 +42,7 @@ type GoalsQuery = SelectQueryBuilder<
  * The values of a list query (see {@link preparedQuery}): everything its SQL depends on is the
  * presence of a value, a boolean or a list's length.
  */
-interface GoalPageParams {
-  [key: string]: unknown;
-  userId: string;
-  orgIds: string[];
-  /** The LIKE pattern of `search` (null: no search). */
-  pattern: string | null;
+interface GoalPageParams extends BranchPageParams {
   status: string | null;
   /** The statuses left out when neither a status filter nor include_completed is given. */
   hiddenStatuses: string[] | null;
@@ -57,28 +53,19 @@ interface GoalPageParams {
   byCreated: boolean;
   /** The branches are merged in index order (SQLite, default sort), see {@link goalPageQuery}. */
   merged: boolean;
-  skip: number;
-  limit: number;
-  /** How many rows each branch gives when not merged: skip + limit. */
-  n: number;
 }
 
 function pageParams(db: Db, o: GoalListOptions): GoalPageParams {
-  const orgIds = [...new Set(o.orgIds)];
+  const base = branchPageParams(db, o);
   return {
-    userId: o.userId,
-    orgIds,
-    pattern: containsPattern(o.search),
+    ...base,
     status: o.status || null,
     hiddenStatuses: !o.status && !o.includeCompleted && o.completed.length ? [...o.completed] : null,
     organizationId: o.organizationId || null,
-    orgIsMine: Boolean(o.organizationId) && orgIds.includes(o.organizationId as string),
+    orgIsMine: Boolean(o.organizationId) && base.orgIds.includes(o.organizationId as string),
     byStatus: o.sortBy === 'status',
     byCreated: o.sortBy === 'created_at',
-    merged: o.sortBy === 'due_date' && db.getExecutor().adapter instanceof SqliteAdapter,
-    skip: o.skip,
-    limit: o.limit,
-    n: o.skip + o.limit,
+    merged: o.sortBy === 'due_date' && base.sqlite,
   };
 }
 

@@ -1,7 +1,8 @@
-import { type ExpressionBuilder, PostgresAdapter, type SelectQueryBuilder, SqliteAdapter, sql } from 'kysely';
+import { type ExpressionBuilder, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
+import { type BranchPageParams, branchPageParams } from '../../db/branch-page.ts';
 import { type Db, withTx } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
-import { containsPattern, lowerLike } from '../../db/search.ts';
+import { lowerLike } from '../../db/search.ts';
 import type { Database, TasksTable } from '../../db/types.ts';
 
 /**
@@ -70,12 +71,7 @@ export interface TaskListOptions {
  * The values of a list query (see {@link preparedQuery}): everything its SQL depends on is the
  * presence of a value, a boolean or a list's length.
  */
-interface TaskPageParams {
-  [key: string]: unknown;
-  userId: string;
-  orgIds: string[];
-  /** The LIKE pattern of `search` (null: no search). */
-  pattern: string | null;
+interface TaskPageParams extends BranchPageParams {
   status: string | null;
   /** The status hidden when neither a status filter nor include_completed is given. */
   hiddenStatus: string | null;
@@ -83,27 +79,16 @@ interface TaskPageParams {
   assignedTo: string | null;
   /** An assignee filter naming someone else: their tasks are checked against the caller's visibility. */
   assignedToOther: boolean;
-  skip: number;
-  limit: number;
-  /** How many rows each branch gives: skip + limit. */
-  n: number;
-  sqlite: boolean;
 }
 
 function pageParams(db: Db, o: TaskListOptions): TaskPageParams {
   return {
-    userId: o.userId,
-    orgIds: [...new Set(o.orgIds)],
-    pattern: containsPattern(o.search),
+    ...branchPageParams(db, o),
     status: o.status ?? null,
     hiddenStatus: o.status || o.includeCompleted ? null : o.completedStatus,
     priority: o.priority ?? null,
     assignedTo: o.assignedTo ?? null,
     assignedToOther: Boolean(o.assignedTo) && o.assignedTo !== o.userId,
-    skip: o.skip,
-    limit: o.limit,
-    n: o.skip + o.limit,
-    sqlite: db.getExecutor().adapter instanceof SqliteAdapter,
   };
 }
 
