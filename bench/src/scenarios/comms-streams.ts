@@ -9,7 +9,8 @@ import type { ScenarioGroup } from './types.ts';
  * 1. 2,000 open SSE streams on one comms thread: the server's RSS growth per stream
  *    (ARCHITECTURE.md section 8: ≤ 32 KiB per idle stream).
  * 2. Fan-out: one message posted to the thread reaches all 2,000 streams; client-observed latency from
- *    the POST to each client (section 8: one event to 1,000 streams, p99 ≤ 50 ms), over a few messages.
+ *    the POST to each client, over a few messages; then the same with 1,000 of the streams closed
+ *    (section 8's figure: one event to 1,000 streams, p99 ≤ 50 ms).
  */
 
 const STREAMS = 2000;
@@ -90,10 +91,15 @@ export const commsStreams: ScenarioGroup = {
       );
       const thread = threads.find((t) => t.other_user_name === 'Maya Patel');
       if (!thread) throw new Error('the demo thread between Olivia and Maya is missing');
-      const markers = Array.from(
-        { length: MESSAGES },
-        (_, i) => `fanout-${i}-${randomBytes(4).toString('hex')}`,
-      );
+      // One set of markers per round: at all the streams, then at half of them.
+      const rounds = [STREAMS, STREAMS / 2].map((streams, r) => ({
+        streams,
+        markers: Array.from(
+          { length: MESSAGES },
+          (_, i) => `fanout-${r}-${i}-${randomBytes(4).toString('hex')}`,
+        ),
+      }));
+      const markers = rounds.flatMap((r) => r.markers);
       const url = `${server.baseURL}/api/comms/threads/${thread.id}/events?token=${encodeURIComponent(maya)}`;
 
       // Warm the route and the allocator a little so the baseline is not a cold process.
@@ -121,28 +127,39 @@ export const commsStreams: ScenarioGroup = {
           `${perStream <= RSS_BUDGET_KIB ? 'within' : 'OVER'})`,
       );
 
-      const latencies: number[] = [];
-      let missing = 0;
-      for (const marker of markers) {
-        const t0 = performance.now();
-        await api(server.baseURL, ceo, 'POST', `/api/comms/threads/${thread.id}/messages`, { text: marker });
-        const deadline = Date.now() + 10_000;
-        // Poll rarely: the arrival times are taken on arrival, polling only decides when to stop waiting.
-        while (Date.now() < deadline && clients.some((c) => !c.seen.has(marker))) await sleep(100);
-        for (const c of clients) {
-          const at = c.seen.get(marker);
-          if (at === undefined) missing++;
-          else latencies.push(at - t0);
+      for (const round of rounds) {
+        // The second round closes streams down to its count: section 8 sets its budget at 1,000.
+        for (const c of clients.splice(round.streams)) c.close();
+        if (clients.length !== round.streams) throw new Error('fewer streams than the round needs');
+        await sleep(1000);
+        const latencies: number[] = [];
+        let missing = 0;
+        for (const marker of round.markers) {
+          const t0 = performance.now();
+          await api(server.baseURL, ceo, 'POST', `/api/comms/threads/${thread.id}/messages`, {
+            text: marker,
+          });
+          const deadline = Date.now() + 10_000;
+          // Poll rarely: the arrival times are taken on arrival, polling only decides when to stop waiting.
+          while (Date.now() < deadline && clients.some((c) => !c.seen.has(marker))) await sleep(100);
+          for (const c of clients) {
+            const at = c.seen.get(marker);
+            if (at === undefined) missing++;
+            else latencies.push(at - t0);
+          }
+          // Let the background suggestion for Maya (and its note to every stream) pass before the next.
+          await sleep(500);
         }
-        // Let the background suggestion for Maya (and its note to every stream) pass before the next.
-        await sleep(500);
+        const p99 = pct(latencies, 99);
+        const budgeted = round.streams <= 1000;
+        notes.push(
+          `fan-out of ${MESSAGES} messages to ${round.streams} streams (POST → each client): p50 ${pct(latencies, 50)} ms, ` +
+            `p99 ${p99} ms, max ${pct(latencies, 100)} ms, ${missing} missed` +
+            (budgeted
+              ? ` (budget p99 ${FANOUT_P99_BUDGET_MS} ms: ${p99 <= FANOUT_P99_BUDGET_MS ? 'PASS' : 'FAIL'})`
+              : ' (reported; the budget is set for 1,000 streams)'),
+        );
       }
-      const p99 = pct(latencies, 99);
-      notes.push(
-        `fan-out of ${MESSAGES} messages to ${STREAMS} streams (POST → each client): p50 ${pct(latencies, 50)} ms, ` +
-          `p99 ${p99} ms, max ${pct(latencies, 100)} ms, ${missing} missed ` +
-          `(budget p99 ${FANOUT_P99_BUDGET_MS} ms for 1,000 streams: ${p99 <= FANOUT_P99_BUDGET_MS ? 'within' : 'OVER'} at ${STREAMS})`,
-      );
     } finally {
       for (const c of clients) c.close();
       agent.destroy();
