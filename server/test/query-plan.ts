@@ -52,35 +52,6 @@ function expectNoScan(plan: PlanNode[], tables: readonly string[]): { text: stri
 }
 
 /**
- * A list merged from visibility branches (subqueries aliased b0, b1, …; see the tasks, contacts and
- * goals repositories): there are `branches` of them, each reads one of `tables` through an index in the
- * list's order and stops at its limit, i.e. it has a SEARCH … USING [COVERING] INDEX and no temporary
- * B-tree (no sort of every visible row); nothing scans a table. Only the small merged page is sorted.
- */
-export function expectIndexOrderedBranches(
-  plan: PlanNode[],
-  branches: number,
-  tables: readonly string[],
-): void {
-  const { text, tableRe } = expectNoScan(plan, tables);
-  const roots = plan.filter((n) => /^(CO-ROUTINE|MATERIALIZE) b\d+$/.test(n.detail));
-  expect(roots.length, text).toBe(branches);
-  const childrenOf = (id: number): PlanNode[] =>
-    plan.filter((n) => n.parent === id).flatMap((n) => [n, ...childrenOf(n.id)]);
-  for (const root of roots) {
-    const inner = childrenOf(root.id);
-    expect(
-      inner.some((n) => new RegExp(`^SEARCH (${tableRe})\\b.*USING (COVERING )?INDEX`).test(n.detail)),
-      `${root.detail}\n${text}`,
-    ).toBe(true);
-    expect(
-      inner.filter((n) => /TEMP B-TREE/.test(n.detail)),
-      `${root.detail}\n${text}`,
-    ).toEqual([]);
-  }
-}
-
-/**
  * A list page merged in order from visibility branches (see the tasks repository on SQLite): SQLite
  * runs a MERGE of the compound SELECT, each of the `branches` reads its list index (`*_list_idx`) in
  * the page's order, and nothing is sorted (no temporary B-tree) or scanned.
