@@ -24,7 +24,8 @@ import { systemRoutes } from './modules/system/system.routes.ts';
 import { taskSuggestionsRoutes } from './modules/task-suggestions/task-suggestions.routes.ts';
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
-import { authPlugin } from './platform/auth/authenticate.ts';
+import { authPlugin, sessionReader } from './platform/auth/authenticate.ts';
+import { registerResponseCache } from './platform/response-cache.ts';
 import { LoginGuard } from './platform/auth/login-guard.ts';
 import { TokenSigner } from './platform/auth/tokens.ts';
 import type { AppContext } from './platform/context.ts';
@@ -93,6 +94,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   const ctx: AppContext = {
     db: handle.db,
     dialect: handle.dialect,
+    changes: config.readCacheBytes > 0 ? handle.changes : null,
     config,
     signer: new TokenSigner(config.jwtSecret),
     loginGuard: new LoginGuard(config.loginMaxFailures),
@@ -111,7 +113,10 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   });
 
   registerErrorHandler(app);
-  await app.register(authPlugin, { db: ctx.db, signer: ctx.signer });
+  await app.register(authPlugin, {
+    sessions: sessionReader(ctx.db, ctx.signer, ctx.changes, config.readCacheBytes),
+  });
+  registerResponseCache(app, ctx.changes, config.readCacheBytes);
   registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
     crossOriginEmbedderPolicy: false,

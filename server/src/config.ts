@@ -51,6 +51,11 @@ const ZEnv = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
   /** Trust X-Forwarded-* headers (set when behind a reverse proxy). */
   TRUST_PROXY: bool(false),
+  /**
+   * Memory for cached reads (sessions, list pages) on SQLite, in MB; 0 turns the cache off. Exact:
+   * an entry is used only while no table it was read from has changed (docs/decisions.md, "Read cache").
+   */
+  READ_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT: z.coerce
     .number()
@@ -101,6 +106,8 @@ export interface AppConfig {
   loginMaxFailures: number;
   trustProxy: boolean;
   bodyLimit: number;
+  /** Bytes of cached reads (0: none). */
+  readCacheBytes: number;
   runs: { leaseMs: number; concurrency: number; pollMs: number };
   ai: {
     openaiApiKey?: string;
@@ -170,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     trustProxy: e.TRUST_PROXY,
     bodyLimit: e.BODY_LIMIT,
+    readCacheBytes: Math.round(e.READ_CACHE_MB * 1024 * 1024),
     runs: { leaseMs: e.RUN_LEASE_MS, concurrency: e.RUN_WORKER_CONCURRENCY, pollMs: e.RUN_POLL_MS },
     ai: {
       openaiApiKey: e.OPENAI_API_KEY,

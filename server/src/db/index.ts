@@ -4,7 +4,9 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DbConfig } from '../config.ts';
+import { ChangeTracker } from './change-tracker.ts';
 import { withStatementCache } from './sqlite-statements.ts';
+import { trackingDialect } from './tracking-dialect.ts';
 import type { Database } from './types.ts';
 
 export type Db = Kysely<Database>;
@@ -13,6 +15,12 @@ export type Dialect = DbConfig['kind'];
 export interface DbHandle {
   db: Db;
   dialect: Dialect;
+  /**
+   * When each table last changed, for reads cached in this process. Only on SQLite: there one process
+   * sees every write (another process's commit counts as a change to everything); PostgreSQL is the
+   * scale-out deployment, where other instances write unseen, so nothing is cached there.
+   */
+  changes: ChangeTracker | null;
   close(): Promise<void>;
 }
 
@@ -25,7 +33,7 @@ export function createDb(cfg: DbConfig): DbHandle {
       process.emitWarning(`PostgreSQL idle connection lost: ${err.message}`);
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', changes: null, close: () => db.destroy() };
   }
   if (cfg.file !== ':memory:') mkdirSync(path.dirname(cfg.file), { recursive: true });
   const sqlite = new SQLite(cfg.file);
@@ -34,8 +42,11 @@ export function createDb(cfg: DbConfig): DbHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const changes = new ChangeTracker(sqlite);
+  const db = new Kysely<Database>({
+    dialect: trackingDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), changes),
+  });
+  return { db, dialect: 'sqlite', changes, close: () => db.destroy() };
 }
 
 export const nowIso = () => new Date().toISOString();

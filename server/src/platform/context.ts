@@ -1,4 +1,5 @@
 import type { AppConfig } from '../config.ts';
+import type { ChangeTracker } from '../db/change-tracker.ts';
 import type { Db, Dialect } from '../db/index.ts';
 import type { LoginGuard } from './auth/login-guard.ts';
 import type { TokenSigner } from './auth/tokens.ts';
@@ -9,6 +10,8 @@ import type { StreamRegistry } from './realtime/stream-registry.ts';
 export interface AppContext {
   db: Db;
   dialect: Dialect;
+  /** When tables last changed, for reads cached in this process (null: nothing is cached). */
+  changes: ChangeTracker | null;
   config: AppConfig;
   signer: TokenSigner;
   loginGuard: LoginGuard;

@@ -16,6 +16,15 @@ import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as contacts from './contacts.service.ts';
 
+/** What the cached GET routes of this module read (see platform/response-cache.ts). */
+const CONTACT_TABLES = [
+  'contacts',
+  'contact_shares',
+  'contact_interactions',
+  'organization_members',
+  'organizations',
+];
+
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 const tags = ['contacts'];
 const ZInteractionParams = z.object({ id: ZId, interactionId: ZId });
@@ -24,6 +33,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.get(
     '/api/contacts',
     {
+      config: { cache: CONTACT_TABLES },
       schema: {
         tags,
         summary: "The caller's contacts and those shared with their organizations, by name",

@@ -20,6 +20,9 @@ import { chat, stopAllReplies, stopChat } from './conversations.chat.ts';
 import * as conversations from './conversations.service.ts';
 import { registerReplySweeper } from './conversations.sweeper.ts';
 
+/** What the cached GET routes of this module read (see platform/response-cache.ts). */
+const CONVERSATION_TABLES = ['conversations', 'conversation_messages'];
+
 const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 const tags = ['conversations'];
 
@@ -32,6 +35,7 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
   app.get(
     '/api/conversations',
     {
+      config: { cache: CONVERSATION_TABLES },
       schema: {
         tags,
         summary: "The caller's AI conversations, most recently updated first",
@@ -102,6 +106,7 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
   app.get(
     '/api/conversations/:id/messages',
     {
+      config: { cache: CONVERSATION_TABLES },
       schema: {
         tags,
         summary: 'A page of messages, oldest first: the latest page, or the one before a position',

@@ -12,6 +12,9 @@ import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as goals from './goals.service.ts';
 
+/** What the cached GET routes of this module read (see platform/response-cache.ts). */
+const GOAL_TABLES = ['strategic_goals', 'goal_kpis', 'organization_members', 'organizations'];
+
 const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 const tags = ['strategic goals'];
 
@@ -19,6 +22,7 @@ export const goalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.get(
     '/api/strategic-goals',
     {
+      config: { cache: GOAL_TABLES },
       schema: {
         tags,
         summary: "Goals with KPIs and progress: the caller's and their organizations'",

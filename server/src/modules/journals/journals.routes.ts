@@ -12,6 +12,9 @@ import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as journals from './journals.service.ts';
 
+/** What the cached GET routes of this module read (see platform/response-cache.ts). */
+const JOURNAL_TABLES = ['journals'];
+
 const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 const tags = ['journals'];
 
@@ -19,6 +22,7 @@ export const journalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.get(
     '/api/journals',
     {
+      config: { cache: JOURNAL_TABLES },
       schema: {
         tags,
         summary: "The caller's note entries, newest entry_date first (or oldest with sort=oldest)",

@@ -14,6 +14,9 @@ import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as orgs from './organizations.service.ts';
 
+/** What the cached GET routes of this module read (see platform/response-cache.ts). */
+const ORGANIZATION_TABLES = ['organizations', 'organization_members'];
+
 const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 409: ZErrorBody };
 const ZMemberParams = z.object({ id: ZId, userId: ZId });
 const tags = ['organizations'];
@@ -22,6 +25,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
   app.get(
     '/api/organizations',
     {
+      config: { cache: ORGANIZATION_TABLES },
       schema: {
         tags,
         summary: "The caller's organizations (all for admin)",

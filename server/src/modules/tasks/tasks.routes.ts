@@ -16,6 +16,9 @@ import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as tasks from './tasks.service.ts';
 
+/** What the cached GET routes of this module read (see platform/response-cache.ts). */
+const TASK_TABLES = ['tasks', 'task_shares', 'organization_members', 'organizations'];
+
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 const tags = ['tasks'];
 
@@ -23,6 +26,7 @@ export const tasksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.get(
     '/api/tasks',
     {
+      config: { cache: TASK_TABLES },
       schema: {
         tags,
         summary: 'Tasks the caller may see (created, assigned, or shared with their organizations)',
@@ -36,6 +40,7 @@ export const tasksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.get(
     '/api/tasks/urgent',
     {
+      config: { cache: TASK_TABLES },
       schema: {
         tags,
         summary: 'Dashboard: open Urgent then High tasks by due date (default 3)',

@@ -19,7 +19,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.get(
     '/api/users/me',
     {
-      config: { auth: 'any' },
+      config: { auth: 'any', cache: ['profiles', 'organizations', 'organization_members'] },
       schema: {
         tags: ['users'],
         summary: 'The signed-in user with their profile',

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ChangeTracker } from '../../db/change-tracker.ts';
 import type { Db } from '../../db/index.ts';
 import { forbidden, unauthorized } from '../errors.ts';
+import { ReadCache, readThrough } from '../read-cache.ts';
 import { redeemStreamTicket } from '../realtime/stream-tickets.ts';
 import { findActiveSessionUser } from './sessions.repository.ts';
 import type { TokenSigner } from './tokens.ts';
@@ -42,37 +44,57 @@ export function bearerToken(req: FastifyRequest): string | null {
   return null;
 }
 
-/** Resolves a token to its live session's user, or null (expired, revoked, deleted user, bad signature). */
-export async function resolveToken(
-  db: Db,
-  signer: TokenSigner,
-  token: string,
-): Promise<{ user: AuthUser; sessionId: string } | null> {
-  const claims = await signer.verify(token);
-  if (!claims) return null;
-  const row = await findActiveSessionUser(db, claims.sid, claims.sub);
+type SessionUser = NonNullable<Awaited<ReturnType<typeof findActiveSessionUser>>>;
+
+/** What a cached session lookup is read from. */
+const SESSION_TABLES = ['sessions', 'users'];
+
+/** How the auth hook reads sessions: the database, and the read cache where there is one. */
+export interface SessionReader {
+  db: Db;
+  signer: TokenSigner;
+  cache: ReadCache<SessionUser> | null;
+}
+
+export function sessionReader(db: Db, signer: TokenSigner, changes: ChangeTracker | null, bytes: number) {
+  // A session row with its user is about 300 bytes; sessions take a sixteenth of the budget.
+  const cache = changes && bytes > 0 ? new ReadCache<SessionUser>(changes, Math.ceil(bytes / 16)) : null;
+  return { db, signer, cache } satisfies SessionReader;
+}
+
+/** The live session's user (expiry checked on every call, cached or not), or null. */
+async function sessionUser(r: SessionReader, sessionId: string, userId: string) {
+  const row = await readThrough(r.cache, `${sessionId}\n${userId}`, SESSION_TABLES, 300, () =>
+    findActiveSessionUser(r.db, sessionId, userId),
+  );
   if (!row || row.expires_at <= new Date().toISOString()) return null;
   const { expires_at: _e, ...user } = row;
-  return { user, sessionId: claims.sid };
+  return { user, sessionId };
+}
+
+/** Resolves a token to its live session's user, or null (expired, revoked, deleted user, bad signature). */
+export async function resolveToken(
+  r: SessionReader,
+  token: string,
+): Promise<{ user: AuthUser; sessionId: string } | null> {
+  const claims = await r.signer.verify(token);
+  if (!claims) return null;
+  return sessionUser(r, claims.sid, claims.sub);
 }
 
 /** `?token=` of a stream route: a single-use ticket (`st_…`) or, for API clients, an access token. */
 async function resolveStreamToken(
-  db: Db,
-  signer: TokenSigner,
+  r: SessionReader,
   token: string,
 ): Promise<{ user: AuthUser; sessionId: string } | null> {
-  if (!token.startsWith('st_')) return resolveToken(db, signer, token);
-  const ticket = await redeemStreamTicket(db, token);
+  if (!token.startsWith('st_')) return resolveToken(r, token);
+  const ticket = await redeemStreamTicket(r.db, token);
   if (!ticket) return null;
-  const row = await findActiveSessionUser(db, ticket.session_id, ticket.user_id);
-  if (!row || row.expires_at <= new Date().toISOString()) return null;
-  const { expires_at: _e, ...user } = row;
-  return { user, sessionId: ticket.session_id };
+  return sessionUser(r, ticket.session_id, ticket.user_id);
 }
 
 export const authPlugin = fp(
-  async (app: FastifyInstance, opts: { db: Db; signer: TokenSigner }) => {
+  async (app: FastifyInstance, opts: { sessions: SessionReader }) => {
     app.decorateRequest('user', null);
     app.decorateRequest('sessionId', null);
     app.addHook('preHandler', async (req) => {
@@ -92,7 +114,7 @@ export const authPlugin = fp(
         }
       }
       if (!token) throw unauthorized('Not authenticated');
-      const resolved = await resolve(opts.db, opts.signer, token);
+      const resolved = await resolve(opts.sessions, token);
       if (!resolved) throw unauthorized('Your session has expired. Please log in again.');
       req.user = resolved.user;
       req.sessionId = resolved.sessionId;

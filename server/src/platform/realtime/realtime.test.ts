@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { connectSse } from '../../../test/sse.ts';
-import { authPlugin } from '../auth/authenticate.ts';
+import { authPlugin, sessionReader } from '../auth/authenticate.ts';
 import { registerErrorHandler } from '../error-handler.ts';
 import { openSseStream } from './sse.ts';
 
@@ -36,7 +36,7 @@ apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
     user = await t.createUser('user');
     mini = Fastify({ logger: false });
     registerErrorHandler(mini);
-    await mini.register(authPlugin, { db: t.ctx.db, signer: t.ctx.signer });
+    await mini.register(authPlugin, { sessions: sessionReader(t.ctx.db, t.ctx.signer, null, 0) });
     mini.get('/api/rt-test/events', { config: { stream: true } }, async (req, reply) => {
       await openSseStream(req, reply, t.ctx, {
         channel: 'rt-test',

@@ -1,0 +1,132 @@
+import type SQLite from 'better-sqlite3';
+
+/**
+ * Knows, for each table, when it last changed, so a cached read can prove it is still current: it
+ * takes a {@link ChangeTracker.stamp} before reading and is current while none of the tables it read
+ * changed after that stamp. Only exact where one process sees every write: the embedded SQLite
+ * deployment (see docs/decisions.md, "Read cache"). Writes are reported by the tracking dialect
+ * (tracking-dialect.ts) before each write statement and again when its transaction ends; a write
+ * also marks every table it can change through a cascading foreign key or a trigger; and a commit by
+ * another connection to the same file (PRAGMA data_version) counts as a change to everything.
+ */
+export class ChangeTracker {
+  private clock = 0;
+  /** The last time everything counted as changed (a schema change, an unparsed write, another process). */
+  private allChangedAt = 0;
+  private readonly changedAt = new Map<string, number>();
+  /** Table → the tables a write to it can also change (cascades and triggers, transitively). */
+  private reach: Map<string, readonly string[]> | null = null;
+  private readonly dataVersion: SQLite.Statement;
+  private lastDataVersion: number;
+  /** Under tests: told the SQL of every read (the response cache checks what a route reads). */
+  onRead: ((sql: string) => void) | null = null;
+
+  constructor(private readonly sqlite: SQLite.Database) {
+    this.dataVersion = sqlite.prepare('pragma data_version').pluck();
+    this.lastDataVersion = this.dataVersion.get() as number;
+  }
+
+  /** The current time; take it before the reads a cached value is made from. */
+  stamp(): number {
+    this.checkOtherConnections();
+    return this.clock;
+  }
+
+  /** True while none of `tables` changed after `stamp`. */
+  unchangedSince(stamp: number, tables: readonly string[]): boolean {
+    this.checkOtherConnections();
+    if (this.allChangedAt > stamp) return false;
+    for (const t of tables) if ((this.changedAt.get(t) ?? 0) > stamp) return false;
+    return true;
+  }
+
+  /** A write to these tables (and whatever they cascade into); 'all' when the tables are unknown. */
+  changed(tables: Iterable<string> | 'all'): void {
+    const now = ++this.clock;
+    if (tables === 'all') {
+      this.allChangedAt = now;
+      return;
+    }
+    const reach = this.reachMap();
+    for (const t of tables) {
+      this.changedAt.set(t, now);
+      for (const r of reach.get(t) ?? []) this.changedAt.set(r, now);
+    }
+  }
+
+  /** The schema changed: everything counts as changed and the cascade map is read again. */
+  schemaChanged(): void {
+    this.reach = null;
+    this.changed('all');
+  }
+
+  private checkOtherConnections() {
+    const v = this.dataVersion.get() as number;
+    if (v !== this.lastDataVersion) {
+      this.lastDataVersion = v;
+      this.schemaChanged();
+    }
+  }
+
+  private reachMap(): Map<string, readonly string[]> {
+    this.reach ??= cascadeReach(this.sqlite);
+    return this.reach;
+  }
+}
+
+const TRIGGER_WRITE =
+  /\b(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+["`[]?(\w+)/gi;
+
+/**
+ * For each table, the tables a write to it can change besides itself: children through foreign keys
+ * with an ON DELETE / ON UPDATE action other than NO ACTION or RESTRICT, and the tables its triggers
+ * write; followed transitively.
+ */
+export function cascadeReach(sqlite: SQLite.Database): Map<string, readonly string[]> {
+  const edges = new Map<string, Set<string>>();
+  const edge = (from: string, to: string) => {
+    if (from === to) return;
+    const s = edges.get(from) ?? new Set<string>();
+    s.add(to);
+    edges.set(from, s);
+  };
+  const tables = sqlite
+    .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
+    .pluck()
+    .all() as string[];
+  for (const child of tables) {
+    const fks = sqlite.pragma(`foreign_key_list("${child.replaceAll('"', '""')}")`) as {
+      table: string;
+      on_update: string;
+      on_delete: string;
+    }[];
+    for (const fk of fks) {
+      const acts = (a: string) => a !== 'NO ACTION' && a !== 'RESTRICT';
+      if (acts(fk.on_delete) || acts(fk.on_update)) edge(fk.table, child);
+    }
+  }
+  const triggers = sqlite.prepare("select tbl_name, sql from sqlite_master where type = 'trigger'").all() as {
+    tbl_name: string;
+    sql: string;
+  }[];
+  for (const t of triggers) {
+    // The statements after BEGIN (the head's "AFTER UPDATE OF col ON t" is not a write).
+    const body = t.sql.slice(Math.max(0, t.sql.search(/\bbegin\b/i)));
+    for (const m of body.matchAll(TRIGGER_WRITE)) edge(t.tbl_name, m[1]);
+  }
+  const reach = new Map<string, readonly string[]>();
+  for (const start of edges.keys()) {
+    const seen = new Set<string>();
+    const stack = [start];
+    while (stack.length) {
+      for (const next of edges.get(stack.pop() as string) ?? []) {
+        if (next !== start && !seen.has(next)) {
+          seen.add(next);
+          stack.push(next);
+        }
+      }
+    }
+    reach.set(start, [...seen]);
+  }
+  return reach;
+}

@@ -1,0 +1,181 @@
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  Dialect,
+  Driver,
+  OperationNode,
+  QueryResult,
+  TransactionSettings,
+} from 'kysely';
+import type { ChangeTracker } from './change-tracker.ts';
+
+const READ_ROOTS = new Set(['SelectQueryNode']);
+const WRITE_ROOTS = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode']);
+/** Transaction control the driver itself sends: handled by the transaction methods. */
+const TX_CONTROL = /^\s*(?:begin|commit|rollback|end|savepoint|release)\b/i;
+const RAW_READ = /^\s*(?:select|explain|values)\b/i;
+const RAW_READ_PRAGMA = /^\s*pragma\s+[\w.]+\s*(?:\([^)]*\))?\s*;?\s*$/i;
+const RAW_WRITE =
+  /^\s*(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+["`[]?(\w+)/i;
+
+/**
+ * What a statement changes: nothing (a read), a list of tables, 'all' (not understood: a raw write
+ * that is not a plain INSERT/UPDATE/DELETE), or 'schema'.
+ */
+export function writtenTables(q: CompiledQuery): string[] | 'all' | 'schema' | null {
+  const kind = q.query.kind;
+  if (READ_ROOTS.has(kind)) return null;
+  if (WRITE_ROOTS.has(kind)) return tablesIn(q.query);
+  if (kind === 'RawNode') {
+    const text = q.sql;
+    if (TX_CONTROL.test(text) || RAW_READ.test(text) || RAW_READ_PRAGMA.test(text)) return null;
+    if (/^\s*with\b/i.test(text) && !/\b(?:insert|update|delete|replace)\b/i.test(text)) return null;
+    const m = RAW_WRITE.exec(text);
+    return m ? [m[1]] : 'all';
+  }
+  return 'schema';
+}
+
+/** Every table a write statement names (its target, and any it reads: extra marks cost only a cache miss). */
+function tablesIn(root: OperationNode): string[] {
+  const out = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (!v || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x);
+      return;
+    }
+    const node = v as { kind?: string; table?: { identifier?: { name?: string } } };
+    if (node.kind === 'TableNode' && node.table?.identifier?.name) {
+      out.add(node.table.identifier.name);
+      return;
+    }
+    for (const x of Object.values(v)) visit(x);
+  };
+  visit(root);
+  return [...out];
+}
+
+class TrackingConnection implements DatabaseConnection {
+  /** Tables written in the open transaction: marked again when it ends. */
+  pending: Set<string> | 'all' | null = null;
+  inTransaction = false;
+
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly changes: ChangeTracker,
+  ) {}
+
+  private note(q: CompiledQuery) {
+    const written = writtenTables(q);
+    if (written === null) {
+      this.changes.onRead?.(q.sql);
+      return;
+    }
+    if (written === 'schema') {
+      this.changes.schemaChanged();
+      return;
+    }
+    this.changes.changed(written);
+    if (!this.inTransaction) return;
+    if (written === 'all' || this.pending === 'all') this.pending = 'all';
+    else {
+      this.pending ??= new Set();
+      for (const t of written) this.pending.add(t);
+    }
+  }
+
+  executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
+    this.note(q);
+    return this.inner.executeQuery<R>(q);
+  }
+
+  streamQuery<R>(q: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    this.note(q);
+    return this.inner.streamQuery<R>(q, chunkSize);
+  }
+
+  /** The transaction ended (committed or rolled back): its writes are now what others read. */
+  ended() {
+    if (this.pending) this.changes.changed(this.pending === 'all' ? 'all' : this.pending);
+    this.pending = null;
+    this.inTransaction = false;
+  }
+}
+
+type SavepointFn = NonNullable<Driver['savepoint']>;
+
+class TrackingDriver implements Driver {
+  private readonly wrapped = new WeakMap<DatabaseConnection, TrackingConnection>();
+  savepoint?: SavepointFn;
+  rollbackToSavepoint?: SavepointFn;
+  releaseSavepoint?: SavepointFn;
+
+  constructor(
+    private readonly inner: Driver,
+    private readonly changes: ChangeTracker,
+  ) {
+    // Savepoints run inside the transaction; its end marks what they wrote.
+    const pass = (fn: SavepointFn | undefined): SavepointFn | undefined =>
+      fn && ((conn, name, compile) => fn.call(inner, (conn as TrackingConnection).inner, name, compile));
+    this.savepoint = pass(inner.savepoint);
+    this.rollbackToSavepoint = pass(inner.rollbackToSavepoint);
+    this.releaseSavepoint = pass(inner.releaseSavepoint);
+  }
+
+  init() {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const conn = await this.inner.acquireConnection();
+    let t = this.wrapped.get(conn);
+    if (!t) {
+      t = new TrackingConnection(conn, this.changes);
+      this.wrapped.set(conn, t);
+    }
+    return t;
+  }
+
+  async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings) {
+    const t = conn as TrackingConnection;
+    await this.inner.beginTransaction(t.inner, settings);
+    t.inTransaction = true;
+  }
+
+  async commitTransaction(conn: DatabaseConnection) {
+    const t = conn as TrackingConnection;
+    try {
+      await this.inner.commitTransaction(t.inner);
+    } finally {
+      t.ended();
+    }
+  }
+
+  async rollbackTransaction(conn: DatabaseConnection) {
+    const t = conn as TrackingConnection;
+    try {
+      await this.inner.rollbackTransaction(t.inner);
+    } finally {
+      t.ended();
+    }
+  }
+
+  releaseConnection(conn: DatabaseConnection) {
+    return this.inner.releaseConnection((conn as TrackingConnection).inner);
+  }
+
+  destroy() {
+    return this.inner.destroy();
+  }
+}
+
+/** A dialect whose driver reports every write to `changes` (see {@link ChangeTracker}). */
+export function trackingDialect(inner: Dialect, changes: ChangeTracker): Dialect {
+  return {
+    createDriver: () => new TrackingDriver(inner.createDriver(), changes),
+    createQueryCompiler: () => inner.createQueryCompiler(),
+    createAdapter: () => inner.createAdapter(),
+    createIntrospector: (db) => inner.createIntrospector(db),
+  };
+}

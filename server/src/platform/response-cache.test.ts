@@ -1,0 +1,170 @@
+import SQLite from 'better-sqlite3';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { type Generated, Kysely, SqliteDialect } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../test/helpers.ts';
+import { ChangeTracker } from '../db/change-tracker.ts';
+import { trackingDialect } from '../db/tracking-dialect.ts';
+import { registerResponseCache } from './response-cache.ts';
+
+apiSuite('response cache', () => {
+  let t: TestApp;
+  let ceo: TestUser;
+  let member: TestUser;
+  let orgId: string;
+  const cached = TEST_DB === 'sqlite';
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ceo = await t.createUser('ceo');
+    member = await t.createUser('user');
+    orgId = await t.createOrg(ceo);
+  });
+  afterAll(() => t.close());
+
+  const tasks = (u: TestUser) => t.req({ method: 'GET', url: '/api/tasks/', token: u.token });
+  const titles = (res: { json(): unknown }) => (res.json() as { title: string }[]).map((x) => x.title);
+
+  it.runIf(cached)(
+    'serves a page again from memory, per caller, until a table it was read from changes',
+    async () => {
+      await t.req({ method: 'POST', url: '/api/tasks/', token: ceo.token, body: { title: 'Board deck' } });
+      const first = await tasks(ceo);
+      expect(first.headers['x-cache']).toBe('miss');
+      const again = await tasks(ceo);
+      expect(again.headers['x-cache']).toBe('hit');
+      expect(again.body).toBe(first.body);
+      expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+
+      // The same URL for someone else is their own page.
+      const theirs = await tasks(member);
+      expect(theirs.headers['x-cache']).toBe('miss');
+      expect(titles(theirs)).toEqual([]);
+      expect((await tasks(member)).headers['x-cache']).toBe('hit');
+
+      // Joining the organization and a share change what the member may see.
+      await t.addToOrg(ceo, orgId, member);
+      const created = await t.req({
+        method: 'POST',
+        url: '/api/tasks/',
+        token: ceo.token,
+        body: { title: 'Shared plan' },
+      });
+      const id = created.json().id as string;
+      await t.req({
+        method: 'POST',
+        url: `/api/tasks/${id}/share/orgs`,
+        token: ceo.token,
+        body: { ids: [orgId] },
+      });
+      const shared = await tasks(member);
+      expect(shared.headers['x-cache']).toBe('miss');
+      expect(titles(shared)).toEqual(['Shared plan']);
+
+      // Leaving the organization hides it again.
+      const left = await t.req({
+        method: 'DELETE',
+        url: `/api/organizations/${orgId}/users/${member.id}`,
+        token: ceo.token,
+      });
+      expect(left.statusCode).toBeLessThan(300);
+      expect(titles(await tasks(member))).toEqual([]);
+
+      // A rename of the creator shows in the next page (users is read for the names).
+      await t.req({
+        method: 'PATCH',
+        url: '/api/users/me',
+        token: ceo.token,
+        body: { first_name: 'Renamed' },
+      });
+      const renamed = (await tasks(ceo)).json() as { created_by_user: { name: string } }[];
+      expect(renamed[0].created_by_user.name).toMatch(/^Renamed/);
+    },
+  );
+
+  it.runIf(cached)('a signed-out session is refused although its pages are cached', async () => {
+    const u = await t.createUser('user');
+    await tasks(u);
+    expect((await tasks(u)).headers['x-cache']).toBe('hit');
+    const out = await t.req({ method: 'POST', url: '/api/auth/logout', token: u.token });
+    expect(out.statusCode).toBeLessThan(300);
+    expect((await tasks(u)).statusCode).toBe(401);
+  });
+
+  it.runIf(!cached)('caches nothing on PostgreSQL, where other instances write unseen', async () => {
+    await tasks(ceo);
+    expect((await tasks(ceo)).headers['x-cache']).toBeUndefined();
+  });
+});
+
+/**
+ * The checks the API suite runs on every cached route under tests, on a small app over a real SQLite
+ * database: they must catch a route that reads a table it did not declare, and a stale body.
+ */
+describe('response cache checks under tests', () => {
+  let app: FastifyInstance;
+  let sqlite: SQLite.Database;
+
+  beforeAll(async () => {
+    sqlite = new SQLite(':memory:');
+    sqlite.exec(`create table items (id integer primary key, name text);
+      create table notes (id integer primary key, body text);
+      insert into items (name) values ('first'); insert into notes (body) values ('n');`);
+    const changes = new ChangeTracker(sqlite);
+    const db = new Kysely<{
+      items: { id: Generated<number>; name: string };
+      notes: { id: number; body: string };
+    }>({ dialect: trackingDialect(new SqliteDialect({ database: sqlite }), changes) });
+    app = Fastify();
+    app.decorateRequest('user', null);
+    app.addHook('preHandler', async (req) => {
+      req.user = {
+        id: 'u1',
+        email: 'u1@test.example',
+        first_name: null,
+        last_name: null,
+        user_level: 'user',
+        organization_id: null,
+      };
+    });
+    registerResponseCache(app, changes, 1024 * 1024);
+    app.get('/items', { config: { cache: ['items'] } }, async () =>
+      db.selectFrom('items').select('name').execute(),
+    );
+    app.get('/undeclared', { config: { cache: ['items'] } }, async () =>
+      db.selectFrom('notes').select('body').execute(),
+    );
+    app.post('/items', async () => {
+      await db.insertInto('items').values({ name: 'second' }).execute();
+      return { ok: true };
+    });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    sqlite.close();
+  });
+
+  it('a write through the data layer makes the next read fresh', async () => {
+    expect((await app.inject({ url: '/items' })).json()).toEqual([{ name: 'first' }]);
+    expect((await app.inject({ url: '/items' })).headers['x-cache']).toBe('hit');
+    await app.inject({ method: 'POST', url: '/items' });
+    const res = await app.inject({ url: '/items' });
+    expect(res.headers['x-cache']).toBe('miss');
+    expect(res.json()).toEqual([{ name: 'first' }, { name: 'second' }]);
+  });
+
+  it('a route reading a table it did not declare fails', async () => {
+    const res = await app.inject({ url: '/undeclared' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().message).toBe('/undeclared read notes, not in its config.cache tables');
+  });
+
+  it('a stale hit fails (a write that bypassed the data layer)', async () => {
+    await app.inject({ url: '/items' });
+    sqlite.prepare("update items set name = 'changed unseen' where id = 1").run();
+    const res = await app.inject({ url: '/items' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().message).toBe('the response cache served a stale body for /items');
+  });
+});

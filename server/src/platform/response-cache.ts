@@ -1,0 +1,119 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { ChangeTracker } from '../db/change-tracker.ts';
+import { ReadCache } from './read-cache.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A GET whose 200 body depends only on the caller and the URL, read from these tables: the body
+     * is kept per caller and URL and served again while none of them changed (see ChangeTracker).
+     * `users` is always added: the caller's own row (their level) shapes every response.
+     */
+    cache?: readonly string[];
+  }
+}
+
+/** Under tests every hit is also computed afresh and compared, and every table read is checked. */
+const VERIFY = process.env.NODE_ENV === 'test';
+
+interface Pending {
+  key: string;
+  stamp: number;
+  tables: readonly string[];
+  /** Under tests: the body a hit would have served. */
+  expected?: Buffer;
+  /** Under tests: the tables the handler read. */
+  reads?: Set<string>;
+}
+
+const kPending = Symbol('responseCache');
+type CachingRequest = FastifyRequest & { [kPending]?: Pending };
+
+const TABLE_REF = /\b(?:from|join)\s+["`]?([A-Za-z_]\w*)/g;
+
+/**
+ * Serves the JSON body of a `config.cache` GET route from memory while every table it was read from
+ * is unchanged since it was read. The stamp is taken when the request arrives, before authentication
+ * reads the caller, so nothing read for the response predates it. Only where the database reports
+ * its changes (SQLite); a no-op otherwise.
+ */
+export function registerResponseCache(app: FastifyInstance, changes: ChangeTracker | null, bytes: number) {
+  if (!changes || bytes <= 0) return;
+  // Pages get most of the budget; sessions have the rest (authenticate.ts).
+  // Bodies are kept encoded: a hit writes the bytes as they are.
+  const cache = new ReadCache<Buffer>(changes, Math.floor((bytes * 15) / 16));
+  const reads = VERIFY ? new AsyncLocalStorage<Set<string>>() : null;
+  if (reads) {
+    changes.onRead = (sql) => {
+      const store = reads.getStore();
+      if (store) for (const m of sql.matchAll(TABLE_REF)) store.add(m[1]);
+    };
+  }
+
+  app.addHook('onRoute', (route) => {
+    const tables = route.config?.cache;
+    if (!tables) return;
+    // Fastify adds a HEAD route beside each GET; only GET responses are kept.
+    const methods = [route.method].flat();
+    if (methods.some((m) => m !== 'GET' && m !== 'HEAD')) {
+      throw new Error(`config.cache is for GET routes (${route.url})`);
+    }
+    route.config = { ...route.config, cache: [...new Set(['users', ...tables])] };
+    if (!reads) return;
+    const handler = route.handler as RouteHandlerMethod;
+    route.handler = function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+      const seen = new Set<string>();
+      const pending = (req as CachingRequest)[kPending];
+      if (pending) pending.reads = seen;
+      return reads.run(seen, () => handler.call(this, req, reply));
+    } as RouteHandlerMethod;
+  });
+
+  app.addHook('onRequest', (req, _reply, done) => {
+    const tables = req.routeOptions.config?.cache;
+    if (tables && req.method === 'GET') {
+      (req as CachingRequest)[kPending] = { key: '', stamp: changes.stamp(), tables };
+    }
+    done();
+  });
+
+  app.addHook('preHandler', async (req, reply) => {
+    const pending = (req as CachingRequest)[kPending];
+    if (!pending || !req.user) return;
+    pending.key = `${req.user.id}\n${req.url}`;
+    const body = cache.get(pending.key);
+    reply.header('x-cache', body === undefined ? 'miss' : 'hit');
+    if (body === undefined) return;
+    if (VERIFY) {
+      pending.expected = body;
+      return;
+    }
+    (req as CachingRequest)[kPending] = undefined;
+    reply.type('application/json; charset=utf-8');
+    return reply.send(body);
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    const pending = (req as CachingRequest)[kPending];
+    if (!pending?.key || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    if (pending.reads) {
+      const undeclared = [...pending.reads].filter((t) => !pending.tables.includes(t));
+      if (undeclared.length) {
+        throw new Error(
+          `${req.routeOptions.url} read ${undeclared.join(', ')}, not in its config.cache tables`,
+        );
+      }
+    }
+    const body = Buffer.from(payload);
+    if (
+      pending.expected !== undefined &&
+      !pending.expected.equals(body) &&
+      cache.current(pending.stamp, pending.tables)
+    ) {
+      throw new Error(`the response cache served a stale body for ${req.url}`);
+    }
+    cache.set(pending.key, pending.stamp, pending.tables, body, body.length);
+    return body;
+  });
+}
