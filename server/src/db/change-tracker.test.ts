@@ -87,6 +87,8 @@ describe.skipIf(TEST_DB !== 'sqlite')('change tracker (SQLite)', () => {
     const other = new SQLite(file);
     other.prepare('update tasks set title = ? where id = ?').run('Changed elsewhere', id);
     other.close();
+    // Other connections are looked for once per event-loop turn.
+    await new Promise((r) => setImmediate(r));
     expect(changes.unchangedSince(stamp, ['organizations'])).toBe(false);
     const res = await list();
     expect(res.headers['x-cache']).toBe('miss');

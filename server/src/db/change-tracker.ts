@@ -18,6 +18,11 @@ export class ChangeTracker {
   private reach: Map<string, readonly string[]> | null = null;
   private readonly dataVersion: SQLite.Statement;
   private lastDataVersion: number;
+  /** Another connection's commits are looked for once per event-loop turn (see checkOtherConnections). */
+  private checkedThisTurn = false;
+  private readonly nextTurn = () => {
+    this.checkedThisTurn = false;
+  };
   /** Under tests: told the SQL of every read (the response cache checks what a route reads). */
   onRead: ((sql: string) => void) | null = null;
 
@@ -60,7 +65,15 @@ export class ChangeTracker {
     this.changed('all');
   }
 
+  /**
+   * Once per event-loop turn: everything this process does within a turn counts as happening at the
+   * turn's check (a commit by another process during the turn is as if it came a moment later). A
+   * value read after such a commit carries an earlier stamp, so the next turn's check drops it.
+   */
   private checkOtherConnections() {
+    if (this.checkedThisTurn) return;
+    this.checkedThisTurn = true;
+    setImmediate(this.nextTurn);
     const v = this.dataVersion.get() as number;
     if (v !== this.lastDataVersion) {
       this.lastDataVersion = v;

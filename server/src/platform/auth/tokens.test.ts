@@ -37,4 +37,13 @@ describe('TokenSigner', () => {
       expect(await signer.verify(t)).toBeNull();
     }
   });
+
+  it('a token verified once is still refused once it expires', async () => {
+    const expiresAt = new Date(Date.now() + 60_000);
+    const token = await signer.sign({ sub: 'u2', sid: 's2' }, expiresAt);
+    const now = Date.now() / 1000;
+    expect(signer.verifySync(token, now)).toEqual({ sub: 'u2', sid: 's2' });
+    expect(signer.verifySync(token, now + 1)).toEqual({ sub: 'u2', sid: 's2' });
+    expect(signer.verifySync(token, expiresAt.getTime() / 1000 + 1)).toBeNull();
+  });
 });

@@ -7,6 +7,13 @@ export interface TokenClaims {
 }
 
 const EXPECTED_HEADER_ALG = 'HS256';
+/** Verified tokens remembered (their signature is not checked again; their times are). */
+const VERIFIED_CACHE_SIZE = 10_000;
+
+interface Verified extends TokenClaims {
+  exp: number;
+  nbf: number | null;
+}
 
 /**
  * HS256 access tokens, each naming a `sessions` row (sid) so it can be revoked. Signing uses jose;
@@ -18,6 +25,7 @@ const EXPECTED_HEADER_ALG = 'HS256';
 export class TokenSigner {
   private readonly key: Uint8Array;
   private readonly secret: Buffer;
+  private readonly verified = new Map<string, Verified>();
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
@@ -39,6 +47,24 @@ export class TokenSigner {
   }
 
   verifySync(token: string, nowSeconds = Date.now() / 1000): TokenClaims | null {
+    // A token's signature and claims never change, so one that verified once is only timed again.
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp <= nowSeconds || (known.nbf !== null && known.nbf > nowSeconds)) return null;
+      return { sub: known.sub, sid: known.sid };
+    }
+    const claims = this.verifyFully(token, nowSeconds);
+    if (claims) {
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+        this.verified.delete(this.verified.keys().next().value as string);
+      }
+      this.verified.set(token, claims);
+      return { sub: claims.sub, sid: claims.sid };
+    }
+    return null;
+  }
+
+  private verifyFully(token: string, nowSeconds: number): Verified | null {
     const parts = token.split('.');
     if (parts.length !== 3 || token.length > 4096) return null;
     const [h, p, s] = parts;
@@ -52,7 +78,8 @@ export class TokenSigner {
       if (typeof payload?.exp !== 'number' || payload.exp <= nowSeconds) return null;
       if (typeof payload.nbf === 'number' && payload.nbf > nowSeconds) return null;
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-      return { sub: payload.sub, sid: payload.sid };
+      const nbf = typeof payload.nbf === 'number' ? payload.nbf : null;
+      return { sub: payload.sub, sid: payload.sid, exp: payload.exp, nbf };
     } catch {
       return null;
     }
