@@ -69,6 +69,7 @@ async function main(): Promise<number> {
       settings,
       webDist: server.webDist,
       dbFile: server.dbFile,
+      loopDelay: server.loopDelay,
       control,
       token,
     };

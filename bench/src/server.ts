@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './config.ts';
@@ -12,8 +12,19 @@ export interface BenchServer {
   webDist: string | null;
   /** The server's SQLite file (WAL mode), for scenario groups that seed data directly. */
   dbFile: string;
+  /** The server's event-loop delay since the previous call (the first call only starts the count). */
+  loopDelay: () => Promise<LoopDelay>;
   stop: () => Promise<void>;
 }
+
+export interface LoopDelay {
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+}
+
+/** Preloaded into the server process: reports its event-loop delay on SIGUSR2 (bench-only). */
+const LOOP_PROBE = path.join(REPO_ROOT, 'bench', 'probes', 'loop-delay.mjs');
 
 /**
  * Starts the built server (`node server/dist/main.js`) on a free loopback port with a fresh SQLite
@@ -30,13 +41,15 @@ export async function startServer(): Promise<BenchServer> {
   const port = await freePort();
   const dbFile = path.join(tmpDir, 'bench.db');
   const output: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, [...serverNodeArgs(), main], {
+  const loopFile = path.join(tmpDir, 'loop-delay.json');
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeArgs(), '--import', LOOP_PROBE, main], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       ...benchServerEnv(port, tmpDir),
       MAX_UPLOAD_MB: '100', // the files group uploads 50 MB
+      BENCH_LOOP_FILE: loopFile,
       ...(webDist ? { WEB_DIST: webDist } : {}),
     },
   });
@@ -59,13 +72,24 @@ export async function startServer(): Promise<BenchServer> {
     rmSync(tmpDir, { recursive: true, force: true });
   };
 
+  const loopDelay = async (): Promise<LoopDelay> => {
+    const before = existsSync(loopFile) ? readFileSync(loopFile, 'utf8') : '';
+    child.kill('SIGUSR2');
+    for (let i = 0; i < 100; i++) {
+      await sleep(20);
+      const now = existsSync(loopFile) ? readFileSync(loopFile, 'utf8') : '';
+      if (now && now !== before) return JSON.parse(now) as LoopDelay;
+    }
+    throw new Error('the bench server did not report its event-loop delay');
+  };
+
   const baseURL = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
       const res = await fetch(`${baseURL}/healthz`);
-      if (res.status === 200) return { baseURL, pid: child.pid ?? 0, webDist, dbFile, stop };
+      if (res.status === 200) return { baseURL, pid: child.pid ?? 0, webDist, dbFile, loopDelay, stop };
     } catch {
       // not listening yet
     }

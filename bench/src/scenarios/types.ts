@@ -1,5 +1,6 @@
 import type { BenchSettings } from '../config.ts';
 import type { HttpResult } from '../http.ts';
+import type { LoopDelay } from '../server.ts';
 
 export interface BundleFile {
   file: string;
@@ -29,6 +30,8 @@ export interface BenchContext {
   dbFile: string;
   /** The control route (bare JSON, no auth) measured first in this run; ratios are relative to it. */
   control: HttpResult;
+  /** The server's event-loop delay since the previous call (the first call only starts the count). */
+  loopDelay: () => Promise<LoopDelay>;
   /** An access token for a demo account (cached per e-mail). */
   token: (email: string) => Promise<string>;
 }

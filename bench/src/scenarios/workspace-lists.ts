@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { type HttpResult, measure } from '../http.ts';
+import { drain, type HttpResult, measure } from '../http.ts';
 import type { ScenarioGroup } from './types.ts';
+import { measureWrites } from './workspace-writes.ts';
 
 /** Seed sizes (the issue's figures). */
 const SIZES = {
@@ -404,22 +405,6 @@ async function settleConnections(baseURL: string): Promise<void> {
   }
 }
 
-/**
- * Waits until the server has worked off the requests autocannon left in flight when its run ended
- * (a slow route leaves up to `connections` of them), so they do not land in the next route's figures:
- * GET /healthz must answer in under 20 ms three times in a row (at most 120 s).
- */
-async function drain(baseURL: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  let fast = 0;
-  while (fast < 3 && Date.now() < deadline) {
-    const t = performance.now();
-    await (await fetch(`${baseURL}/healthz`)).arrayBuffer();
-    fast = performance.now() - t < 20 ? fast + 1 : 0;
-    if (fast < 3) await sleep(50);
-  }
-}
-
 /** One request at a time (no queueing): the median and the worst of `n` latencies, in ms. */
 async function sequential(url: string, auth: Record<string, string>, n = 15) {
   const ms: number[] = [];
@@ -503,6 +488,9 @@ export const workspaceLists: ScenarioGroup = {
           `${((r.ratio_to_control ?? 0) * 100).toFixed(1).padStart(5)} %  ${verdicts(r)}`,
       );
     }
-    return { http, notes };
+    // Writes, and a list under writes, on the same database (they add rows, so they come last).
+    const writes = await measureWrites(ctx, this.name, auth);
+    for (const n of writes.notes) console.log(`  ${n}`);
+    return { http: [...http, ...writes.http], notes: [...notes, ...writes.notes] };
   },
 };
