@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import type { BenchSettings } from './config.ts';
 
@@ -22,6 +23,8 @@ export interface RunFigures {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** Share of CPU time the hypervisor gave to other guests during the run (Linux /proc/stat), in %. */
+  steal_pct: number | null;
 }
 
 export interface HttpResult extends RunFigures {
@@ -51,7 +54,24 @@ function once(baseURL: string, t: HttpTarget, connections: number, duration: num
   });
 }
 
-function figures(r: autocannon.Result): RunFigures {
+/** The machine's CPU counters (Linux): total and stolen jiffies, or null elsewhere. */
+function cpuTicks(): { total: number; steal: number } | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+    const v = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    return { total: v.reduce((a, b) => a + b, 0), steal: v[7] ?? 0 };
+  } catch {
+    return null;
+  }
+}
+
+/** Steal time between two readings, in % of all CPU time: how much of the machine was not ours. */
+function stealBetween(a: ReturnType<typeof cpuTicks>, b: ReturnType<typeof cpuTicks>): number | null {
+  if (!a || !b || b.total <= a.total) return null;
+  return Math.round((1000 * (b.steal - a.steal)) / (b.total - a.total)) / 10;
+}
+
+function figures(r: autocannon.Result, steal: number | null): RunFigures {
   return {
     req_per_sec: Math.round(r.requests.average),
     p50_ms: r.latency.p50,
@@ -60,6 +80,7 @@ function figures(r: autocannon.Result): RunFigures {
     non2xx: r.non2xx,
     errors: r.errors,
     timeouts: r.timeouts,
+    steal_pct: steal,
   };
 }
 
@@ -88,7 +109,9 @@ export async function measure(
   if (settings.warmup > 0) await once(baseURL, t, connections, settings.warmup);
   const runs: RunFigures[] = [];
   for (let i = 0; i < settings.runs; i++) {
-    runs.push(figures(await once(baseURL, t, connections, settings.duration)));
+    const before = cpuTicks();
+    const r = await once(baseURL, t, connections, settings.duration);
+    runs.push(figures(r, stealBetween(before, cpuTicks())));
   }
   const median = medianRun(runs);
   const ratio = control && control.req_per_sec > 0 ? median.req_per_sec / control.req_per_sec : null;

@@ -10,7 +10,7 @@ function table(head: string[], rows: string[][], right: number[]): string {
 
 export function httpTable(results: HttpResult[]): string {
   return table(
-    ['route', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'vs control', 'non-2xx'],
+    ['route', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'vs control', 'non-2xx', 'cpu steal'],
     results.map((r) => [
       `${r.method} ${r.path}`,
       String(r.connections),
@@ -19,8 +19,9 @@ export function httpTable(results: HttpResult[]): string {
       String(r.p99_ms),
       r.ratio_to_control === null ? 'control' : `${(r.ratio_to_control * 100).toFixed(1)} %`,
       String(r.non2xx + r.errors),
+      r.steal_pct === null ? '-' : `${r.steal_pct} %`,
     ]),
-    [1, 2, 3, 4, 5, 6],
+    [1, 2, 3, 4, 5, 6, 7],
   );
 }
 
