@@ -12,6 +12,28 @@ export interface AxeOptions {
 }
 
 /**
+ * Waits (up to 3 s) for the page's finite animations and transitions to end. A toast fading in or out
+ * has blended colours mid-way, and axe would measure the contrast of that passing frame (seen: a
+ * success toast's text at about half opacity); endless ones (spinners) are not waited for.
+ */
+async function settleAnimations(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every(
+            (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
+          ),
+      null,
+      { timeout: 3000 },
+    )
+    .catch(() => {
+      // Still moving after 3 s: scan what is there (a real violation shows in any frame).
+    });
+}
+
+/**
  * Runs axe-core (WCAG 2.x A and AA rules) on the page as it is now and fails on any serious or
  * critical violation. The full result is attached to the test report; minor and moderate findings
  * are listed there without failing the test.
@@ -21,6 +43,7 @@ export async function expectNoSeriousA11yViolations(
   testInfo: TestInfo,
   opts: AxeOptions = {},
 ): Promise<void> {
+  await settleAnimations(page);
   let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
   for (const sel of opts.exclude ?? []) builder = builder.exclude(sel);
   if (opts.disableRules?.length) builder = builder.disableRules(opts.disableRules);
