@@ -29,6 +29,7 @@ import { registerResponseCache } from './platform/response-cache.ts';
 import { LoginGuard } from './platform/auth/login-guard.ts';
 import { TokenSigner } from './platform/auth/tokens.ts';
 import type { AppContext } from './platform/context.ts';
+import { registerDurableResponses } from './platform/durable-responses.ts';
 import { registerErrorHandler, sendNotFound } from './platform/error-handler.ts';
 import { loggerOptions } from './platform/logging.ts';
 import { type EventBus, InProcessEventBus } from './platform/realtime/event-bus.ts';
@@ -95,6 +96,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     db: handle.db,
     dialect: handle.dialect,
     changes: config.readCacheBytes > 0 ? handle.changes : null,
+    durability: handle.durability,
     config,
     signer: new TokenSigner(config.jwtSecret),
     loginGuard: new LoginGuard(config.loginMaxFailures),
@@ -117,6 +119,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     sessions: sessionReader(ctx.db, ctx.signer, ctx.changes, config.readCacheBytes),
   });
   registerResponseCache(app, ctx.changes, config.readCacheBytes);
+  // After the cache's own onSend, so a page is stored (for the requests behind it) while it waits.
+  registerDurableResponses(app, handle.durability);
   registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
     crossOriginEmbedderPolicy: false,

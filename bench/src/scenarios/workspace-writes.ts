@@ -5,7 +5,7 @@ import type { BenchContext } from './types.ts';
 /**
  * ARCHITECTURE.md section 8, the rows the list figures alone do not cover, on the workspace-lists
  * database as its busy user:
- * - writes: `POST /api/tasks/` at 32 connections (SQLite with synchronous=FULL): ≥ 10 % of the control
+ * - writes: `POST /api/tasks/` at 32 connections (SQLite, every write on disk before it is answered): ≥ 10 % of the control
  *   route, p99 ≤ 40 ms;
  * - lists under writes: the first page of 50 tasks at 32 connections while tasks are created
  *   alongside (every write makes the cached pages of the tasks list unusable, so this is the figure
@@ -83,7 +83,7 @@ export async function measureWrites(
   const ratioOk = (writes.ratio_to_control ?? 0) >= WRITE_BUDGET.minRatio;
   const p99Ok = writes.requests > 0 && writes.p99_ms <= WRITE_BUDGET.maxP99;
   notes.push(
-    `POST /api/tasks/ (synchronous=FULL): ${((writes.ratio_to_control ?? 0) * 100).toFixed(1)} % of control (budget ${WRITE_BUDGET.minRatio * 100} %), ` +
+    `POST /api/tasks/ (durable: flushed before answered): ${((writes.ratio_to_control ?? 0) * 100).toFixed(1)} % of control (budget ${WRITE_BUDGET.minRatio * 100} %), ` +
       `p99 ${writes.p99_ms} ms (budget ${WRITE_BUDGET.maxP99}): ${ratioOk && p99Ok ? 'PASS' : 'FAIL'}; ${loopVerdict(writeLoop)}`,
   );
   await drain(baseURL);

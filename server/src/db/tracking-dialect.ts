@@ -8,6 +8,7 @@ import type {
   TransactionSettings,
 } from 'kysely';
 import type { ChangeTracker } from './change-tracker.ts';
+import type { WalDurability } from './durability.ts';
 
 const READ_ROOTS = new Set(['SelectQueryNode']);
 const WRITE_ROOTS = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode']);
@@ -60,45 +61,66 @@ class TrackingConnection implements DatabaseConnection {
   /** Tables written in the open transaction: marked again when it ends. */
   pending: Set<string> | 'all' | null = null;
   inTransaction = false;
+  /** The open transaction wrote something: its COMMIT must be flushed. */
+  private txWrote = false;
+  /** A commit was made since this connection was acquired: the caller waits for its flush. */
+  mustSync = false;
 
   constructor(
     readonly inner: DatabaseConnection,
     private readonly changes: ChangeTracker,
+    private readonly durability: WalDurability | null,
   ) {}
 
-  private note(q: CompiledQuery) {
+  /** Reports the statement; true when it writes. */
+  private note(q: CompiledQuery): boolean {
     const written = writtenTables(q);
     if (written === null) {
       this.changes.onRead?.(q.sql);
-      return;
+      return false;
     }
     if (written === 'schema') {
       this.changes.schemaChanged();
-      return;
+      return true;
     }
     this.changes.changed(written);
-    if (!this.inTransaction) return;
+    if (!this.inTransaction) return true;
     if (written === 'all' || this.pending === 'all') this.pending = 'all';
     else {
       this.pending ??= new Set();
       for (const t of written) this.pending.add(t);
     }
+    return true;
   }
 
   executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-    this.note(q);
-    return this.inner.executeQuery<R>(q);
+    if (!this.note(q) || !this.durability) return this.inner.executeQuery<R>(q);
+    if (this.inTransaction) {
+      this.txWrote = true;
+      return this.inner.executeQuery<R>(q);
+    }
+    return this.inner.executeQuery<R>(q).finally(() => this.committed());
   }
 
   streamQuery<R>(q: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    this.note(q);
+    if (this.note(q) && this.durability) {
+      if (this.inTransaction) this.txWrote = true;
+      else this.committed();
+    }
     return this.inner.streamQuery<R>(q, chunkSize);
   }
 
+  private committed() {
+    this.durability?.committed();
+    this.mustSync = true;
+  }
+
   /** The transaction ended (committed or rolled back): its writes are now what others read. */
-  ended() {
+  ended(committed: boolean) {
     if (this.pending) this.changes.changed(this.pending === 'all' ? 'all' : this.pending);
+    if (committed && this.txWrote) this.committed();
     this.pending = null;
+    this.txWrote = false;
     this.inTransaction = false;
   }
 }
@@ -114,6 +136,7 @@ class TrackingDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly changes: ChangeTracker,
+    private readonly durability: WalDurability | null,
   ) {
     // Savepoints run inside the transaction; its end marks what they wrote.
     const pass = (fn: SavepointFn | undefined): SavepointFn | undefined =>
@@ -131,7 +154,7 @@ class TrackingDriver implements Driver {
     const conn = await this.inner.acquireConnection();
     let t = this.wrapped.get(conn);
     if (!t) {
-      t = new TrackingConnection(conn, this.changes);
+      t = new TrackingConnection(conn, this.changes, this.durability);
       this.wrapped.set(conn, t);
     }
     return t;
@@ -145,10 +168,12 @@ class TrackingDriver implements Driver {
 
   async commitTransaction(conn: DatabaseConnection) {
     const t = conn as TrackingConnection;
+    let committed = false;
     try {
       await this.inner.commitTransaction(t.inner);
+      committed = true;
     } finally {
-      t.ended();
+      t.ended(committed);
     }
   }
 
@@ -157,12 +182,21 @@ class TrackingDriver implements Driver {
     try {
       await this.inner.rollbackTransaction(t.inner);
     } finally {
-      t.ended();
+      t.ended(false);
     }
   }
 
-  releaseConnection(conn: DatabaseConnection) {
-    return this.inner.releaseConnection((conn as TrackingConnection).inner);
+  /**
+   * Frees the connection first, so other queries run during the flush, then waits until this
+   * connection's commits are on disk: the caller's next line runs after its write is durable.
+   */
+  async releaseConnection(conn: DatabaseConnection) {
+    const t = conn as TrackingConnection;
+    // Read while the connection is still held: once released, another caller may commit on it.
+    const mustSync = t.mustSync;
+    t.mustSync = false;
+    await this.inner.releaseConnection(t.inner);
+    if (mustSync && this.durability) await this.durability.sync();
   }
 
   destroy() {
@@ -170,10 +204,17 @@ class TrackingDriver implements Driver {
   }
 }
 
-/** A dialect whose driver reports every write to `changes` (see {@link ChangeTracker}). */
-export function trackingDialect(inner: Dialect, changes: ChangeTracker): Dialect {
+/**
+ * A dialect whose driver reports every write to `changes` (see {@link ChangeTracker}) and, with
+ * `durability`, makes each caller that committed a write wait until it is on disk (see {@link WalDurability}).
+ */
+export function trackingDialect(
+  inner: Dialect,
+  changes: ChangeTracker,
+  durability: WalDurability | null = null,
+): Dialect {
   return {
-    createDriver: () => new TrackingDriver(inner.createDriver(), changes),
+    createDriver: () => new TrackingDriver(inner.createDriver(), changes, durability),
     createQueryCompiler: () => inner.createQueryCompiler(),
     createAdapter: () => inner.createAdapter(),
     createIntrospector: (db) => inner.createIntrospector(db),

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config.ts';
 import type { ChangeTracker } from '../db/change-tracker.ts';
+import type { WalDurability } from '../db/durability.ts';
 import type { Db, Dialect } from '../db/index.ts';
 import type { LoginGuard } from './auth/login-guard.ts';
 import type { TokenSigner } from './auth/tokens.ts';
@@ -12,6 +13,8 @@ export interface AppContext {
   dialect: Dialect;
   /** When tables last changed, for reads cached in this process (null: nothing is cached). */
   changes: ChangeTracker | null;
+  /** SQLite's group commit: what is read is shown only once it is on disk (null: nothing to wait for). */
+  durability: WalDurability | null;
   config: AppConfig;
   signer: TokenSigner;
   loginGuard: LoginGuard;

@@ -139,6 +139,8 @@ export async function openSseStream(
       reloadQueued = false;
       while (!closed) {
         const batch = await loadAfter(cursor, pageSize);
+        // Rows another request committed may still be waiting for their flush (group commit).
+        if (batch.length > 0 && ctx.durability && !ctx.durability.clean) await ctx.durability.settled();
         for (const m of batch) write(m);
         if (batch.length < pageSize) break;
       }
