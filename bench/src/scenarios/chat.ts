@@ -3,6 +3,7 @@ import http from 'node:http';
 import Database from 'better-sqlite3';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { streamText } from 'ai';
+import { providerFetch } from '../../../server/src/ai/net/provider-fetch.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../server/test/mock-openai.ts';
 import { measure } from '../http.ts';
 import { pct as rankPct, readEvents, signIn, startOwnServer } from '../own-server.ts';
@@ -142,6 +143,8 @@ function openAppStream(baseURL: string, conversationId: string, token: string): 
   });
 }
 
+const keepAlive = new http.Agent({ keepAlive: true });
+
 /** One turn through the app; its model request is found by a unique marker in the message. */
 async function appTurn(
   baseURL: string,
@@ -152,13 +155,31 @@ async function appTurn(
 ): Promise<RawTiming> {
   stream.mark();
   const marker = `bench-turn-${randomUUID()}`;
+  const body = JSON.stringify({ message_text: `Hi ${marker}`, model: 'gpt-5-chat', context_messages: 0 });
   const sent = performance.now();
-  const res = await fetch(`${baseURL}/api/conversations/${conversationId}/chat`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ message_text: `Hi ${marker}`, model: 'gpt-5-chat', context_messages: 0 }),
+  // Raw HTTP, as the direct baseline reads the mock: the client library's own cost is not the app's.
+  await new Promise<void>((resolve, reject) => {
+    const req = http.request(
+      `${baseURL}/api/conversations/${conversationId}/chat`,
+      {
+        method: 'POST',
+        agent: keepAlive,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`chat: ${res.statusCode}`)),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
-  await res.arrayBuffer();
   await stream.waitFor(CHUNKS);
   const upstream = upstreamOf(mock, marker);
   const deltas = [...stream.deltas];
@@ -195,7 +216,7 @@ function directTurn(mock: MockOpenAI): Promise<RawTiming> {
     const sent = performance.now();
     const req = http.request(
       `${mock.url}/chat/completions`,
-      { method: 'POST', headers: { 'content-type': 'application/json' } },
+      { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } },
       (res) => {
         readEvents(res, (data, at) => {
           if (data.includes('"content":"') && !data.includes('"content":""')) arrivals.push(at);
@@ -218,12 +239,15 @@ function directTurn(mock: MockOpenAI): Promise<RawTiming> {
   });
 }
 
-/** The turn through the AI SDK alone (streamText in this process, the app's provider, no app). */
+/** The turn through the AI SDK alone (streamText in this process, the app's provider and fetch, no app). */
 async function sdkTurn(mock: MockOpenAI): Promise<RawTiming> {
   const marker = `bench-sdk-${randomUUID()}`;
-  const model = createOpenAICompatible({ name: 'bench', baseURL: mock.url, includeUsage: true }).chatModel(
-    'gpt-5-chat',
-  );
+  const model = createOpenAICompatible({
+    name: 'bench',
+    baseURL: mock.url,
+    includeUsage: true,
+    fetch: providerFetch,
+  }).chatModel('gpt-5-chat');
   const arrivals: number[] = [];
   const sent = performance.now();
   const stream = streamText({ model, messages: [{ role: 'user', content: `Hi ${marker}` }] });

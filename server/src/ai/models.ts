@@ -6,6 +6,7 @@ import { ALLOWED_MODELS, type TAiEngine, type TModelInfo } from '@cc/contract';
 import type { AppConfig } from '../config.ts';
 import { AppError } from '../platform/errors.ts';
 import { cachedCompatModels, compatModels } from './compat-models.ts';
+import { providerFetch } from './net/provider-fetch.ts';
 import { OFFLINE_MODEL_ID, OfflineLanguageModel } from './offline/engine.ts';
 import { withTimeouts } from './timeouts.ts';
 
@@ -53,14 +54,20 @@ function providers(config: AppConfig): Providers {
   if (p) return p;
   const ai = config.ai;
   p = {
-    openai: ai.openaiApiKey && !ai.openaiBaseUrl ? createOpenAI({ apiKey: ai.openaiApiKey }) : undefined,
-    google: ai.googleApiKey ? createGoogleGenerativeAI({ apiKey: ai.googleApiKey }) : undefined,
+    openai:
+      ai.openaiApiKey && !ai.openaiBaseUrl
+        ? createOpenAI({ apiKey: ai.openaiApiKey, fetch: providerFetch })
+        : undefined,
+    google: ai.googleApiKey
+      ? createGoogleGenerativeAI({ apiKey: ai.googleApiKey, fetch: providerFetch })
+      : undefined,
     compat: ai.openaiBaseUrl
       ? createOpenAICompatible({
           name: 'openai-compatible',
           baseURL: ai.openaiBaseUrl.replace(/\/+$/, ''),
           apiKey: ai.openaiApiKey,
           includeUsage: true,
+          fetch: providerFetch,
         })
       : undefined,
   };

@@ -210,24 +210,33 @@ async function runChat(
       .filter((m) => m.status !== 'failed' && m.text.trim() !== '' && m.sender !== 'system')
       .map((m) => ({ role: m.sender === 'user' ? 'user' : 'assistant', content: m.text }));
     if (signal.aborted) controller.abort();
-    // The model call starts while the turn's rows are written; a call that cannot start (an unknown
-    // model is a 422) takes the rows back, so nothing stays stored.
+    // The model call starts first and its request leaves before the turn's rows are written: SQLite
+    // work is synchronous, so writing first would hold the request back by as long as the write takes.
+    // A call that cannot start (an unknown model is a 422) stores nothing; one that fails once the
+    // rows are written takes them back.
+    let startFailed = false;
+    const starting = startAssistantTurn(ctx, {
+      user: caller,
+      conversationId,
+      messageText: body.message_text,
+      history,
+      useMemory: body.use_memory,
+      useInternet: body.use_internet,
+      useInternalSearch: body.use_internal_search,
+      model: body.model,
+      attachments,
+      abortSignal: controller.signal,
+    }).then((t) => {
+      track(st, t.settled());
+      return t;
+    });
+    starting.catch(() => {
+      startFailed = true;
+    });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (startFailed) await starting;
     const [started, written] = await Promise.allSettled([
-      startAssistantTurn(ctx, {
-        user: caller,
-        conversationId,
-        messageText: body.message_text,
-        history,
-        useMemory: body.use_memory,
-        useInternet: body.use_internet,
-        useInternalSearch: body.use_internal_search,
-        model: body.model,
-        attachments,
-        abortSignal: controller.signal,
-      }).then((t) => {
-        track(st, t.settled());
-        return t;
-      }),
+      starting,
       appendTurnMessages(ctx, conversationId, body.message_text, body.model ?? null),
     ]);
     if (started.status === 'rejected') {

@@ -127,14 +127,34 @@ export async function replaceShares(db: Db, fileId: string, orgIds: readonly str
   }
 }
 
-/** Extracted text of these files (for the internal search and model context). */
-export function textsOf(db: Db, ids: readonly string[]) {
-  if (!ids.length) return Promise.resolve([]);
+/** Whether any file was attached in this conversation (one probe of files_conversation_idx). */
+export async function hasConversationFiles(db: Db, conversationId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('files')
+    .select('files.id')
+    .where('files.conversation_id', '=', conversationId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The extracted text of the files attached in a conversation that the user may see, newest first:
+ * what a chat turn gives the model, in one indexed query (no presentation joins).
+ */
+export function conversationTexts(
+  db: Db,
+  o: { userId: string; orgIds: readonly string[]; conversationId: string; limit: number },
+) {
   return db
     .selectFrom('files')
-    .select(['id', 'name', 'text_content'])
-    .where('id', 'in', [...ids])
-    .where('text_content', 'is not', null)
+    .select(['files.id', 'files.name', 'files.text_content'])
+    .where((eb) => visibleTo(eb, o.userId, o.orgIds))
+    .where('files.conversation_id', '=', o.conversationId)
+    .where('files.text_content', 'is not', null)
+    .orderBy('files.created_at', 'desc')
+    .orderBy('files.id', 'desc')
+    .limit(o.limit)
     .execute();
 }
 

@@ -311,10 +311,14 @@ export async function conversationFileTexts(
   conversationId: string,
   limit = 10,
 ): Promise<FileText[]> {
-  const files = await listFiles(ctx, caller, { skip: 0, limit }, conversationId);
-  const rows = await repo.textsOf(
-    ctx.db,
-    files.map((f) => f.id),
-  );
+  // Most conversations have no attachments: one index probe spares them the visibility query.
+  if (!(await repo.hasConversationFiles(ctx.db, conversationId))) return [];
+  const levels = await membershipLevelsOf(ctx, caller.id);
+  const rows = await repo.conversationTexts(ctx.db, {
+    userId: caller.id,
+    orgIds: [...levels.keys()],
+    conversationId,
+    limit,
+  });
   return rows.map((r) => ({ id: r.id, name: r.name, text: r.text_content ?? '' }));
 }
