@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DB } from '../../test/helpers.ts';
 import { buildApp, type BuiltApp } from '../app.ts';
@@ -120,6 +121,8 @@ describe.skipIf(TEST_DB !== 'sqlite')('group commit (SQLite)', () => {
     const r = new SQLite(file, { readonly: true });
     expect(r.pragma('journal_mode', { simple: true })).toBe('wal');
     r.close();
+    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(handle.db);
+    expect(rows[0]?.synchronous).toBe(1); // NORMAL
     const before = flushes.calls.length;
     const write = note('wal-file');
     await flushes.started(before + 1);

@@ -47,12 +47,14 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
   // Durability first: no acknowledged write may be lost to a crash (ARCHITECTURE.md section 9). A
   // commit writes the WAL without fsync (NORMAL); WalDurability flushes it off the event loop before
   // the write is acknowledged or shown, which is what FULL promised, without a flush per write.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  // Where WAL is unavailable (an in-memory database, a file system without shared memory) SQLite
+  // keeps another journal mode, and FULL makes each commit durable by itself.
+  const wal = sqlite.pragma('journal_mode = WAL', { simple: true }) === 'wal';
+  sqlite.pragma(wal ? 'synchronous = NORMAL' : 'synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const changes = new ChangeTracker(sqlite);
-  const durability = cfg.file === ':memory:' ? null : new WalDurability(`${cfg.file}-wal`, opts.walSync);
+  const durability = wal ? new WalDurability(`${cfg.file}-wal`, opts.walSync) : null;
   const db = new Kysely<Database>({
     dialect: trackingDialect(
       new SqliteDialect({ database: withStatementCache(sqlite) }),
