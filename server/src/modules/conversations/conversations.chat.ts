@@ -19,8 +19,9 @@ import {
 /**
  * Partial replies reach the database at most this often: ≤ 10 writes a second per stream as the
  * architecture allows, and fewer in practice, because every reply streaming on this instance is
- * written in the same transaction (SQLite writes are synchronous and durable, so one fsync per tick
- * instead of one per stream keeps the event loop free for the tokens).
+ * written in the same transaction (SQLite writes are synchronous and each is flushed to disk before it
+ * is acknowledged, so one transaction per tick instead of one per stream keeps the event loop free for
+ * the tokens and costs one flush).
  */
 export const REPLY_FLUSH_MS = 250;
 
