@@ -26,12 +26,12 @@
  *   MAX_ATTACHMENT_CHARS in all; the offline engine quotes and cites the ones matching the question.
  * - `sources` are the workspace records (and web pages) the tools returned, for citations.
  */
-import { type ModelMessage, stepCountIs, streamText } from 'ai';
 import type { AuthUser } from '../platform/auth/authenticate.ts';
 import type { AppContext } from '../platform/context.ts';
 import { relevantMemories } from '../modules/memory/memory.service.ts';
 import { type AiEngine, resolveModelFresh } from './models.ts';
 import { ATTACHMENTS_HEADER, type ChatOfflineData, MEMORY_HEADER } from './offline/handlers/chat.ts';
+import { streamModelSteps } from './stream/model-steps.ts';
 import { buildTools, internetSearchAvailable } from './tools/index.ts';
 import { type Source, sourcesOf } from './tools/types.ts';
 
@@ -213,10 +213,6 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
   if (input.abortSignal?.aborted) onOuterAbort();
   else input.abortSignal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  const messages: ModelMessage[] = [
-    ...input.history.map((m): ModelMessage => ({ role: m.role, content: m.content })),
-    { role: 'user', content: input.message },
-  ];
   const attachments = boundAttachments(input.attachments ?? []);
   const offlineData: ChatOfflineData = {
     memories,
@@ -224,47 +220,33 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
     internetSearch: internet,
     attachments: attachments.map((f) => ({ name: f.name, text: f.text })),
   };
-  const stream = streamText({
-    model: resolved.model,
-    system: assistantSystemPrompt({
-      userName,
-      today: new Date().toISOString().slice(0, 10),
-      memories,
-      internalSearch: input.useInternalSearch,
-      internet,
-      attachments,
-    }),
-    messages,
-    tools,
-    stopWhen: stepCountIs(MAX_ASSISTANT_STEPS),
-    maxRetries: ctx.config.ai.maxRetries,
-    abortSignal: controller.signal,
-    providerOptions: { offline: { task: 'chat', data: JSON.parse(JSON.stringify(offlineData)) } },
-    // Errors are handled from the stream below; the default handler would only log them.
-    onError: () => {},
-  });
-
   const queue = textQueue();
+  let text = '';
   const result = (async (): Promise<AssistantTurnResult> => {
-    let text = '';
-    const toolResults: { toolName: string; output: unknown }[] = [];
-    let usage: AssistantTurnResult['usage'] = {};
     let aborted = false;
+    let steps: Awaited<ReturnType<typeof streamModelSteps>> = { usage: {}, toolResults: [] };
     try {
-      for await (const part of stream.fullStream) {
-        if (part.type === 'text-delta') {
-          text += part.text;
-          queue.push(part.text);
-        } else if (part.type === 'tool-result') {
-          toolResults.push({ toolName: part.toolName, output: part.output });
-        } else if (part.type === 'finish') {
-          usage = { inputTokens: part.totalUsage.inputTokens, outputTokens: part.totalUsage.outputTokens };
-        } else if (part.type === 'abort') {
-          aborted = true;
-        } else if (part.type === 'error') {
-          throw part.error;
-        }
-      }
+      steps = await streamModelSteps({
+        model: resolved.model,
+        system: assistantSystemPrompt({
+          userName,
+          today: new Date().toISOString().slice(0, 10),
+          memories,
+          internalSearch: input.useInternalSearch,
+          internet,
+          attachments,
+        }),
+        messages: [...input.history, { role: 'user', content: input.message }],
+        tools,
+        maxSteps: MAX_ASSISTANT_STEPS,
+        maxRetries: ctx.config.ai.maxRetries,
+        abortSignal: controller.signal,
+        providerOptions: { offline: { task: 'chat', data: JSON.parse(JSON.stringify(offlineData)) } },
+        onText: (delta) => {
+          text += delta;
+          queue.push(delta);
+        },
+      });
     } catch (err) {
       if (controller.signal.aborted && !(err instanceof Error && err.name === 'ModelTimeoutError')) {
         aborted = true;
@@ -282,8 +264,8 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
       text,
       engine: resolved.engine,
       model: resolved.id,
-      usage,
-      sources: sourcesOf(toolResults),
+      usage: steps.usage,
+      sources: sourcesOf(steps.toolResults),
       aborted,
     };
   })();

@@ -8,6 +8,7 @@ import { AppError } from '../platform/errors.ts';
 import { cachedCompatModels, compatModels } from './compat-models.ts';
 import { providerFetch } from './net/provider-fetch.ts';
 import { OFFLINE_MODEL_ID, OfflineLanguageModel } from './offline/engine.ts';
+import { withLeanStream } from './stream/compat-chat-stream.ts';
 import { withTimeouts } from './timeouts.ts';
 
 export type AiEngine = TAiEngine;
@@ -141,7 +142,7 @@ export function resolveModel(ctx: HasConfig, modelId?: string | null): ResolvedM
       // A real OpenAI endpoint lists gpt-5-chat as gpt-5-chat-latest; a local server may list neither.
       const alias = spec.providerId && listed?.includes(spec.providerId) ? spec.providerId : undefined;
       const target = !listed || listed.length === 0 || listed.includes(id) ? id : (alias ?? listed[0]);
-      return limited(config, () => compat.chatModel(target), target, 'openai-compatible');
+      return limited(config, () => withLeanStream(compat.chatModel(target)), target, 'openai-compatible');
     }
     if (spec.family === 'openai' && openai) {
       return limited(config, () => openai(spec.providerId ?? id), id, 'openai');
@@ -151,7 +152,7 @@ export function resolveModel(ctx: HasConfig, modelId?: string | null): ResolvedM
   }
   // Any endpoint model; before its list is known the endpoint itself judges the id.
   if (compat && (listed == null || listed.includes(id))) {
-    return limited(config, () => compat.chatModel(id), id, 'openai-compatible');
+    return limited(config, () => withLeanStream(compat.chatModel(id)), id, 'openai-compatible');
   }
   throw unknownModel(id);
 }

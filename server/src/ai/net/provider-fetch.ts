@@ -23,67 +23,58 @@ const fetchFailed = (cause: unknown) => new TypeError('fetch failed', { cause })
 const abortReason = (signal: AbortSignal) =>
   signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 
-/**
- * `fetch` for the model providers, over node:http(s) with keep-alive agents.
- *
- * The AI SDK's providers call `fetch` once per model call and read the streamed reply through it.
- * Node's built-in fetch (undici) costs about a millisecond per call on the 2-core machines before the
- * request leaves and adds its own stream stages per chunk; this client sends the same request with
- * node:http and hands the SDK a standard `Response` whose body is the socket's stream
- * (docs/decisions.md, "Chat streaming: …"). It covers what a provider call needs: string or byte
- * bodies, abort signals (the request is destroyed, the body stream errors with the signal's reason),
- * compressed replies, and network failures reported as fetch reports them. Anything else — a
- * `Request` object, a streamed or form body, a redirect — goes to the built-in fetch unchanged.
- */
-export const providerFetch: typeof fetch = (input, init = {}) => {
-  const body = init.body;
-  const simpleBody = body == null || typeof body === 'string' || body instanceof Uint8Array;
-  if (input instanceof Request || !simpleBody) return fetch(input, init);
-  const url = new URL(String(input));
-  const agent = agents[url.protocol as keyof typeof agents];
-  if (!agent) return fetch(input, init);
-  const signal = init.signal ?? undefined;
-  if (signal?.aborted) return Promise.reject(abortReason(signal));
+/** A provider's reply as node:http gives it: status, headers and the (decompressed) body stream. */
+export interface ProviderReply {
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+  body: Readable;
+  /** true when the server asked to be followed elsewhere (3xx with a Location) */
+  redirect: boolean;
+}
 
-  return new Promise<Response>((resolve, reject) => {
-    const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, key) => {
-      headers[key] = value;
-    });
+/**
+ * One request to a model provider over node:http(s) with the keep-alive agents: string or byte body,
+ * an abort signal (the request is destroyed, the body stream errors with the signal's reason), and
+ * compressed replies decoded. It rejects with the signal's reason when aborted first, or with
+ * `fetch failed` (the shape the SDK retries) when the connection fails. Redirects are not followed:
+ * the reply says so and the caller decides.
+ */
+export function providerRequest(
+  url: URL,
+  init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal?: AbortSignal },
+): Promise<ProviderReply> {
+  const { body, signal } = init;
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<ProviderReply>((resolve, reject) => {
+    const headers = { ...init.headers };
     if (body != null) headers['content-length'] = String(Buffer.byteLength(body));
     const transport = url.protocol === 'https:' ? https : http;
+    const agent = agents[url.protocol as keyof typeof agents];
     let settled = false;
-    const req = transport.request(url, { method: init.method ?? 'GET', headers, agent }, (res) => {
+    const req = transport.request(url, { method: init.method, headers, agent }, (res) => {
       const status = res.statusCode ?? 0;
-      if (REDIRECT_STATUS.has(status) && res.headers.location && init.redirect !== 'manual') {
-        res.resume();
-        settled = true;
-        fetch(input, init).then(resolve, reject);
-        return;
-      }
-      const out = new Headers();
+      const out: Record<string, string> = {};
       for (const [key, value] of Object.entries(res.headers)) {
-        if (value !== undefined) out.set(key, Array.isArray(value) ? value.join(', ') : value);
+        if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
       }
       let stream: Readable = res;
       const decode = DECODERS[String(res.headers['content-encoding'] ?? '').toLowerCase()];
       if (decode) {
         stream = res.pipe(decode()) as unknown as Readable;
         res.on('error', (err) => stream.destroy(err));
-        out.delete('content-encoding');
-        out.delete('content-length');
+        delete out['content-encoding'];
+        delete out['content-length'];
       }
       signal?.addEventListener('abort', () => stream.destroy(abortReason(signal)), { once: true });
-      const nullBody = NULL_BODY_STATUS.has(status) || init.method === 'HEAD';
-      if (nullBody) res.resume();
       settled = true;
-      resolve(
-        new Response(nullBody ? null : (Readable.toWeb(stream) as ReadableStream<Uint8Array>), {
-          status,
-          statusText: res.statusMessage ?? '',
-          headers: out,
-        }),
-      );
+      resolve({
+        status,
+        statusText: res.statusMessage ?? '',
+        headers: out,
+        body: stream,
+        redirect: REDIRECT_STATUS.has(status) && Boolean(res.headers.location),
+      });
     });
     req.on('error', (err) => {
       if (settled) return;
@@ -102,5 +93,42 @@ export const providerFetch: typeof fetch = (input, init = {}) => {
       { once: true },
     );
     req.end(body ?? undefined);
+  });
+}
+
+/**
+ * `fetch` for the model providers, over {@link providerRequest}.
+ *
+ * The AI SDK's providers call `fetch` once per model call and read the streamed reply through it.
+ * Node's built-in fetch (undici) costs about a millisecond per call on the 2-core machines before the
+ * request leaves and adds its own stream stages per chunk; this client sends the same request with
+ * node:http and hands the SDK a standard `Response` whose body is the socket's stream
+ * (docs/decisions.md, "Chat streaming: …"). It covers what a provider call needs: string or byte
+ * bodies, abort signals, compressed replies, and network failures reported as fetch reports them.
+ * Anything else — a `Request` object, a streamed or form body, a redirect — goes to the built-in
+ * fetch unchanged.
+ */
+export const providerFetch: typeof fetch = async (input, init = {}) => {
+  const raw = init.body;
+  const body = raw == null ? undefined : typeof raw === 'string' || raw instanceof Uint8Array ? raw : null;
+  if (input instanceof Request || body === null) return fetch(input, init);
+  const url = new URL(String(input));
+  if (!(url.protocol in agents)) return fetch(input, init);
+  const headers: Record<string, string> = {};
+  new Headers(init.headers).forEach((value, key) => {
+    headers[key] = value;
+  });
+  const method = init.method ?? 'GET';
+  const reply = await providerRequest(url, { method, headers, body, signal: init.signal ?? undefined });
+  if (reply.redirect && init.redirect !== 'manual') {
+    reply.body.resume();
+    return fetch(input, init);
+  }
+  const nullBody = NULL_BODY_STATUS.has(reply.status) || method === 'HEAD';
+  if (nullBody) reply.body.resume();
+  return new Response(nullBody ? null : (Readable.toWeb(reply.body) as ReadableStream<Uint8Array>), {
+    status: reply.status,
+    statusText: reply.statusText,
+    headers: reply.headers,
   });
 };
