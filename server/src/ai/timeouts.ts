@@ -58,15 +58,14 @@ export function withTimeouts(model: LanguageModelV3, t: TimeoutOptions): Languag
     },
     async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
       const { controller, unlink } = linkedController(options.abortSignal);
-      let idle: NodeJS.Timeout | undefined;
+      // One idle timer, re-armed per read with refresh() (cheaper than a new timer per chunk); it
+      // fails the call only while a read is waiting on the upstream: a slow reader is not a stalled model.
+      let waiting = true;
       let fail: (err: Error) => void = (err) => controller.abort(err);
-      const arm = () => {
-        clearTimeout(idle);
-        idle = setTimeout(
-          () => fail(new ModelTimeoutError(`The model stopped responding (no data for ${t.idleMs} ms).`)),
-          t.idleMs,
-        );
-      };
+      const idle = setTimeout(() => {
+        if (waiting)
+          fail(new ModelTimeoutError(`The model stopped responding (no data for ${t.idleMs} ms).`));
+      }, t.idleMs);
       const total = setTimeout(
         () => fail(new ModelTimeoutError(`The model did not finish within ${t.totalMs} ms.`)),
         t.totalMs,
@@ -76,7 +75,6 @@ export function withTimeouts(model: LanguageModelV3, t: TimeoutOptions): Languag
         clearTimeout(total);
         unlink();
       };
-      arm();
       let inner: LanguageModelV3StreamResult;
       try {
         inner = await model.doStream({ ...options, abortSignal: controller.signal });
@@ -84,8 +82,7 @@ export function withTimeouts(model: LanguageModelV3, t: TimeoutOptions): Languag
         cleanup();
         throw controller.signal.reason instanceof ModelTimeoutError ? controller.signal.reason : err;
       }
-      // Idle time counts only while waiting on the upstream: a slow reader is not a stalled model.
-      clearTimeout(idle);
+      waiting = false;
       const reader = inner.stream.getReader();
       const stream = new ReadableStream<LanguageModelV3StreamPart>({
         start(out) {
@@ -102,9 +99,10 @@ export function withTimeouts(model: LanguageModelV3, t: TimeoutOptions): Languag
         },
         async pull(out) {
           try {
-            arm();
+            waiting = true;
+            idle.refresh();
             const { done, value } = await reader.read();
-            clearTimeout(idle);
+            waiting = false;
             if (done) {
               cleanup();
               out.close();

@@ -7,7 +7,7 @@ import {
   type LanguageModelV3Usage,
   type SharedV3Warning,
 } from '@ai-sdk/provider';
-import { combineHeaders, generateId } from '@ai-sdk/provider-utils';
+import { generateId } from '@ai-sdk/provider-utils';
 import { providerRequest } from '../net/provider-fetch.ts';
 import { sseDataParser } from './sse-data.ts';
 
@@ -106,19 +106,31 @@ interface ChatChunk {
 export function withLeanStream(model: LanguageModelV3): LanguageModelV3 {
   if (!hasInternals(model)) return model;
   const inner = model;
+  // The provider's headers (key, user agent) are fixed when it is made; building them per call
+  // showed in the 50-stream profile.
+  let fixed: Record<string, string> | undefined;
+  const baseHeaders = () => {
+    if (!fixed) {
+      fixed = { 'content-type': 'application/json' };
+      for (const [k, v] of Object.entries(inner.config.headers()))
+        if (v !== undefined) fixed[k.toLowerCase()] = v;
+    }
+    return fixed;
+  };
   const lean: LanguageModelV3 = {
     specificationVersion: 'v3',
     provider: model.provider,
     modelId: model.modelId,
     supportedUrls: model.supportedUrls,
     doGenerate: (options) => model.doGenerate(options),
-    doStream: (options) => leanStream(inner, options),
+    doStream: (options) => leanStream(inner, baseHeaders, options),
   };
   return lean;
 }
 
 async function leanStream(
   model: CompatInternals,
+  baseHeaders: () => Record<string, string>,
   options: LanguageModelV3CallOptions,
 ): Promise<LanguageModelV3StreamResult> {
   const { args, warnings, metadataKey } = await model.getArgs({ ...options });
@@ -128,9 +140,10 @@ async function leanStream(
     stream_options: model.config.includeUsage ? { include_usage: true } : undefined,
   });
   const url = model.config.url({ path: '/chat/completions', modelId: model.modelId });
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  for (const [k, v] of Object.entries(combineHeaders(model.config.headers(), options.headers))) {
-    if (v !== undefined) headers[k.toLowerCase()] = v;
+  let headers = baseHeaders();
+  if (options.headers) {
+    headers = { ...headers };
+    for (const [k, v] of Object.entries(options.headers)) if (v !== undefined) headers[k.toLowerCase()] = v;
   }
   const json = JSON.stringify(body);
   let reply: Awaited<ReturnType<typeof providerRequest>>;

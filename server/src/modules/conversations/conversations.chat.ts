@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CHAT_FAILURE_TEXT, type TChatResponse, type TMessageStatus, type ZChatRequest } from '@cc/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
@@ -12,7 +13,6 @@ import {
   appendTurnMessages,
   conversationChannel,
   ownConversation,
-  removeTurnMessages,
   stopChannel,
 } from './conversations.service.ts';
 
@@ -24,6 +24,9 @@ import {
  * the tokens and costs one flush).
  */
 export const REPLY_FLUSH_MS = 250;
+
+/** A model slower than this to its first token gets the turn's rows written while it thinks. */
+export const ROWS_AFTER_MS = 20;
 
 /** The partial texts waiting for the next batched write, per app instance. */
 class PartialTextBatcher {
@@ -211,12 +214,9 @@ async function runChat(
       .filter((m) => m.status !== 'failed' && m.text.trim() !== '' && m.sender !== 'system')
       .map((m) => ({ role: m.sender === 'user' ? 'user' : 'assistant', content: m.text }));
     if (signal.aborted) controller.abort();
-    // The model call starts first and its request leaves before the turn's rows are written: SQLite
-    // work is synchronous, so writing first would hold the request back by as long as the write takes.
-    // A call that cannot start (an unknown model is a 422) stores nothing; one that fails once the
-    // rows are written takes them back.
-    let startFailed = false;
-    const starting = startAssistantTurn(ctx, {
+    // The model call starts first and its request leaves before anything is written; a call that
+    // cannot start (an unknown model is a 422) stores nothing.
+    const turn = await startAssistantTurn(ctx, {
       user: caller,
       conversationId,
       messageText: body.message_text,
@@ -227,30 +227,28 @@ async function runChat(
       model: body.model,
       attachments,
       abortSignal: controller.signal,
-    }).then((t) => {
-      track(st, t.settled());
-      return t;
     });
-    starting.catch(() => {
-      startFailed = true;
-    });
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (startFailed) await starting;
-    const [started, written] = await Promise.allSettled([
-      starting,
-      appendTurnMessages(ctx, conversationId, body.message_text, body.model ?? null),
-    ]);
-    if (started.status === 'rejected') {
-      if (written.status === 'fulfilled') {
-        await removeTurnMessages(ctx, conversationId, [written.value.user.id, written.value.reply.id]);
+    track(st, turn.settled());
+    // The turn's rows are written once the reply has begun: right after its first token has gone out,
+    // or ROWS_AFTER_MS into the call when the model is slower. SQLite writes are synchronous, so a
+    // write made while the first token is on its way would hold it back. Tokens go out before the rows
+    // are on disk, as every token is shown before its batched write (ARCHITECTURE.md section 8); this
+    // request is answered only once the rows and the final text are durable. A failed write stops
+    // the turn.
+    const ids = { user: randomUUID(), reply: randomUUID() };
+    let writing: ReturnType<typeof appendTurnMessages> | undefined;
+    let rowsDue = false;
+    const writeRows = () => {
+      clearTimeout(rowsTimer);
+      if (!writing) {
+        writing = appendTurnMessages(ctx, conversationId, body.message_text, body.model ?? null, ids);
+        writing.catch(() => controller.abort());
       }
-      throw started.reason;
-    }
-    if (written.status === 'rejected') throw written.reason;
-    const turn = started.value;
-    const { user: userMessage, reply } = written.value;
+      return writing;
+    };
+    const rowsTimer = setTimeout(writeRows, ROWS_AFTER_MS);
 
-    const writer = new ReplyWriter(ctx, conversationId, reply.id);
+    const writer = new ReplyWriter(ctx, conversationId, ids.reply);
     let status: TMessageStatus = 'complete';
     let error: string | null = null;
     const model = turn.model;
@@ -258,7 +256,12 @@ async function runChat(
     try {
       for await (const chunk of turn.textStream) {
         if (controller.signal.aborted) break;
-        if (chunk) writer.append(chunk);
+        if (!chunk) continue;
+        writer.append(chunk);
+        if (!rowsDue) {
+          rowsDue = true;
+          setImmediate(writeRows);
+        }
       }
       if (controller.signal.aborted) status = 'stopped';
       else usage = await turn.usage();
@@ -271,6 +274,7 @@ async function runChat(
         log?.warn({ err, conversationId }, 'chat reply failed');
       }
     }
+    const { user: userMessage, reply } = await writeRows();
     const text = status === 'failed' && writer.text.trim() === '' ? CHAT_FAILURE_TEXT : writer.text;
     await writer.finish({
       text,

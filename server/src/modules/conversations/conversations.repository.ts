@@ -253,11 +253,6 @@ export async function endStreamingReply(
   return Number(res.numUpdatedRows) > 0;
 }
 
-export async function deleteMessages(db: Db, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.deleteFrom('conversation_messages').where('id', 'in', ids).execute();
-}
-
 /** Writes the partial texts of several streaming replies in one transaction (one durable write). */
 export async function updateTexts(db: Db, texts: Map<string, string>, now: string): Promise<void> {
   await db.transaction().execute(async (trx) => {

@@ -141,6 +141,7 @@ export async function appendTurnMessages(
   conversationId: string,
   userText: string,
   model: string | null,
+  ids: { user: string; reply: string } = { user: randomUUID(), reply: randomUUID() },
 ): Promise<{ user: TConversationMessage; reply: TConversationMessage }> {
   const now = nowIso();
   const base = {
@@ -154,8 +155,8 @@ export async function appendTurnMessages(
     created_at: now,
     updated_at: now,
   };
-  const userRow = { ...base, id: randomUUID(), sender: 'user', text: userText, status: 'complete' };
-  const replyRow = { ...base, id: randomUUID(), sender: 'assistant', text: '', status: 'streaming', model };
+  const userRow = { ...base, id: ids.user, sender: 'user', text: userText, status: 'complete' };
+  const replyRow = { ...base, id: ids.reply, sender: 'assistant', text: '', status: 'streaming', model };
   const [u, r] = await withTx(ctx.db, async (trx) => {
     const a = await repo.insertMessage(trx, userRow);
     const b = await repo.insertMessage(trx, replyRow);
@@ -164,12 +165,6 @@ export async function appendTurnMessages(
   });
   await ctx.bus.publish(conversationChannel(conversationId), { kind: 'message' });
   return { user: presentMessage({ ...userRow, ...u }), reply: presentMessage({ ...replyRow, ...r }) };
-}
-
-/** Takes back a turn whose model call could not start (e.g. an unknown model): nothing stays stored. */
-export async function removeTurnMessages(ctx: AppContext, conversationId: string, ids: string[]) {
-  await repo.deleteMessages(ctx.db, ids);
-  await ctx.bus.publish(conversationChannel(conversationId), { kind: 'message' });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,9 @@ export interface ChatMessage {
 
 type Listener = () => void;
 
+/** Replies whose tokens may arrive before the reply: a conversation streams one reply at a time. */
+const MAX_EARLY = 8;
+
 /**
  * The log of one conversation outside React state: rows subscribe to their own message, so a token
  * re-renders only the streaming row, and the list re-renders only when messages are added or removed.
@@ -25,6 +28,12 @@ export class MessageStore {
   private readonly listListeners = new Set<Listener>();
   private readonly messageListeners = new Map<string, Set<Listener>>();
   private localCount = 0;
+  /**
+   * Replies whose first tokens came before the reply itself: the server sends a reply's tokens while
+   * its row is still being written. Their text is kept (and shown on this tab's reply placeholder,
+   * when it has one) until the message arrives. At most {@link MAX_EARLY} replies are remembered.
+   */
+  private readonly early = new Map<string, { text: string; placeholder?: string }>();
 
   subscribeList = (fn: Listener) => {
     this.listListeners.add(fn);
@@ -69,18 +78,23 @@ export class MessageStore {
   upsert(messages: readonly TConversationMessage[]) {
     let listChanged = false;
     for (const m of messages) {
-      const prev = this.byId.get(m.id);
+      const early = this.early.get(m.id);
+      this.early.delete(m.id);
+      const prev = this.byId.get(m.id) ?? (early ? { text: early.text } : undefined);
       const next = fromServer(m);
       // A reload can carry a streaming reply shorter than what the deltas already showed.
       if (prev && m.status === 'streaming' && prev.text.length > next.text.length) next.text = prev.text;
-      if (!prev) {
+      if (!this.byId.has(m.id)) {
         listChanged = true;
         if (m.sender === 'user') this.dropLocal((l) => l.sender === 'user' && l.text === m.text);
-        if (m.sender === 'assistant')
+        if (early?.placeholder && this.byId.get(early.placeholder)?.local)
+          this.byId.delete(early.placeholder);
+        else if (m.sender === 'assistant')
           this.dropLocal((l) => l.sender === 'assistant' && l.status === 'streaming');
       }
+      const known = this.byId.has(m.id);
       this.byId.set(m.id, next);
-      if (prev) this.emitMessage(m.id);
+      if (known) this.emitMessage(m.id);
     }
     if (listChanged) this.emitList();
   }
@@ -88,13 +102,40 @@ export class MessageStore {
   /** Text appended to a streaming reply; `offset` is its length before, so repeats are skipped. */
   applyDelta(id: string, offset: number, text: string) {
     const m = this.byId.get(id);
-    if (!m) return;
+    if (!m) {
+      this.applyEarlyDelta(id, offset, text);
+      return;
+    }
     const have = m.text.length;
     if (offset > have) return; // a gap: the final message fills it
     const add = text.slice(have - offset);
     if (!add) return;
     this.byId.set(id, { ...m, text: m.text + add });
     this.emitMessage(id);
+  }
+
+  /** A token of a reply not seen yet: kept for it, and shown on this tab's unclaimed reply placeholder. */
+  private applyEarlyDelta(id: string, offset: number, text: string) {
+    let e = this.early.get(id);
+    if (!e) {
+      if (offset !== 0) return; // the reply's message will carry what came before
+      if (this.early.size >= MAX_EARLY) this.early.delete(this.early.keys().next().value as string);
+      const claimed = new Set([...this.early.values()].map((x) => x.placeholder));
+      const placeholder = [...this.byId.values()].find(
+        (l) => l.local && l.sender === 'assistant' && l.status === 'streaming' && !claimed.has(l.id),
+      );
+      e = { text: '', placeholder: placeholder?.id };
+      this.early.set(id, e);
+    }
+    if (offset > e.text.length) return;
+    const add = text.slice(e.text.length - offset);
+    if (!add) return;
+    e.text += add;
+    const shown = e.placeholder ? this.byId.get(e.placeholder) : undefined;
+    if (shown && e.placeholder) {
+      this.byId.set(e.placeholder, { ...shown, text: e.text });
+      this.emitMessage(e.placeholder);
+    }
   }
 
   /** A local message shown at once (position after everything the server sent). */

@@ -138,6 +138,34 @@ describe('MessageStore', () => {
     store.upsert([msg({ id: 'r', position: 4, sender: 'assistant', text: 'Hello!', status: 'complete' })]);
     expect(store.get('r')).toMatchObject({ text: 'Hello!', status: 'complete' });
   });
+
+  it("shows a reply's tokens that come before the reply on the placeholder, and keeps them when it arrives", () => {
+    const store = new MessageStore();
+    store.addLocal('user', 'question', 'complete');
+    const placeholder = store.addLocal('assistant', '', 'streaming');
+    store.applyDelta('r', 0, 'Hel');
+    store.applyDelta('r', 3, 'lo');
+    expect(store.get(placeholder)?.text).toBe('Hello');
+    store.upsert([msg({ id: 'u', position: 1, text: 'question' })]);
+    store.upsert([msg({ id: 'r', position: 2, sender: 'assistant', text: '', status: 'streaming' })]);
+    expect(store.getIds()).toEqual(['u', 'r']);
+    expect(store.get('r')?.text).toBe('Hello');
+    store.applyDelta('r', 5, ' there');
+    expect(store.get('r')?.text).toBe('Hello there');
+
+    // Another tab (no placeholder): the tokens wait for the reply and join it.
+    const other = new MessageStore();
+    other.applyDelta('r', 0, 'Hel');
+    other.applyDelta('r', 3, 'lo');
+    expect(other.getIds()).toEqual([]);
+    other.upsert([msg({ id: 'r', position: 2, sender: 'assistant', text: '', status: 'streaming' })]);
+    expect(other.get('r')?.text).toBe('Hello');
+    // A tab that joined mid-reply ignores tokens it cannot place.
+    const late = new MessageStore();
+    late.applyDelta('r', 5, ' there');
+    late.upsert([msg({ id: 'r', position: 2, sender: 'assistant', text: 'Hello', status: 'streaming' })]);
+    expect(late.get('r')?.text).toBe('Hello');
+  });
 });
 
 describe('MessageBody', () => {
