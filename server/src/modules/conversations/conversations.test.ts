@@ -630,6 +630,61 @@ apiSuite('chat through a real provider (mock OpenAI-compatible server)', () => {
     await closing;
   });
 
+  it("tokens go out without waiting for the turn's rows; the POST answers once they are stored", async () => {
+    const id = await conversation();
+    mock.script({ kind: 'text', chunks: ['Quick ', 'reply'], delayMs: 10 });
+    // A slow disk: each row takes 300 ms to write, far longer than the whole reply takes to stream.
+    const original = repo.insertMessage;
+    const spy = vi.spyOn(repo, 'insertMessage').mockImplementation(async (...args) => {
+      await new Promise((r) => setTimeout(r, 300));
+      return original(...args);
+    });
+    const s = await connectSse(`${base}/api/conversations/${id}/events?token=${u.token}`);
+    try {
+      const res = await chatReq(id, { message_text: 'Fast please' });
+      const body = await res.json();
+      expect(body).toMatchObject({ content: 'Quick reply', status: 'complete' });
+      const got = await s.collect(
+        (e) =>
+          e.event === 'message' && (e.data as Msg).id === body.id && (e.data as Msg).status === 'complete',
+      );
+      const firstDelta = got.findIndex((e) => e.event === 'delta');
+      const firstMessage = got.findIndex((e) => e.event === 'message');
+      expect(firstDelta).toBeGreaterThanOrEqual(0);
+      expect(firstDelta).toBeLessThan(firstMessage);
+      expect(
+        got
+          .filter((e) => e.event === 'delta')
+          .every((e) => (e.data as { message_id: string }).message_id === body.id),
+      ).toBe(true);
+    } finally {
+      s.close();
+      spy.mockRestore();
+    }
+    const stored = await rows(id);
+    expect(stored.map((r) => [r.sender, r.text, r.status])).toEqual([
+      ['user', 'Fast please', 'complete'],
+      ['assistant', 'Quick reply', 'complete'],
+    ]);
+  });
+
+  it('a model slow to its first token: the turn is stored while it thinks', async () => {
+    const id = await conversation();
+    mock.script({ kind: 'stall' });
+    const pending = chatReq(id, { message_text: 'Think hard' });
+    let stored: Awaited<ReturnType<typeof rows>> = [];
+    for (let i = 0; i < 40 && stored.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      stored = await rows(id);
+    }
+    expect(stored.map((r) => [r.sender, r.text, r.status])).toEqual([
+      ['user', 'Think hard', 'complete'],
+      ['assistant', '', 'streaming'],
+    ]);
+    await t.req({ method: 'POST', url: `/api/conversations/${id}/chat/stop`, token: u.token });
+    expect(await (await pending).json()).toMatchObject({ status: 'stopped' });
+  });
+
   it('writes a streaming reply to the database at most 10 times a second', async () => {
     const id = await conversation();
     mock.script({ kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `t${i} `), delayMs: 10 });
