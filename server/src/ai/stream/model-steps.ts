@@ -151,16 +151,24 @@ export async function streamModelSteps(input: ModelStepsInput): Promise<ModelSte
 
   for (let step = 1; step <= input.maxSteps; step++) {
     const offerTools = specs.length > 0;
-    const { stream } = await retry(() =>
-      model.doStream({
-        prompt,
-        tools: offerTools ? specs : undefined,
-        toolChoice: offerTools ? { type: 'auto' } : undefined,
-        abortSignal,
-        providerOptions: input.providerOptions,
-        includeRawChunks: false,
-      }),
-    );
+    // The prompt grows after each step: every call gets its own copy.
+    const stepPrompt = [...prompt];
+    let stream: ReadableStream<LanguageModelV3StreamPart>;
+    try {
+      ({ stream } = await retry(() =>
+        model.doStream({
+          prompt: stepPrompt,
+          tools: offerTools ? specs : undefined,
+          toolChoice: offerTools ? { type: 'auto' } : undefined,
+          abortSignal,
+          providerOptions: input.providerOptions,
+          includeRawChunks: false,
+        }),
+      ));
+    } catch (err) {
+      // An abort during a retry's wait surfaces as the helper's own "Delay was aborted".
+      throw abortSignal.aborted ? abortSignal.reason : err;
+    }
     const calls: LanguageModelV3ToolCall[] = [];
     let text = '';
     const reader = stream.getReader();

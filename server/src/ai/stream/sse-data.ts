@@ -30,6 +30,7 @@ export function sseDataParser(onData: (data: string) => void): { feed(text: stri
 
   return {
     feed(text) {
+      if (text === '') return;
       let s = rest + text;
       rest = '';
       if (skipLeadingLf && s.charCodeAt(0) === 10) s = s.slice(1);
