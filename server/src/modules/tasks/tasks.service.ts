@@ -151,23 +151,31 @@ export async function createTask(
   if (body.assigned_to_user_id) await assertAssignable(ctx, caller, levels, body.assigned_to_user_id);
   const now = nowIso();
   const id = randomUUID();
-  await withTx(ctx.db, async (trx) => {
-    await repo.insertTask(trx, {
-      id,
-      title: body.title,
-      description: body.description ?? null,
-      priority: body.priority,
-      status: body.status,
-      due_date: body.due_date ?? null,
-      notes: body.notes ?? null,
-      assigned_to_user_id: body.assigned_to_user_id ?? null,
-      created_by: caller.id,
-      created_at: now,
-      updated_at: now,
+  const row = {
+    id,
+    title: body.title,
+    description: body.description ?? null,
+    priority: body.priority,
+    status: body.status,
+    due_date: body.due_date ?? null,
+    notes: body.notes ?? null,
+    assigned_to_user_id: body.assigned_to_user_id ?? null,
+    created_by: caller.id,
+    created_at: now,
+    updated_at: now,
+  };
+  // One statement when nothing is shared (the common case); the shares join it in one transaction.
+  if (shares.length === 0) await repo.insertTask(ctx.db, row);
+  else
+    await withTx(ctx.db, async (trx) => {
+      await repo.insertTask(trx, row);
+      await repo.replaceShares(trx, id, shares, now);
     });
-    await repo.replaceShares(trx, id, shares, now);
-  });
-  return present(ctx, caller, id);
+  // The caller's memberships and the shares are known: only the row with its joined names is read.
+  const created = await repo.findTask(ctx.db, id);
+  if (!created) throw notFound('Task not found');
+  const shared = [...new Set(shares)].sort();
+  return presentTask(created, shared, taskRights(created, shared, caller, levels));
 }
 
 export async function updateTask(
