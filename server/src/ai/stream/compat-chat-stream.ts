@@ -7,8 +7,8 @@ import {
   type LanguageModelV3Usage,
   type SharedV3Warning,
 } from '@ai-sdk/provider';
-import { generateId } from '@ai-sdk/provider-utils';
 import { providerRequest } from '../net/provider-fetch.ts';
+import { chatChunkReader } from './compat-chunks.ts';
 import { sseDataParser } from './sse-data.ts';
 
 /**
@@ -64,36 +64,6 @@ function readText(body: NodeJS.ReadableStream, limit: number): Promise<string> {
     body.on('end', () => resolve(text.slice(0, limit)));
     body.on('error', reject);
   });
-}
-
-const FINISH: Record<string, 'stop' | 'length' | 'content-filter' | 'tool-calls'> = {
-  stop: 'stop',
-  length: 'length',
-  content_filter: 'content-filter',
-  function_call: 'tool-calls',
-  tool_calls: 'tool-calls',
-};
-
-interface ChunkToolCall {
-  index?: number;
-  id?: string | null;
-  function?: { name?: string | null; arguments?: string | null };
-}
-interface ChatChunk {
-  id?: string | null;
-  model?: string | null;
-  created?: number | null;
-  error?: { message?: string };
-  usage?: unknown;
-  choices?: {
-    finish_reason?: string | null;
-    delta?: {
-      content?: string | { type?: string; text?: string }[] | null;
-      reasoning_content?: string | null;
-      reasoning?: string | null;
-      tool_calls?: ChunkToolCall[] | null;
-    } | null;
-  }[];
 }
 
 /**
@@ -178,130 +148,16 @@ async function leanStream(
 
   const providerKey = metadataKey ?? 'openaiCompatible';
   const res = reply.body;
-  const toolCalls = new Map<number, { id: string | null; name: string; args: string }>();
-  let usage: unknown;
-  let finishReason:
-    | {
-        unified: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other';
-        raw: string | undefined;
-      }
-    | undefined;
-  let first = true;
-  let textOpen = false;
-  let reasoningOpen = false;
   let out!: ReadableStreamDefaultController<LanguageModelV3StreamPart>;
   let closed = false;
-  const emit = (part: LanguageModelV3StreamPart) => {
-    if (!closed) out.enqueue(part);
-  };
-
-  const text = (delta: string) => {
-    if (reasoningOpen) {
-      emit({ type: 'reasoning-end', id: 'reasoning-0' });
-      reasoningOpen = false;
-    }
-    if (!textOpen) {
-      emit({ type: 'text-start', id: 'txt-0' });
-      textOpen = true;
-    }
-    emit({ type: 'text-delta', id: 'txt-0', delta });
-  };
-  const reasoning = (delta: string) => {
-    if (textOpen) {
-      emit({ type: 'text-end', id: 'txt-0' });
-      textOpen = false;
-    }
-    if (!reasoningOpen) {
-      emit({ type: 'reasoning-start', id: 'reasoning-0' });
-      reasoningOpen = true;
-    }
-    emit({ type: 'reasoning-delta', id: 'reasoning-0', delta });
-  };
-
-  const onData = (data: string) => {
-    if (data === '[DONE]') return;
-    let chunk: ChatChunk;
-    try {
-      chunk = JSON.parse(data) as ChatChunk;
-    } catch (err) {
-      finishReason = { unified: 'error', raw: undefined };
-      emit({ type: 'error', error: err });
-      return;
-    }
-    if (chunk === null || typeof chunk !== 'object') return;
-    if (chunk.error) {
-      finishReason = { unified: 'error', raw: undefined };
-      emit({ type: 'error', error: new Error(chunk.error.message ?? 'The model reported an error.') });
-      return;
-    }
-    if (first) {
-      first = false;
-      emit({
-        type: 'response-metadata',
-        id: chunk.id ?? undefined,
-        modelId: chunk.model ?? undefined,
-        timestamp: chunk.created != null ? new Date(chunk.created * 1000) : undefined,
-      });
-    }
-    if (chunk.usage != null) usage = chunk.usage;
-    const choice = chunk.choices?.[0];
-    if (choice?.finish_reason != null) {
-      finishReason = { unified: FINISH[choice.finish_reason] ?? 'other', raw: choice.finish_reason };
-    }
-    const delta = choice?.delta;
-    if (delta == null) return;
-    const r = delta.reasoning_content ?? delta.reasoning;
-    if (typeof r === 'string' && r) reasoning(r);
-    const content = delta.content;
-    if (typeof content === 'string') {
-      if (content) text(content);
-    } else if (Array.isArray(content)) {
-      for (const p of content) if (p?.type === 'text' && typeof p.text === 'string' && p.text) text(p.text);
-    }
-    if (Array.isArray(delta.tool_calls)) {
-      if (reasoningOpen) {
-        emit({ type: 'reasoning-end', id: 'reasoning-0' });
-        reasoningOpen = false;
-      }
-      for (const [i, d] of delta.tool_calls.entries()) {
-        const index = d.index ?? i;
-        let call = toolCalls.get(index);
-        if (!call) {
-          call = { id: null, name: '', args: '' };
-          toolCalls.set(index, call);
-        }
-        if (d.id) call.id = d.id;
-        if (d.function?.name) call.name = d.function.name;
-        if (d.function?.arguments) call.args += d.function.arguments;
-      }
-    }
-  };
-
-  const finish = () => {
-    if (reasoningOpen) emit({ type: 'reasoning-end', id: 'reasoning-0' });
-    if (textOpen) emit({ type: 'text-end', id: 'txt-0' });
-    for (const call of toolCalls.values()) {
-      if (!call.name) continue;
-      emit({
-        type: 'tool-call',
-        toolCallId: call.id ?? generateId(),
-        toolName: call.name,
-        input: call.args || '{}',
-      });
-    }
-    if (finishReason == null) {
-      finishReason = { unified: 'error', raw: undefined };
-      emit({ type: 'error', error: new Error('Response stream ended without a finish reason.') });
-    }
-    emit({
-      type: 'finish',
-      finishReason,
-      usage: model.convertUsage(usage),
-      providerMetadata: { [providerKey]: {} },
-    });
-  };
-
-  const parser = sseDataParser(onData);
+  const chunks = chatChunkReader(
+    (part) => {
+      if (!closed) out.enqueue(part);
+    },
+    (usage) => model.convertUsage(usage),
+    providerKey,
+  );
+  const parser = sseDataParser(chunks.data);
   const stream = new ReadableStream<LanguageModelV3StreamPart>(
     {
       start(controller) {
@@ -315,7 +171,7 @@ async function leanStream(
         });
         res.on('end', () => {
           parser.end();
-          finish();
+          chunks.end();
           if (!closed) {
             closed = true;
             out.close();

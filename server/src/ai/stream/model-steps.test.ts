@@ -103,6 +103,20 @@ function run(model: LanguageModelV3, extra: Partial<ModelStepsInput> = {}) {
   return { result, deltas };
 }
 
+/** A run whose reader aborts (with `reason`) once `after` deltas have arrived. */
+function runAbortingAfter(model: LanguageModelV3, after: number, reason: Error) {
+  const controller = new AbortController();
+  const deltas: string[] = [];
+  const { result } = run(model, {
+    abortSignal: controller.signal,
+    onText: (d) => {
+      deltas.push(d);
+      if (deltas.length === after) setTimeout(() => controller.abort(reason), 0);
+    },
+  });
+  return { result, deltas };
+}
+
 /** A tool that records the input and options it was run with. */
 function lookupTool() {
   const runs: { input: unknown; toolCallId: string; abortSignal?: AbortSignal }[] = [];
@@ -410,15 +424,8 @@ describe('streamModelSteps with a scripted language model', () => {
         { highWaterMark: 0 },
       );
     const { model } = fakeModel(endless);
-    const controller = new AbortController();
     const reason = new Error('the user left');
-    const { result, deltas } = run(model, {
-      abortSignal: controller.signal,
-      onText: (d) => {
-        deltas.push(d);
-        if (deltas.length === 3) setTimeout(() => controller.abort(reason), 0);
-      },
-    });
+    const { result, deltas } = runAbortingAfter(model, 3, reason);
     await expect(result).rejects.toBe(reason);
     expect(cancelled).toBe(true);
     const seen = pulls;
@@ -553,15 +560,8 @@ describe('streamModelSteps through withLeanStream and the mock OpenAI-compatible
 
   it('an abort mid-stream rejects with the signal’s reason and closes the upstream request', async () => {
     mock.script({ kind: 'text', chunks: Array.from({ length: 40 }, (_, i) => `w${i} `), delayMs: 30 });
-    const controller = new AbortController();
     const reason = new Error('the user left');
-    const { result, deltas } = run(model, {
-      abortSignal: controller.signal,
-      onText: (d) => {
-        deltas.push(d);
-        if (deltas.length === 2) setTimeout(() => controller.abort(reason), 0);
-      },
-    });
+    const { result, deltas } = runAbortingAfter(model, 2, reason);
     await expect(result).rejects.toBe(reason);
     expect((await mock.waitForAbort(3000)).completed).toBe(false);
     expect(deltas.length).toBeLessThan(40);
