@@ -7,7 +7,7 @@ import {
   type LanguageModelV3Usage,
   type SharedV3Warning,
 } from '@ai-sdk/provider';
-import { providerRequest } from '../net/provider-fetch.ts';
+import { type ProviderReply, providerRequest } from '../net/provider-fetch.ts';
 import { chatChunkReader } from './compat-chunks.ts';
 import { sseDataParser } from './sse-data.ts';
 
@@ -116,7 +116,7 @@ async function leanStream(
     for (const [k, v] of Object.entries(options.headers)) if (v !== undefined) headers[k.toLowerCase()] = v;
   }
   const json = JSON.stringify(body);
-  let reply: Awaited<ReturnType<typeof providerRequest>>;
+  let reply: ProviderReply;
   try {
     reply = await providerRequest(new URL(url), {
       method: 'POST',
