@@ -37,7 +37,7 @@ import { PostgresEventBus } from './platform/realtime/pg-event-bus.ts';
 import { StreamRegistry } from './platform/realtime/stream-registry.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { registerSpa } from './platform/spa.ts';
-import { runEnginePlugin } from './runs/engine.ts';
+import { runEnginePlugin } from './modules/runs/engine/engine.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;

@@ -1,5 +1,5 @@
 import type { TCrewRun, TCrewRunStatus, TFlowRun, TFlowRunStatus } from '@cc/contract';
-import type { RunRow } from '../../runs/runs.repository.ts';
+import type { RunRow } from './engine/runs.repository.ts';
 
 function common(row: RunRow) {
   let inputs: Record<string, string> = {};

@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { openSseStream } from '../../platform/realtime/sse.ts';
-import type { RunKind } from '../../runs/runs.repository.ts';
+import type { RunKind } from './engine/runs.repository.ts';
 import * as runs from './runs.service.ts';
 
 const errors = {

@@ -19,9 +19,9 @@ import {
 } from '@cc/contract';
 import type { z } from 'zod';
 import { withTx } from '../../db/index.ts';
-import type { RunAgent, RunDefinition, RunStep } from '../../runs/definition.ts';
-import { announce, presentEvent, runChannel, WAKE_CHANNEL } from '../../runs/events.ts';
-import * as repo from '../../runs/runs.repository.ts';
+import type { RunAgent, RunDefinition, RunStep } from './engine/definition.ts';
+import { announce, presentEvent, runChannel, WAKE_CHANNEL } from './engine/events.ts';
+import * as repo from './engine/runs.repository.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';

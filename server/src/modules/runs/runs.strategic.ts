@@ -5,7 +5,7 @@ import {
   type ZStrategicFlowRequest,
 } from '@cc/contract';
 import type { z } from 'zod';
-import * as repo from '../../runs/runs.repository.ts';
+import * as repo from './engine/runs.repository.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';

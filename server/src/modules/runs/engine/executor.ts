@@ -1,8 +1,8 @@
-import { generateStrategicAdvice } from '../modules/advice/advice-generation.service.ts';
-import { toolsByIds } from '../modules/factory/factory.service.ts';
-import { getUserSummary } from '../modules/users/users.service.ts';
-import type { AuthUser } from '../platform/auth/authenticate.ts';
-import type { AppContext } from '../platform/context.ts';
+import { generateStrategicAdvice } from '../../advice/advice-generation.service.ts';
+import { toolsByIds } from '../../factory/factory.service.ts';
+import { getUserSummary } from '../../users/users.service.ts';
+import type { AuthUser } from '../../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../../platform/context.ts';
 import { runAgentStep } from './agent-step.ts';
 import { parseDefinition, type RunStep, type StepOutput } from './definition.ts';
 import { announce } from './events.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../platform/context.ts';
+import type { AppContext } from '../../../platform/context.ts';
 import { runChannel, WAKE_CHANNEL } from './events.ts';
 import { advanceRun } from './executor.ts';
 import * as repo from './runs.repository.ts';

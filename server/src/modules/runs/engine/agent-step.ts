@@ -1,7 +1,7 @@
 import { generateText, stepCountIs, type ToolSet } from 'ai';
-import { resolveModel } from '../ai/models.ts';
-import type { CrewTaskData } from '../ai/offline/handlers/crew-task.ts';
-import type { AppContext } from '../platform/context.ts';
+import { resolveModel } from '../../../ai/models.ts';
+import type { CrewTaskData } from '../../../ai/offline/handlers/crew-task.ts';
+import type { AppContext } from '../../../platform/context.ts';
 import type { RunAgent, RunStep, StepOutput } from './definition.ts';
 import type { NewEvent } from './runs.repository.ts';
 

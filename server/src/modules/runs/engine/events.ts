@@ -1,6 +1,6 @@
 import type { TRunEvent } from '@cc/contract';
-import { appendConversationMessage } from '../modules/conversations/conversations.service.ts';
-import type { AppContext } from '../platform/context.ts';
+import { appendConversationMessage } from '../../conversations/conversations.service.ts';
+import type { AppContext } from '../../../platform/context.ts';
 import type { RunEventRow, RunRow } from './runs.repository.ts';
 
 /** Bus channel of one run: `{kind:'event'}` means new timeline rows; `{kind:'stop'}` aborts its step. */

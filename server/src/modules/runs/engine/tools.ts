@@ -1,9 +1,9 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
-import { safeFetch } from '../ai/net/safe-fetch.ts';
-import { buildTools } from '../ai/tools/index.ts';
-import type { ToolRow } from '../modules/factory/factory.repository.ts';
-import type { AuthUser } from '../platform/auth/authenticate.ts';
-import type { AppContext } from '../platform/context.ts';
+import { safeFetch } from '../../../ai/net/safe-fetch.ts';
+import { buildTools } from '../../../ai/tools/index.ts';
+import type { ToolRow } from '../../factory/factory.repository.ts';
+import type { AuthUser } from '../../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../../platform/context.ts';
 
 const HTTP_TOOL_TIMEOUT_MS = 15_000;
 const HTTP_TOOL_MAX_BYTES = 256 * 1024;

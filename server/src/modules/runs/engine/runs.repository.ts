@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
-import { type Db, withTx } from '../db/index.ts';
-import type { Database, RunEventsTable, RunsTable } from '../db/types.ts';
+import { type Db, withTx } from '../../../db/index.ts';
+import type { Database, RunEventsTable, RunsTable } from '../../../db/types.ts';
 
 export type RunRow = Selectable<RunsTable>;
 export type RunEventRow = Selectable<RunEventsTable>;

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { seedFactoryCatalogue } from '../db/seed/factory-catalogue.ts';
-import { factoryRoutes } from '../modules/factory/factory.routes.ts';
-import { runsRoutes } from '../modules/runs/runs.routes.ts';
-import type { AppContext } from '../platform/context.ts';
+import { seedFactoryCatalogue } from '../../../db/seed/factory-catalogue.ts';
+import { factoryRoutes } from '../../factory/factory.routes.ts';
+import { runsRoutes } from '../runs.routes.ts';
+import type { AppContext } from '../../../platform/context.ts';
 import { RunWorker } from './worker.ts';
 
 const workers = new WeakMap<AppContext, RunWorker>();
