@@ -9,21 +9,28 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { AppConfig } from './config.ts';
 import { createDb, type DbHandle } from './db/index.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
+import { registerAdviceRunSteps } from './modules/advice/advice.run-step.ts';
 import { adviceRoutes } from './modules/advice/advice.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { commsRoutes } from './modules/comms/comms.routes.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
+import { appendConversationMessage } from './modules/conversations/conversations.service.ts';
+import { factoryRoutes } from './modules/factory/factory.routes.ts';
+import { toolsByIds } from './modules/factory/factory.service.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { goalsRoutes } from './modules/goals/goals.routes.ts';
 import { journalsRoutes } from './modules/journals/journals.routes.ts';
 import { memoryRoutes } from './modules/memory/memory.routes.ts';
 import { modelsRoutes } from './modules/models/models.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
+import { runEnginePlugin } from './modules/runs/engine/engine.ts';
+import { runsRoutes } from './modules/runs/runs.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { taskSuggestionsRoutes } from './modules/task-suggestions/task-suggestions.routes.ts';
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { getUserSummary } from './modules/users/users.service.ts';
 import { authPlugin, sessionReader } from './platform/auth/authenticate.ts';
 import { registerResponseCache } from './platform/response-cache.ts';
 import { LoginGuard } from './platform/auth/login-guard.ts';
@@ -37,7 +44,6 @@ import { PostgresEventBus } from './platform/realtime/pg-event-bus.ts';
 import { StreamRegistry } from './platform/realtime/stream-registry.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { registerSpa } from './platform/spa.ts';
-import { runEnginePlugin } from './modules/runs/engine/engine.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -159,7 +165,14 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(memoryRoutes, { ctx });
   await app.register(commsRoutes, { ctx });
   await app.register(conversationsRoutes, { ctx });
-  await app.register(runEnginePlugin, { ctx });
+  // The run engine imports no other module: the modules it needs are wired in here.
+  await app.register(runEnginePlugin, {
+    ctx,
+    ports: { users: getUserSummary, tools: toolsByIds, conversationLog: appendConversationMessage },
+    steps: [registerAdviceRunSteps],
+  });
+  await app.register(factoryRoutes, { ctx });
+  await app.register(runsRoutes, { ctx });
   await app.register(filesRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));

@@ -52,7 +52,7 @@ export function splitTitle(text: string): { title: string; content: string } {
  * Generate Advice: reads the user's workspace snapshot, asks the model (the offline engine when no
  * provider is configured: handler `strategic-advice`) and writes a strategic advice record owned by
  * the user. The one code path of Generate Advice: the run engine's strategic_flow advice step calls
- * it (server/src/modules/runs/engine/), and POST /api/flow/run/strategic_flow starts that flow.
+ * it (advice.run-step.ts), and POST /api/flow/run/strategic_flow starts that flow.
  */
 export async function generateStrategicAdvice(
   ctx: AppContext,

@@ -1,9 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { seedFactoryCatalogue } from '../../../db/seed/factory-catalogue.ts';
-import { factoryRoutes } from '../../factory/factory.routes.ts';
-import { runsRoutes } from '../runs.routes.ts';
 import type { AppContext } from '../../../platform/context.ts';
+import { registerBuiltinSteps } from './builtin-steps.ts';
+import { createRunEngineRegistry, type RunEnginePorts, type RunEngineRegistry } from './engine-registry.ts';
 import { RunWorker } from './worker.ts';
+
+export interface RunEngineOptions {
+  ctx: AppContext;
+  ports: RunEnginePorts;
+  /** Each module that owns a step kind adds it (e.g. the advice module's `strategic_advice`). */
+  steps: ((engine: RunEngineRegistry) => void)[];
+}
 
 const workers = new WeakMap<AppContext, RunWorker>();
 
@@ -13,14 +20,15 @@ export function runWorkerOf(ctx: AppContext): RunWorker | undefined {
 }
 
 /**
- * The AI Factory and the run engine: seeds the built-in catalogue (every database, idempotent),
- * registers the factory and run routes, starts the worker when the app is ready and stops it
- * (aborting steps in flight and giving their runs back) before the app closes.
+ * The run engine: takes its ports and step kinds, seeds the built-in factory catalogue its flows
+ * use (every database, idempotent), starts the worker when the app is ready and stops it (aborting
+ * steps in flight and giving their runs back) before the app closes.
  */
-export const runEnginePlugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const runEnginePlugin: FastifyPluginAsync<RunEngineOptions> = async (app, { ctx, ports, steps }) => {
+  const engine = createRunEngineRegistry(ctx, ports);
+  registerBuiltinSteps(engine);
+  for (const register of steps) register(engine);
   await seedFactoryCatalogue(ctx.db);
-  await app.register(factoryRoutes, { ctx });
-  await app.register(runsRoutes, { ctx });
   const cfg = ctx.config.runs;
   const worker = new RunWorker(ctx, {
     leaseMs: cfg.leaseMs,

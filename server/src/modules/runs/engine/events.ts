@@ -1,6 +1,6 @@
 import type { TRunEvent } from '@cc/contract';
-import { appendConversationMessage } from '../../conversations/conversations.service.ts';
 import type { AppContext } from '../../../platform/context.ts';
+import { runEngineOf } from './engine-registry.ts';
 import type { RunEventRow, RunRow } from './runs.repository.ts';
 
 /** Bus channel of one run: `{kind:'event'}` means new timeline rows; `{kind:'stop'}` aborts its step. */
@@ -68,10 +68,11 @@ export async function announce(
   if (!rows.length) return;
   await ctx.bus.publish(runChannel(run.id), { kind: 'event', seq: rows[rows.length - 1].seq });
   if (!run.conversation_id) return;
+  const { conversationLog } = runEngineOf(ctx).ports;
   for (const row of rows) {
     if (!LOGGED_TYPES.has(row.type)) continue;
     try {
-      await appendConversationMessage(ctx, {
+      await conversationLog(ctx, {
         conversationId: run.conversation_id,
         sender: 'crew',
         text: logText(row),

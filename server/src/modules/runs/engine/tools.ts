@@ -1,15 +1,27 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
 import { safeFetch } from '../../../ai/net/safe-fetch.ts';
 import { buildTools } from '../../../ai/tools/index.ts';
-import type { ToolRow } from '../../factory/factory.repository.ts';
 import type { AuthUser } from '../../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../../platform/context.ts';
+
+/** A factory tool as the engine uses it (the factory's row has more columns). */
+export interface RunTool {
+  id: string;
+  name: string;
+  description: string | null;
+  kind: string;
+  function_name: string | null;
+  http_url: string | null;
+  http_method: string | null;
+  /** JSON Schema object */
+  input_schema: string;
+}
 
 const HTTP_TOOL_TIMEOUT_MS = 15_000;
 const HTTP_TOOL_MAX_BYTES = 256 * 1024;
 
 /** Tool names the model sees: the built-in function name, or a slug of a user tool's name. */
-export function toolKey(row: ToolRow): string {
+export function toolKey(row: RunTool): string {
   if (row.kind === 'builtin' && row.function_name) return row.function_name;
   const slug = row.name
     .toLowerCase()
@@ -35,7 +47,7 @@ function parseSchema(text: string): Record<string, unknown> {
  */
 export async function callHttpTool(
   ctx: AppContext,
-  row: ToolRow,
+  row: RunTool,
   input: unknown,
   signal?: AbortSignal,
 ): Promise<{ status?: number; body?: string; error?: string }> {
@@ -65,7 +77,7 @@ export async function callHttpTool(
 }
 
 /** The AI SDK tools of an agent: built-in ones through the AI core's buildTools, HTTP ones here. */
-export async function toolsFor(ctx: AppContext, user: AuthUser, rows: ToolRow[]): Promise<ToolSet> {
+export async function toolsFor(ctx: AppContext, user: AuthUser, rows: RunTool[]): Promise<ToolSet> {
   const builtinNames = rows.flatMap((r) =>
     r.kind === 'builtin' && r.function_name ? [r.function_name] : [],
   );

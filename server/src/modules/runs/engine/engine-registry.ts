@@ -1,0 +1,84 @@
+import type { AuthUser } from '../../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import type { RunStep, StepOutput } from './definition.ts';
+import type { NewEvent, RunRow } from './runs.repository.ts';
+import type { RunTool } from './tools.ts';
+
+/**
+ * What the engine needs from other modules, as ports: the engine imports no other module, so the
+ * app fills these in when it registers the engine (users, factory and conversations own the data).
+ */
+export interface RunEnginePorts {
+  /** The account a run acts as (the user who started it); undefined once it is gone. */
+  users: (ctx: AppContext, userId: string) => Promise<AuthUser | undefined>;
+  /** The factory tools with these ids; deleted ones are left out. */
+  tools: (ctx: AppContext, ids: readonly string[]) => Promise<RunTool[]>;
+  /** Writes one line of a run's conversation log (a run started from a chat is followed there). */
+  conversationLog: (ctx: AppContext, line: RunLogLine) => Promise<unknown>;
+}
+
+export interface RunLogLine {
+  conversationId: string;
+  sender: 'crew';
+  text: string;
+  crewRunId: string | null;
+  flowRunId: string | null;
+}
+
+/** One step about to run, as a step handler sees it. */
+export interface StepRun {
+  ctx: AppContext;
+  run: RunRow;
+  step: RunStep;
+  position: number;
+  /** The outputs of the steps before this one. */
+  outputs: StepOutput[];
+  /** The run's start inputs. */
+  inputs: Record<string, string>;
+  /** The account the run acts as. */
+  user: AuthUser;
+  /** Aborted when the run is stopped, its lease is lost or the server shuts down. */
+  signal: AbortSignal;
+  /** Commits progress events (tool calls, log lines) to the timeline at once. */
+  progress: (events: NewEvent[]) => Promise<void>;
+}
+
+export interface StepResult {
+  output: string;
+  /** Events committed in the same write as the output (e.g. the agent's thought). */
+  events?: NewEvent[];
+}
+
+export type StepHandler = (s: StepRun) => Promise<StepResult>;
+
+/** The ports and step kinds of one app's run engine. */
+export class RunEngineRegistry {
+  private readonly kinds = new Map<string, StepHandler>();
+
+  constructor(readonly ports: RunEnginePorts) {}
+
+  /** A module adds the step kind it owns (e.g. advice: `strategic_advice`); one handler per kind. */
+  registerStepKind(kind: string, handler: StepHandler): void {
+    if (this.kinds.has(kind)) throw new Error(`Run step kind "${kind}" is registered twice`);
+    this.kinds.set(kind, handler);
+  }
+
+  stepHandler(kind: string): StepHandler | undefined {
+    return this.kinds.get(kind);
+  }
+}
+
+// Per app (keyed by its context): tests run several apps in one process, each with its own wiring.
+const registries = new WeakMap<AppContext, RunEngineRegistry>();
+
+export function createRunEngineRegistry(ctx: AppContext, ports: RunEnginePorts): RunEngineRegistry {
+  const registry = new RunEngineRegistry(ports);
+  registries.set(ctx, registry);
+  return registry;
+}
+
+export function runEngineOf(ctx: AppContext): RunEngineRegistry {
+  const registry = registries.get(ctx);
+  if (!registry) throw new Error('The run engine is not registered in this app');
+  return registry;
+}

@@ -1,0 +1,86 @@
+import type { RunStep, StepOutput } from './definition.ts';
+import type { StepResult } from './engine-registry.ts';
+import { announce } from './events.ts';
+import { commit, type Execution, now } from './execution.ts';
+import * as repo from './runs.repository.ts';
+
+/** What the executor writes after each phase: the run row and its timeline events, one write each. */
+
+const leaseReleased = { lease_owner: null, lease_expires_at: null };
+
+/** A run picked up for the first time (or still `started`) is running from now on. */
+export async function markRunning(x: Execution): Promise<void> {
+  if (x.claimed.status === 'pending' || x.claimed.status === 'started')
+    await commit(x, { status: 'running' }, []);
+}
+
+/** The step asks a person first: the run waits (crew: awaiting_human_input, flow: paused) and is let go. */
+export async function pauseForHuman(x: Execution, step: RunStep, position: number): Promise<void> {
+  await commit(
+    x,
+    { status: x.crew ? 'awaiting_human_input' : 'paused', human_prompt: step.human_prompt, ...leaseReleased },
+    [
+      {
+        type: x.crew ? 'human_prompt' : 'wait_for_human',
+        summary: `Waiting for your input: ${step.name}`,
+        details: { prompt: step.human_prompt, position },
+      },
+    ],
+  );
+}
+
+/** The step's output, its events and the move to the next step: one write, so a restart resumes after it. */
+export async function recordOutput(
+  x: Execution,
+  step: RunStep,
+  position: number,
+  outputs: StepOutput[],
+  result: StepResult,
+): Promise<void> {
+  const next = [...outputs, { position, name: step.name, output: result.output }];
+  await commit(
+    x,
+    { outputs: JSON.stringify(next), current_step: position + 1, human_answer: null, human_prompt: null },
+    [
+      ...(result.events ?? []),
+      {
+        type: x.crew ? 'task_output' : 'step_output',
+        summary: `${x.crew ? 'Task' : 'Step'} ${position + 1} completed: ${step.name}`,
+        details: { position, name: step.name, output: result.output },
+      },
+    ],
+  );
+}
+
+/** No step left: the last output is the run's result. */
+export async function completeRun(x: Execution, outputs: StepOutput[]): Promise<void> {
+  const result = outputs.at(-1)?.output ?? '';
+  const name = x.claimed.definition_name;
+  const events: repo.NewEvent[] = x.crew
+    ? [{ type: 'crew_end', summary: `Crew "${name}" completed`, details: { result } }]
+    : [
+        { type: 'result', summary: `Flow "${name}" result`, details: { result } },
+        { type: 'terminal', summary: `Flow "${name}" completed`, details: null },
+      ];
+  await commit(
+    x,
+    { status: 'completed', result, finished_at: now(), ...leaseReleased, human_prompt: null },
+    events,
+  );
+}
+
+/** A step failed: the run ends failed with the reason on its timeline (nothing to do once it is not ours). */
+export async function failRun(x: Execution, message: string): Promise<void> {
+  const rows = await repo.commitStep(
+    x.ctx.db,
+    x.claimed.id,
+    x.owner,
+    { status: 'failed', error: message, finished_at: now(), ...leaseReleased },
+    [
+      x.crew
+        ? { type: 'crew_error', summary: `Crew failed: ${message}`, details: { error: message } }
+        : { type: 'terminal', summary: `Flow failed: ${message}`, details: { error: message } },
+    ],
+  );
+  if (rows) await announce(x.ctx, x.claimed, rows);
+}
