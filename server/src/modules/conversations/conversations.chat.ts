@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { CHAT_FAILURE_TEXT, type TChatResponse, type TMessageStatus, type ZChatRequest } from '@cc/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
+import { type AssistantTurnInput, streamAssistantTurn } from '../../ai/assistant.ts';
 import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict } from '../../platform/errors.ts';
 import { conversationFileTexts } from '../files/files.service.ts';
-import { startAssistantTurn, type TurnHistoryItem } from './conversations.assistant.ts';
 import * as repo from './conversations.repository.ts';
 import {
   appendTurnMessages,
@@ -219,25 +219,33 @@ async function runChat(
       repo.contextMessages(ctx.db, conversationId, body.context_messages),
       conversationFileTexts(ctx, caller, conversationId),
     ]);
-    const history: TurnHistoryItem[] = context
+    const history: AssistantTurnInput['history'] = context
       .filter((m) => m.status !== 'failed' && m.text.trim() !== '' && m.sender !== 'system')
       .map((m) => ({ role: m.sender === 'user' ? 'user' : 'assistant', content: m.text }));
     if (signal.aborted) controller.abort();
     // The model call starts first and its request leaves before anything is written; a call that
     // cannot start (an unknown model is a 422) stores nothing.
-    const turn = await startAssistantTurn(ctx, {
+    const turn = await streamAssistantTurn({
+      ctx,
       user: caller,
-      conversationId,
-      messageText: body.message_text,
+      modelId: body.model ?? null,
       history,
+      message: body.message_text,
       useMemory: body.use_memory,
-      useInternet: body.use_internet,
       useInternalSearch: body.use_internal_search,
-      model: body.model,
+      useInternet: body.use_internet,
+      conversationId,
       attachments,
       abortSignal: controller.signal,
     });
-    track(st, turn.settled());
+    // Tracked until the model call has wound down (also after an abort or a failure).
+    track(
+      st,
+      turn.result.then(
+        () => {},
+        () => {},
+      ),
+    );
     // The turn's rows are written once the reply has begun: right after its first token has gone out,
     // or ROWS_AFTER_MS into the call when the model is slower. SQLite writes are synchronous, so a
     // write made while the first token is on its way would hold it back. Tokens go out before the rows
@@ -273,7 +281,10 @@ async function runChat(
         }
       }
       if (controller.signal.aborted) status = 'stopped';
-      else usage = await turn.usage();
+      else {
+        const { inputTokens, outputTokens } = (await turn.result).usage;
+        usage = { inputTokens: inputTokens ?? null, outputTokens: outputTokens ?? null };
+      }
     } catch (err) {
       if (controller.signal.aborted) {
         status = 'stopped';
