@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiSuite, createTestApp, PASSWORD, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { connectSse, type SseClient } from '../../../test/sse.ts';
+import { loadConfig } from '../../config.ts';
 
 /**
  * Issue 16 §3: every costly or guessable call is limited per user, with 429, a `detail` that says when
@@ -12,6 +13,21 @@ import { connectSse, type SseClient } from '../../../test/sse.ts';
  * advanced to see a window reset without waiting for it.
  */
 const QUOTA_BYTES = 10 * 1024;
+
+describe('limit defaults', () => {
+  it("are the issue's: 30 chat turns and 10 run starts a minute, 10 wrong current passwords", () => {
+    const { limits } = loadConfig({ JWT_SECRET: 'x'.repeat(40) });
+    expect(limits).toEqual({
+      chatTurnsPerMinute: 30,
+      runStartsPerMinute: 10,
+      uploadsPerMinute: 20,
+      storageQuotaBytes: 1024 * 1024 * 1024,
+      streamTicketsPerMinute: 60,
+      concurrentStreams: 20,
+      currentPasswordMaxFailures: 10,
+    });
+  });
+});
 
 apiSuite('per-user limits', () => {
   let t: TestApp;
