@@ -53,8 +53,8 @@ const ZEnv = z.object({
   LIMIT_CHAT_TURNS_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /** Crew and flow run starts (Generate Advice included) per user per minute. */
   LIMIT_RUN_STARTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
-  /** Upload requests (`POST /api/files`, up to 10 files each) per user per minute. */
-  LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  /** Upload requests (`POST /api/files`; the web sends one file per request) per user per minute. */
+  LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().positive().default(60),
   /** Bytes of stored files each user may own, in MB (summed from the database). */
   STORAGE_QUOTA_MB: z.coerce.number().positive().default(1024),
   /** Stream tickets (`POST /api/auth/stream-ticket`) per user per minute. */

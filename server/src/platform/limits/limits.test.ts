@@ -20,7 +20,7 @@ describe('limit defaults', () => {
     expect(limits).toEqual({
       chatTurnsPerMinute: 30,
       runStartsPerMinute: 10,
-      uploadsPerMinute: 20,
+      uploadsPerMinute: 60,
       storageQuotaBytes: 1024 * 1024 * 1024,
       streamTicketsPerMinute: 60,
       concurrentStreams: 20,

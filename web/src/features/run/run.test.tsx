@@ -369,7 +369,8 @@ describe('pages', () => {
   });
 
   it('a chat refused by the rate limit shows its detail at the composer, keeps the text and stores nothing', async () => {
-    const detail = 'You are sending messages too quickly (at most 30 a minute). Please try again in 12 seconds.';
+    const detail =
+      'You are sending messages too quickly (at most 30 a minute). Please try again in 12 seconds.';
     setup(
       {
         'GET /api/conversations/c1': { body: conversation },
