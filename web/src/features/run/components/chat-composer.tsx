@@ -9,7 +9,7 @@ interface ChatComposerProps {
    * Called with the trimmed text; blank sends never reach it. A promise of false means the message was
    * refused unsent: its text comes back into the box (unless something new was typed meanwhile).
    */
-  onSend: (text: string) => void | Promise<boolean>;
+  onSend: (text: string) => Promise<boolean> | undefined;
   onStop: () => void;
   /** A reply is being written: sending waits, the stop button shows. */
   replying: boolean;
