@@ -36,6 +36,12 @@ export function benchServerEnv(port: number, dir: string): NodeJS.ProcessEnv {
     JWT_SECRET: randomBytes(48).toString('base64url'),
     RATE_LIMIT_AUTH_MAX: '100000000',
     LOGIN_MAX_FAILURES: '100000000',
+    // Load tests drive thousands of chats, runs and streams from a few demo accounts.
+    LIMIT_CHAT_TURNS_PER_MINUTE: '100000000',
+    LIMIT_RUN_STARTS_PER_MINUTE: '100000000',
+    LIMIT_UPLOADS_PER_MINUTE: '100000000',
+    LIMIT_STREAM_TICKETS_PER_MINUTE: '100000000',
+    LIMIT_CONCURRENT_STREAMS: '100000000',
     LOG_LEVEL: 'warn',
   };
 }

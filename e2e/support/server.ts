@@ -77,6 +77,12 @@ export async function startBuiltServer(extraEnv: Record<string, string> = {}): P
     DEMO_PASSWORD,
     JWT_SECRET: randomBytes(48).toString('base64url'),
     RATE_LIMIT_AUTH_MAX: '1000',
+    // The journeys share the demo accounts across parallel workers: per-user limits out of the way.
+    LIMIT_CHAT_TURNS_PER_MINUTE: '10000',
+    LIMIT_RUN_STARTS_PER_MINUTE: '10000',
+    LIMIT_UPLOADS_PER_MINUTE: '10000',
+    LIMIT_STREAM_TICKETS_PER_MINUTE: '10000',
+    LIMIT_CONCURRENT_STREAMS: '10000',
     LOG_LEVEL: 'warn',
     CONTACT_EMAIL,
     FILES_DIR: path.join(tmpDir, 'files'),

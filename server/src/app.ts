@@ -36,6 +36,7 @@ import { registerResponseCache } from './platform/response-cache.ts';
 import { LoginGuard } from './platform/auth/login-guard.ts';
 import { TokenSigner } from './platform/auth/tokens.ts';
 import type { AppContext } from './platform/context.ts';
+import { createLimits } from './platform/limits/limits.ts';
 import { registerDurableResponses } from './platform/durable-responses.ts';
 import { registerErrorHandler, sendNotFound } from './platform/error-handler.ts';
 import { loggerOptions } from './platform/logging.ts';
@@ -98,6 +99,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const limits = createLimits(config.limits);
   const ctx: AppContext = {
     db: handle.db,
     dialect: handle.dialect,
@@ -105,7 +107,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     durability: handle.durability,
     config,
     signer: new TokenSigner(config.jwtSecret),
-    loginGuard: new LoginGuard(config.loginMaxFailures),
+    loginGuard: new LoginGuard(config.loginMaxFailures, undefined, limits.clock),
+    limits,
     bus: await createBus(config, handle, (msg) => app.log.warn(msg)),
     streams: new StreamRegistry(handle.db),
   };

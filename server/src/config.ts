@@ -49,6 +49,20 @@ const ZEnv = z.object({
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(20),
   /** Failed sign-ins allowed per account in 15 minutes before it is temporarily locked. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
+  /** Per-user limits (per IP without a user); over a limit the call gets 429 with Retry-After. */
+  LIMIT_CHAT_TURNS_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /** Crew and flow run starts (Generate Advice included) per user per minute. */
+  LIMIT_RUN_STARTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  /** Upload requests (`POST /api/files`; the web sends one file per request) per user per minute. */
+  LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  /** Bytes of stored files each user may own, in MB (summed from the database). */
+  STORAGE_QUOTA_MB: z.coerce.number().positive().default(1024),
+  /** Stream tickets (`POST /api/auth/stream-ticket`) per user per minute. */
+  LIMIT_STREAM_TICKETS_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  /** Event streams (SSE) one user may have open at once on one instance. */
+  LIMIT_CONCURRENT_STREAMS: z.coerce.number().int().positive().default(20),
+  /** Wrong current passwords on PATCH /api/users/me per user in 15 minutes before it is locked. */
+  CURRENT_PASSWORD_MAX_FAILURES: z.coerce.number().int().positive().default(10),
   /** Trust X-Forwarded-* headers (set when behind a reverse proxy). */
   TRUST_PROXY: bool(false),
   /**
@@ -105,6 +119,16 @@ export interface AppConfig {
   rateLimitAuthMax: number;
   loginMaxFailures: number;
   trustProxy: boolean;
+  /** Per-user limits (platform/limits). */
+  limits: {
+    chatTurnsPerMinute: number;
+    runStartsPerMinute: number;
+    uploadsPerMinute: number;
+    storageQuotaBytes: number;
+    streamTicketsPerMinute: number;
+    concurrentStreams: number;
+    currentPasswordMaxFailures: number;
+  };
   bodyLimit: number;
   /** Bytes of cached reads (0: none). */
   readCacheBytes: number;
@@ -176,6 +200,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitAuthMax: e.RATE_LIMIT_AUTH_MAX,
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     trustProxy: e.TRUST_PROXY,
+    limits: {
+      chatTurnsPerMinute: e.LIMIT_CHAT_TURNS_PER_MINUTE,
+      runStartsPerMinute: e.LIMIT_RUN_STARTS_PER_MINUTE,
+      uploadsPerMinute: e.LIMIT_UPLOADS_PER_MINUTE,
+      storageQuotaBytes: Math.round(e.STORAGE_QUOTA_MB * 1024 * 1024),
+      streamTicketsPerMinute: e.LIMIT_STREAM_TICKETS_PER_MINUTE,
+      concurrentStreams: e.LIMIT_CONCURRENT_STREAMS,
+      currentPasswordMaxFailures: e.CURRENT_PASSWORD_MAX_FAILURES,
+    },
     bodyLimit: e.BODY_LIMIT,
     readCacheBytes: Math.round(e.READ_CACHE_MB * 1024 * 1024),
     runs: { leaseMs: e.RUN_LEASE_MS, concurrency: e.RUN_WORKER_CONCURRENCY, pollMs: e.RUN_POLL_MS },

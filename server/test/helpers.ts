@@ -90,6 +90,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: 'silent',
     DEMO_SEED: 'false',
     RATE_LIMIT_AUTH_MAX: '10000',
+    // Per-user limits out of the way; server/src/platform/limits/limits.test.ts sets them low.
+    LIMIT_CHAT_TURNS_PER_MINUTE: '10000',
+    LIMIT_RUN_STARTS_PER_MINUTE: '10000',
+    LIMIT_UPLOADS_PER_MINUTE: '10000',
+    LIMIT_STREAM_TICKETS_PER_MINUTE: '10000',
+    LIMIT_CONCURRENT_STREAMS: '10000',
     FILES_DIR: path.join(dataDir, 'files'),
     ...env,
   });

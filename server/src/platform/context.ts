@@ -4,6 +4,7 @@ import type { WalDurability } from '../db/durability.ts';
 import type { Db, Dialect } from '../db/index.ts';
 import type { LoginGuard } from './auth/login-guard.ts';
 import type { TokenSigner } from './auth/tokens.ts';
+import type { Limits } from './limits/limits.ts';
 import type { EventBus } from './realtime/event-bus.ts';
 import type { StreamRegistry } from './realtime/stream-registry.ts';
 
@@ -18,6 +19,8 @@ export interface AppContext {
   config: AppConfig;
   signer: TokenSigner;
   loginGuard: LoginGuard;
+  /** Per-user limits on costly or guessable calls (chat, runs, uploads, streams, password checks). */
+  limits: Limits;
   /** Realtime notes between writers and streams (in-process, or PostgreSQL LISTEN/NOTIFY). */
   bus: EventBus;
   /** Open SSE streams of this instance. */

@@ -3,6 +3,8 @@ export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     readonly detail: string,
+    /** Headers the answer carries (`Retry-After` and `x-ratelimit-*` of a refused limited call). */
+    readonly headers?: Record<string, string>,
   ) {
     super(detail);
   }

@@ -97,6 +97,21 @@ describe('api()', () => {
     },
   );
 
+  it('a rate limit (429) is an error with its detail, never a session expiry', async () => {
+    setToken('tok-keep');
+    const onInvalid = vi.fn();
+    window.addEventListener(SESSION_INVALID_EVENT, onInvalid);
+    const detail = 'Too many runs started (at most 10 a minute). Please try again in 40 seconds.';
+    mockApi({ 'POST /api/flow-runs/': { status: 429, body: { detail } } });
+    await expect(api('/api/flow-runs/', { method: 'POST', json: {} })).rejects.toMatchObject({
+      status: 429,
+      message: detail,
+    });
+    expect(getToken()).toBe('tok-keep');
+    expect(onInvalid).not.toHaveBeenCalled();
+    window.removeEventListener(SESSION_INVALID_EVENT, onInvalid);
+  });
+
   it('leaves the session alone on 401 without a token, and for the login call itself', async () => {
     const onInvalid = vi.fn();
     window.addEventListener(SESSION_INVALID_EVENT, onInvalid);

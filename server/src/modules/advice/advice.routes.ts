@@ -13,6 +13,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { limitMessages } from '../../platform/limits/limit-messages.ts';
+import { enforceLimit } from '../../platform/limits/limits.ts';
 import { getStrategicFlowRun, startStrategicFlowRun } from '../runs/runs.strategic.ts';
 import * as advice from './advice.service.ts';
 
@@ -101,10 +103,15 @@ export const adviceRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         summary:
           'Generate Advice: starts the built-in strategic_flow on the run engine and answers at once with its run (202)',
         body: ZStrategicFlowRequest,
-        response: { 202: ZAdviceGeneration, ...errors },
+        response: { 202: ZAdviceGeneration, 429: ZErrorBody, ...errors },
       },
     },
-    async (req, reply) => reply.code(202).send(await startStrategicFlowRun(ctx, currentUser(req), req.body)),
+    async (req, reply) => {
+      // A crew/flow run start like any other: the same per-user limit.
+      const { runStarts } = ctx.limits;
+      enforceLimit(req, reply, runStarts, limitMessages.runStarts(runStarts.max));
+      return reply.code(202).send(await startStrategicFlowRun(ctx, currentUser(req), req.body));
+    },
   );
 
   app.get(

@@ -5,6 +5,8 @@ import type { AppContext } from '../../platform/context.ts';
 import { register } from '../users/users.service.ts';
 import { STREAM_TICKET_TTL_SECONDS, issueStreamTicket } from '../../platform/realtime/stream-tickets.ts';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { limitMessages } from '../../platform/limits/limit-messages.ts';
+import { enforceLimit } from '../../platform/limits/limits.ts';
 import { login, logout } from './auth.service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -44,11 +46,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       schema: {
         tags: ['auth'],
         summary: 'A single-use ticket (valid 60 s) to open one event stream with ?token=',
-        response: { 200: z.object({ ticket: z.string(), expires_in: z.number().int() }), 401: ZErrorBody },
+        response: {
+          200: z.object({ ticket: z.string(), expires_in: z.number().int() }),
+          401: ZErrorBody,
+          429: ZErrorBody,
+        },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = currentUser(req);
+      const { streamTickets } = ctx.limits;
+      enforceLimit(req, reply, streamTickets, limitMessages.streamTickets(streamTickets.max));
       const ticket = await issueStreamTicket(ctx.db, user.id, req.sessionId as string);
       return { ticket, expires_in: STREAM_TICKET_TTL_SECONDS };
     },

@@ -3,7 +3,9 @@ import { REMEMBER_ME_TTL_SECONDS, SESSION_TTL_SECONDS, type TTokenResponse } fro
 import { dummyVerify, verifyPassword } from '../../platform/auth/passwords.ts';
 import { insertSession, revokeSession } from '../../platform/auth/sessions.repository.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { tooMany, unauthorized } from '../../platform/errors.ts';
+import { unauthorized } from '../../platform/errors.ts';
+import { limitMessages } from '../../platform/limits/limit-messages.ts';
+import { lockoutError } from '../../platform/limits/limits.ts';
 import { findCredentials } from '../users/users.service.ts';
 
 const BAD_CREDENTIALS = 'Incorrect email or password';
@@ -16,7 +18,7 @@ export async function login(
 ): Promise<TTokenResponse> {
   const email = input.username.trim().toLowerCase();
   if (ctx.loginGuard.isLocked(email)) {
-    throw tooMany('Too many failed sign-in attempts for this account. Please try again in 15 minutes.');
+    throw lockoutError(ctx.loginGuard, email, limitMessages.signIn);
   }
   const user = await findCredentials(ctx, email);
   const ok = user

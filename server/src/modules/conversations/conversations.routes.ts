@@ -15,6 +15,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { limitMessages } from '../../platform/limits/limit-messages.ts';
+import { enforceLimit } from '../../platform/limits/limits.ts';
 import { openSseStream } from '../../platform/realtime/sse.ts';
 import { chat, stopAllReplies, stopChat } from './conversations.chat.ts';
 import * as conversations from './conversations.service.ts';
@@ -126,10 +128,12 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
         summary: 'Send a message; the reply streams on the events stream and is answered when complete',
         params: ZIdParams,
         body: ZChatRequest,
-        response: { 200: ZChatResponse, 409: ZErrorBody, ...errors },
+        response: { 200: ZChatResponse, 409: ZErrorBody, 429: ZErrorBody, ...errors },
       },
     },
     async (req, reply) => {
+      const { chatTurns } = ctx.limits;
+      enforceLimit(req, reply, chatTurns, limitMessages.chatTurns(chatTurns.max));
       // The client going away (the web's stop button aborts this request) stops the model call.
       const gone = new AbortController();
       reply.raw.on('close', () => {

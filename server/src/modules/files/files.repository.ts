@@ -177,3 +177,13 @@ export function searchText(db: Db, o: TextSearchOptions) {
     .limit(o.limit)
     .execute();
 }
+
+/** Bytes of every file a user owns (the storage quota counts these; served by files_user_idx). */
+export async function storageUsedBy(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('files')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.lit(0)).as('used'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(row?.used ?? 0);
+}

@@ -15,6 +15,7 @@ import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { ownConversation } from '../conversations/conversations.service.ts';
+import { checkStorageQuota, enforceUploadLimit } from './files.quota.ts';
 import * as files from './files.service.ts';
 import { contentDisposition } from './files.sniff.ts';
 
@@ -91,12 +92,13 @@ export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         tags,
         summary: `Upload one or more files (multipart/form-data, at most ${MAX_FILES_PER_UPLOAD}, each within MAX_UPLOAD_MB)`,
         querystring: ZFileUploadQuery,
-        response: { 201: z.array(ZFileItem), 413: ZErrorBody, ...errors },
+        response: { 201: z.array(ZFileItem), 413: ZErrorBody, 429: ZErrorBody, ...errors },
       },
     },
     async (req, reply) => {
       const caller = currentUser(req);
       if (!req.isMultipart()) throw badRequest('Send the files as multipart/form-data.');
+      await enforceUploadLimit(ctx, caller, req, reply);
       const conversationId = req.query.conversation_id ?? null;
       if (conversationId) await ownConversation(ctx, caller, conversationId);
       const staged: files.StagedFile[] = [];
@@ -107,6 +109,7 @@ export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
             await files.stageUpload(ctx, part.filename, part.file, () => part.file.truncated === true),
           );
         }
+        await checkStorageQuota(ctx, caller, staged);
       } catch (err) {
         await files.discardStaged(ctx, staged);
         throw uploadError(err, maxMb);

@@ -15,10 +15,13 @@ import {
   ZStartFlowRunResponse,
   ZTimelineQuery,
 } from '@cc/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { limitMessages } from '../../platform/limits/limit-messages.ts';
+import { enforceLimit } from '../../platform/limits/limits.ts';
 import { openSseStream } from '../../platform/realtime/sse.ts';
 import type { RunKind } from './engine/runs.repository.ts';
 import * as runs from './runs.service.ts';
@@ -30,6 +33,7 @@ const errors = {
   404: ZErrorBody,
   409: ZErrorBody,
   422: ZErrorBody,
+  429: ZErrorBody,
 };
 const tags = ['runs'];
 
@@ -52,6 +56,10 @@ export const runsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     },
   ];
 
+  // Every run start costs model calls: counted per user before anything else is looked up.
+  const limitRunStart = (req: FastifyRequest, reply: FastifyReply) =>
+    enforceLimit(req, reply, ctx.limits.runStarts, limitMessages.runStarts(ctx.limits.runStarts.max));
+
   app.post(
     '/api/crew-runs',
     {
@@ -63,10 +71,12 @@ export const runsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         response: { 201: ZStartCrewRunResponse, ...errors },
       },
     },
-    async (req, reply) =>
-      reply
+    async (req, reply) => {
+      limitRunStart(req, reply);
+      return reply
         .code(201)
-        .send(await runs.startCrewRun(ctx, currentUser(req), req.body, req.query.conversation_id ?? null)),
+        .send(await runs.startCrewRun(ctx, currentUser(req), req.body, req.query.conversation_id ?? null));
+    },
   );
 
   app.post(
@@ -80,8 +90,10 @@ export const runsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         response: { 201: ZStartCrewRunResponse, ...errors },
       },
     },
-    async (req, reply) =>
-      reply.code(201).send(await runs.startCrewRun(ctx, currentUser(req), req.body, req.params.id)),
+    async (req, reply) => {
+      limitRunStart(req, reply);
+      return reply.code(201).send(await runs.startCrewRun(ctx, currentUser(req), req.body, req.params.id));
+    },
   );
 
   app.post(
@@ -95,10 +107,12 @@ export const runsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         response: { 201: ZStartFlowRunResponse, ...errors },
       },
     },
-    async (req, reply) =>
-      reply
+    async (req, reply) => {
+      limitRunStart(req, reply);
+      return reply
         .code(201)
-        .send(await runs.startFlowRun(ctx, currentUser(req), req.body, req.query.conversation_id ?? null)),
+        .send(await runs.startFlowRun(ctx, currentUser(req), req.body, req.query.conversation_id ?? null));
+    },
   );
 
   for (const k of kinds) {

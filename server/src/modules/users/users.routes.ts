@@ -37,7 +37,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         tags: ['users'],
         summary: 'Update own profile fields, or change password (needs current_password)',
         body: ZUpdateMeRequest,
-        response: { 200: ZUser, ...errors },
+        response: { 200: ZUser, 429: ZErrorBody, ...errors },
       },
     },
     async (req) => users.updateMe(ctx, currentUser(req), req.sessionId ?? '', req.body),

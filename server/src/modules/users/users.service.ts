@@ -15,6 +15,8 @@ import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
 import { revokeUserSessions } from '../../platform/auth/sessions.repository.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
+import { limitMessages } from '../../platform/limits/limit-messages.ts';
+import { lockoutError } from '../../platform/limits/limits.ts';
 import {
   acceptInvites,
   assertOrganizationExists,
@@ -141,10 +143,15 @@ export async function updateMe(
   let newHash: string | undefined;
   if (password !== undefined) {
     if (!current_password) throw badRequest('Current password is required.');
+    // Locked like sign-in after repeated wrong guesses: a stolen session cannot try passwords forever.
+    const guard = ctx.limits.currentPassword;
+    if (guard.isLocked(me.id)) throw lockoutError(guard, me.id, limitMessages.currentPassword);
     const stored = await repo.findPasswordHash(ctx.db, me.id);
     if (!stored || !(await verifyPassword(stored.password_hash, current_password))) {
+      guard.fail(me.id);
       throw badRequest('Current password is incorrect.');
     }
+    guard.succeed(me.id);
     newHash = await hashPassword(password);
   }
   const { user, profile } = splitColumns(fields);

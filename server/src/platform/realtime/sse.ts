@@ -1,5 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { limitHeaders } from '../limits/limit-state.ts';
+import { limitMessages } from '../limits/limit-messages.ts';
+import { callerKey, limitError } from '../limits/limits.ts';
 import type { BusPayload } from './event-bus.ts';
 
 export interface SseMessage {
@@ -72,6 +75,10 @@ export async function openSseStream(
   let cursor = lastEventId(req);
   if (cursor === null && opts.initialCursor) cursor = await opts.initialCursor();
 
+  // A stream beyond the caller's limit is refused (429) before it opens; its slot is freed when it ends.
+  const slot = ctx.limits.streams.acquire(callerKey(req));
+  if (!slot.release) throw limitError(slot.state, limitMessages.streams(ctx.limits.streams.max));
+
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -81,6 +88,7 @@ export async function openSseStream(
     'x-accel-buffering': 'no',
     'x-content-type-options': 'nosniff',
     'x-request-id': String(req.id),
+    ...limitHeaders(slot.state, false),
   });
   res.write('retry: 3000\n: connected\n\n');
 
@@ -90,7 +98,7 @@ export async function openSseStream(
     finish = resolve;
   });
 
-  const cleanups: (() => void)[] = [];
+  const cleanups: (() => void)[] = [slot.release];
   const end = () => {
     if (closed) return;
     closed = true;
@@ -163,6 +171,8 @@ export async function openSseStream(
   cleanups.push(ctx.streams.add({ sessionId: req.sessionId, end }));
   res.on('close', end);
   res.on('error', end);
+  // A client gone before the listeners were in place would otherwise hold its stream slot forever.
+  if (res.destroyed) end();
 
   reload();
   await done;

@@ -31,6 +31,17 @@ describe('login page', () => {
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
   });
 
+  it('shows the lockout detail (429) on the sign-in form', async () => {
+    const detail = 'Too many failed sign-in attempts for this account. Please try again in 15 minutes.';
+    mockApi({ 'POST /api/auth/token': { status: 429, body: { detail } } });
+    renderApp({ path: '/login' });
+    await userEvent.type(await screen.findByLabelText('Email'), 'maya@demo.example');
+    await userEvent.type(screen.getByLabelText('Password'), 'right-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(detail);
+    expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
+  });
+
   it('says "Login failed" without a detail and "An error occurred during login." on a network error', async () => {
     mockApi({
       'POST /api/auth/token': { status: 500, body: undefined, statusText: 'Internal Server Error' },

@@ -190,4 +190,23 @@ describe('Files page', () => {
     act(() => FakeXhr.last?.respond(413, { detail: '"big.bin" is larger than the 25 MB upload limit.' }));
     expect(await screen.findByText('"big.bin" is larger than the 25 MB upload limit.')).toBeInTheDocument();
   });
+
+  it('shows the limit messages (too many uploads, storage full) in the upload list, signed in still', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    setup([]);
+    await screen.findByText('No files yet. Upload your first file above.', {}, { timeout: 10_000 });
+    const input = screen.getByLabelText('Files to upload');
+    const tooMany =
+      'Too many uploads (at most 60 a minute). You have 812 MB of storage left. Please try again in 20 seconds.';
+    fireEvent.change(input, { target: { files: [new File(['a'], 'a.txt')] } });
+    act(() => FakeXhr.last?.respond(429, { detail: tooMany }));
+    expect(await screen.findByText(tooMany)).toBeInTheDocument();
+
+    const full = '"b.pdf" (3 MB) is larger than your remaining storage: 1.2 MB of 1 GB left.';
+    fireEvent.change(input, { target: { files: [new File(['b'], 'b.pdf')] } });
+    act(() => FakeXhr.last?.respond(413, { detail: full }));
+    expect(await screen.findByText(full)).toBeInTheDocument();
+    expect(localStorage.getItem('authToken')).toBe('tok');
+    expect(screen.queryByText('Session Expired')).toBeNull();
+  });
 });

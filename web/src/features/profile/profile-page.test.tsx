@@ -94,6 +94,17 @@ describe('password form', () => {
     expect(callsTo('PATCH', '/api/users/me')).toHaveLength(0);
   });
 
+  it('shows the current-password lockout (429) in the password form and stays signed in', async () => {
+    const detail = 'Too many wrong current passwords. Please try again in 15 minutes.';
+    setup(makeUser(), { status: 429, body: { detail } });
+    await userEvent.type(await screen.findByLabelText('Current password'), 'right-one');
+    await userEvent.type(screen.getByLabelText('New password'), 'brand-new-pass');
+    await userEvent.click(screen.getByRole('button', { name: 'Update password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(detail);
+    expect(localStorage.getItem('authToken')).toBe('tok');
+    expect(screen.queryByText('Session Expired')).toBeNull();
+  });
+
   it('sends the new and the current password, and shows the server detail on failure', async () => {
     const user = makeUser();
     let attempt = 0;

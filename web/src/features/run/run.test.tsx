@@ -66,6 +66,25 @@ describe('ChatComposer', () => {
     expect(send).toBeEnabled();
   });
 
+  it('shows a refusal above the box, and puts refused text back unless something new was typed', async () => {
+    let refuse: (sent: boolean) => void = () => {};
+    const onSend = vi.fn(() => new Promise<boolean>((r) => (refuse = r)));
+    const { rerender } = render(<ChatComposer onSend={onSend} onStop={vi.fn()} replying={false} />);
+    const input = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    await userEvent.type(input, 'First try{Enter}');
+    expect(input.value).toBe('');
+    refuse(false);
+    await waitFor(() => expect(input.value).toBe('First try'));
+    rerender(<ChatComposer onSend={onSend} onStop={vi.fn()} replying={false} notice="Too many messages." />);
+    expect(screen.getByRole('alert')).toHaveTextContent('Too many messages.');
+
+    await userEvent.keyboard('{Enter}');
+    await userEvent.type(input, 'Something new');
+    refuse(false);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(input.value).toBe('Something new');
+  });
+
   it('shows Stop instead of Send while a reply is written, and does not send meanwhile', async () => {
     const { onSend, onStop, input } = setup(true);
     expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
@@ -347,6 +366,32 @@ describe('pages', () => {
     release({ status: 502, body: { detail: 'upstream' } });
     expect(await screen.findByText("Sorry, I couldn't generate a response.")).toBeInTheDocument();
     expect(screen.queryByText('thinking...')).toBeNull();
+  });
+
+  it('a chat refused by the rate limit shows its detail at the composer, keeps the text and stores nothing', async () => {
+    const detail =
+      'You are sending messages too quickly (at most 30 a minute). Please try again in 12 seconds.';
+    setup(
+      {
+        'GET /api/conversations/c1': { body: conversation },
+        'GET /api/conversations/c1/messages': { body: { items: [], has_more: false, cursor: '0' } },
+        'POST /api/conversations/c1/chat': { status: 429, body: { detail } },
+        'POST /api/auth/stream-ticket': { status: 500, body: { detail: 'no streams in tests' } },
+        'GET /api/models': { body: [] },
+      },
+      '/app/conversations/c1',
+    );
+    await screen.findByText('Start a new conversation');
+    const input = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    await userEvent.type(input, 'How are we doing?{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(detail);
+    await waitFor(() => expect(input.value).toBe('How are we doing?'));
+    // Neither the message nor a failure reply stays in the log; the session is still open.
+    expect(screen.queryByText("Sorry, I couldn't generate a response.")).toBeNull();
+    expect(screen.queryByText('thinking...')).toBeNull();
+    expect(screen.getByText('Start a new conversation')).toBeInTheDocument();
+    expect(screen.queryByText('Session Expired')).toBeNull();
+    expect(localStorage.getItem('authToken')).toBe('tok');
   });
 
   it('a message that cannot render shows "Error displaying message content."', async () => {

@@ -6,6 +6,7 @@ import {
 } from '@cc/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { isApiError } from '../../lib/api';
 import { type StreamMessage, useEventStream } from '../../lib/event-stream';
 import { conversationKeys, conversationPath, fetchMessages, mineMemory, sendChat, stopChat } from './api';
 import { MessageStore } from './message-store';
@@ -29,6 +30,8 @@ export function useConversationLog(conversationId: string) {
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [cursor, setCursor] = useState<string | null>(null);
   const [replying, setReplying] = useState(false);
+  /** The server's reason a message was refused unsent (a per-user limit, 429), shown by the composer. */
+  const [refusal, setRefusal] = useState<string | null>(null);
   const inflight = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -86,14 +89,16 @@ export function useConversationLog(conversationId: string) {
     }
   }, [conversationId, loadingOlder, store]);
 
+  /** Sends a message; resolves false when the server refused it unsent (nothing was stored). */
   const send = useCallback(
-    async (text: string, settings: ChatSettings) => {
+    async (text: string, settings: ChatSettings): Promise<boolean> => {
       const messageText = text.trim();
-      if (!messageText || inflight.current) return;
+      if (!messageText || inflight.current) return false;
       const ctrl = new AbortController();
       inflight.current = ctrl;
       setReplying(true);
-      store.addLocal('user', messageText, 'complete');
+      setRefusal(null);
+      const sent = store.addLocal('user', messageText, 'complete');
       const placeholder = store.addLocal('assistant', '', 'streaming');
       if (settings.use_memory) void mineMemory(conversationId, messageText).catch(() => {});
       // The reply of this send: the placeholder until the server's streaming message replaces it.
@@ -107,13 +112,22 @@ export function useConversationLog(conversationId: string) {
         } else {
           store.patch(placeholder, { text: res.content, status: res.status });
         }
-      } catch {
+        return true;
+      } catch (err) {
+        if (isApiError(err) && err.status === 429) {
+          // Refused before anything was stored: the message leaves the log and the reason shows.
+          store.remove(sent);
+          store.remove(placeholder);
+          setRefusal(err.message);
+          return false;
+        }
         const reply = currentReply();
         if (ctrl.signal.aborted) {
           if (reply?.local) store.patch(reply.id, { status: 'stopped' });
         } else if (reply && (reply.local || reply.text.trim() === '')) {
           store.patch(reply.id, { text: CHAT_FAILURE_TEXT, status: 'failed' });
         }
+        return true;
       } finally {
         inflight.current = null;
         setReplying(false);
@@ -130,5 +144,17 @@ export function useConversationLog(conversationId: string) {
     void stopChat(conversationId).catch(() => {});
   }, [conversationId]);
 
-  return { store, loading, loadError, hasMore, loadingOlder, loadOlder, send, stop, replying, streamStatus };
+  return {
+    store,
+    loading,
+    loadError,
+    hasMore,
+    loadingOlder,
+    loadOlder,
+    send,
+    stop,
+    replying,
+    refusal,
+    streamStatus,
+  };
 }

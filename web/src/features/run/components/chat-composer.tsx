@@ -1,22 +1,28 @@
 import { SendHorizontal, Square } from 'lucide-react';
 import { type KeyboardEvent, useRef, useState } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Textarea } from '../../../components/ui/textarea';
 
 interface ChatComposerProps {
-  /** Called with the trimmed text; blank sends never reach it. */
-  onSend: (text: string) => void;
+  /**
+   * Called with the trimmed text; blank sends never reach it. A promise of false means the message was
+   * refused unsent: its text comes back into the box (unless something new was typed meanwhile).
+   */
+  onSend: (text: string) => Promise<boolean> | undefined;
   onStop: () => void;
   /** A reply is being written: sending waits, the stop button shows. */
   replying: boolean;
   disabled?: boolean;
+  /** Why the last message was refused (e.g. the server's rate limit), shown above the box. */
+  notice?: string | null;
 }
 
 /**
  * The chat input: Enter sends, Shift+Enter adds a line; the text is trimmed and a blank send is
  * ignored. Grows with its content up to 100 px on small screens and 150 px on larger ones.
  */
-export function ChatComposer({ onSend, onStop, replying, disabled = false }: ChatComposerProps) {
+export function ChatComposer({ onSend, onStop, replying, disabled = false, notice }: ChatComposerProps) {
   const [text, setText] = useState('');
   const formRef = useRef<HTMLFormElement>(null);
   const blank = text.trim() === '';
@@ -24,8 +30,11 @@ export function ChatComposer({ onSend, onStop, replying, disabled = false }: Cha
   const submit = () => {
     const value = text.trim();
     if (!value || replying || disabled) return;
-    onSend(value);
+    const result = onSend(value);
     setText('');
+    void result?.then((sent) => {
+      if (!sent) setText((current) => (current === '' ? value : current));
+    });
     const input = formRef.current?.querySelector('textarea');
     if (input) input.style.height = '';
   };
@@ -42,7 +51,7 @@ export function ChatComposer({ onSend, onStop, replying, disabled = false }: Cha
     el.style.height = `${el.scrollHeight}px`;
   };
 
-  return (
+  const form = (
     <form
       ref={formRef}
       className="flex items-end gap-2"
@@ -79,5 +88,12 @@ export function ChatComposer({ onSend, onStop, replying, disabled = false }: Cha
         </Button>
       )}
     </form>
+  );
+  // One structure with or without a notice, so the box keeps its focus and caret when one appears.
+  return (
+    <div className="flex flex-col gap-2">
+      {notice ? <Alert>{notice}</Alert> : null}
+      {form}
+    </div>
   );
 }

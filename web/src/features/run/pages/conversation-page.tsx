@@ -84,7 +84,8 @@ function ConversationView({
       <ConversationAttachments conversationId={conversation.id} />
       <ChatComposer
         replying={log.replying}
-        onSend={(text) => void log.send(text, settings)}
+        onSend={(text) => log.send(text, settings)}
+        notice={log.refusal}
         onStop={log.stop}
       />
     </div>

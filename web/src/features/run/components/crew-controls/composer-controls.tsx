@@ -62,7 +62,7 @@ export function ComposerRunControls({ conversationId }: { conversationId: string
       aria-label="Crew and flow run"
       className="flex flex-col gap-3 rounded-xl border border-border bg-card/60 p-3 sm:p-4"
     >
-      {session.startError ? <Alert>{START_FAILED[session.startError]}</Alert> : null}
+      {session.startError ? <Alert>{session.startLimit ?? START_FAILED[session.startError]}</Alert> : null}
       {target ? (
         <>
           <div className="flex flex-wrap items-center gap-2">

@@ -317,6 +317,18 @@ describe('conversation run controls', () => {
     expect(screen.getByText('Crew: Inactive')).toBeInTheDocument();
   });
 
+  it('a start refused by the rate limit shows its detail where the run was started', async () => {
+    const detail = 'Too many runs started (at most 10 a minute). Please try again in 40 seconds.';
+    setup({ 'POST /api/crew-runs/': { status: 429, body: { detail } } });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await userEvent.click(await screen.findByRole('button', { name: 'Start crew or flow' }));
+    await userEvent.click(await screen.findByRole('button', { name: /Weekly report/ }));
+    const section = await screen.findByRole('region', { name: 'Crew and flow run' });
+    expect(await within(section).findByText(detail)).toBeInTheDocument();
+    expect(screen.queryByText('Failed to start the crew. Please check the console for details.')).toBeNull();
+    expect(screen.queryByText('Session Expired')).toBeNull();
+  });
+
   it('starts the crew handed over by the Factory', async () => {
     const { callsTo, router } = setup({
       'POST /api/crew-runs/': {

@@ -17,6 +17,8 @@ export interface RunSession {
   pickerOpen: boolean;
   asking: AskingFor | null;
   startError: RunKind | null;
+  /** The server's reason when a start was refused by its rate limit (429), shown instead of the generic text. */
+  startLimit?: string | null;
   /** The prompt (event id) already answered, hidden before the server's human_input arrives. */
   answered: string | null;
 }

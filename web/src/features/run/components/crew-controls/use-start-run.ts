@@ -1,4 +1,4 @@
-import { serverDetail } from '../../../../lib/api';
+import { isApiError, serverDetail } from '../../../../lib/api';
 import { notify } from '../../../../lib/toast';
 import { useStartRun } from './api';
 import type { PickedItem } from './run-picker';
@@ -8,7 +8,7 @@ import { patchRunSession } from './session-store';
 export function useStartRunIn(conversationId: string) {
   const start = useStartRun();
   const startRun = (item: PickedItem, inputs: Record<string, string>) => {
-    patchRunSession(conversationId, { startError: null });
+    patchRunSession(conversationId, { startError: null, startLimit: null });
     start.mutate(
       { kind: item.kind, itemId: item.id, conversationId, inputs },
       {
@@ -23,7 +23,13 @@ export function useStartRunIn(conversationId: string) {
         },
         onError: (err) => {
           console.error(`Failed to start the ${item.kind}`, err);
-          patchRunSession(conversationId, { startError: item.kind, pickerOpen: false, asking: null });
+          const startLimit = isApiError(err) && err.status === 429 ? err.message : null;
+          patchRunSession(conversationId, {
+            startError: item.kind,
+            startLimit,
+            pickerOpen: false,
+            asking: null,
+          });
           notify.error(
             item.kind === 'crew' ? 'Failed to start crew' : 'Failed to start flow',
             serverDetail(err),
