@@ -1,4 +1,4 @@
-import { everyone, made, orgWide, ownerOnly, type Row, type World } from './matrix.ts';
+import { everyone, made, orgEditors, orgWide, ownerOnly, type Row, type World } from './matrix.ts';
 
 /**
  * Strategic advice: the owner's advice belongs to org A. Members read it; the owner and org
@@ -11,8 +11,6 @@ const advice = async (w: World) =>
       organization_id: w.orgA,
     })
   ).id;
-
-const editors = (code: number) => ({ ...orgWide(code), member: 403 });
 
 export const adviceRows: Row[] = [
   {
@@ -33,7 +31,7 @@ export const adviceRows: Row[] = [
   {
     op: 'PUT /api/strategic-advice/{id}',
     target: async (w) => ({ url: `/api/strategic-advice/${await advice(w)}`, body: { content: 'Edited' } }),
-    expect: editors(200),
+    expect: orgEditors(200),
   },
   {
     op: 'PATCH /api/strategic-advice/{id}/feedback',
@@ -41,12 +39,12 @@ export const adviceRows: Row[] = [
       url: `/api/strategic-advice/${await advice(w)}/feedback`,
       body: { feedback: 'Useful' },
     }),
-    expect: editors(200),
+    expect: orgEditors(200),
   },
   {
     op: 'DELETE /api/strategic-advice/{id}',
     target: async (w) => ({ url: `/api/strategic-advice/${await advice(w)}` }),
-    expect: editors(204),
+    expect: orgEditors(204),
   },
   {
     op: 'POST /api/flow/run/strategic_flow',

@@ -1,4 +1,4 @@
-import { everyone, made, orgWide, type Row, type World } from './matrix.ts';
+import { everyone, made, orgEditors, orgWide, type Row, type World } from './matrix.ts';
 
 /**
  * Contacts: the owner's contact is shared with org A. Members read it; the owner and org
@@ -19,8 +19,6 @@ async function interaction(w: World): Promise<string> {
   );
   return `/api/contacts/${id}/past-interactions/${withOne.past_interactions[0].id}`;
 }
-
-const editors = (code: number) => ({ ...orgWide(code), member: 403 });
 
 export const contactRows: Row[] = [
   {
@@ -46,7 +44,7 @@ export const contactRows: Row[] = [
   {
     op: 'PATCH /api/contacts/{id}',
     target: async (w) => ({ url: `/api/contacts/${await contact(w)}`, body: { role: 'Chair' } }),
-    expect: editors(200),
+    expect: orgEditors(200),
   },
   {
     op: 'DELETE /api/contacts/{id}',
@@ -59,16 +57,16 @@ export const contactRows: Row[] = [
       url: `/api/contacts/${await contact(w)}/past-interactions`,
       body: { date: '2026-01-01', summary: 'Met' },
     }),
-    expect: editors(201),
+    expect: orgEditors(201),
   },
   {
     op: 'PUT /api/contacts/{id}/past-interactions/{interactionId}',
     target: async (w) => ({ url: await interaction(w), body: { date: '2026-01-03', summary: 'Met again' } }),
-    expect: editors(200),
+    expect: orgEditors(200),
   },
   {
     op: 'DELETE /api/contacts/{id}/past-interactions/{interactionId}',
     target: async (w) => ({ url: await interaction(w) }),
-    expect: editors(204),
+    expect: orgEditors(204),
   },
 ];

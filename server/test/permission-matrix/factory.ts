@@ -22,7 +22,13 @@ const BODY: Record<Kind, () => Record<string, unknown>> = {
 const item = async (w: World, kind: Kind) => (await made(w, 'ceo', 'POST', `/api/${kind}/`, BODY[kind]())).id;
 
 /** Creating is for the global levels ceo and admin. */
-const creators = (code: number) => ({ ...everyone(403), ceo: code, otherCeo: code, platformAdmin: code });
+const creators = (code: number) => ({
+  ...everyone(403),
+  ceo: code,
+  ceoMember: code,
+  otherCeo: code,
+  platformAdmin: code,
+});
 /** A private item is its creator's; for everyone else, the platform admin included, it does not exist. */
 const creatorOnly = (code: number) => ({ ...everyone(404), ceo: code });
 

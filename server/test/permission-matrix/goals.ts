@@ -1,4 +1,4 @@
-import { everyone, made, orgWide, type Row, type World } from './matrix.ts';
+import { everyone, made, orgEditors, orgWide, type Row, type World } from './matrix.ts';
 
 /** Strategic goals: the owner's goal belongs to org A. Members read it; the owner and org managers/admins change it. */
 const goal = async (w: World) =>
@@ -9,8 +9,6 @@ const goal = async (w: World) =>
       organization_id: w.orgA,
     })
   ).id;
-
-const editors = (code: number) => ({ ...orgWide(code), member: 403 });
 
 export const goalRows: Row[] = [
   { op: 'GET /api/strategic-goals', target: () => ({ url: '/api/strategic-goals/' }), expect: everyone(200) },
@@ -30,11 +28,11 @@ export const goalRows: Row[] = [
       url: `/api/strategic-goals/${await goal(w)}`,
       body: { title: 'Renamed', due_date: '2027-03-01' },
     }),
-    expect: editors(200),
+    expect: orgEditors(200),
   },
   {
     op: 'DELETE /api/strategic-goals/{id}',
     target: async (w) => ({ url: `/api/strategic-goals/${await goal(w)}` }),
-    expect: editors(204),
+    expect: orgEditors(204),
   },
 ];

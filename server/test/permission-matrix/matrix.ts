@@ -11,6 +11,8 @@ import type { TestApp, TestUser } from '../helpers.ts';
  * - manager: a `user` with the org level `manager` in org A (same org);
  * - orgAdmin: a `user` with the org level `admin` in org A (same org);
  * - ceo: the ceo of tenant A, who created org A (org `admin` member; same org);
+ * - ceoMember: a global `ceo` who is only a plain `user` member of org A (same org): org rights come
+ *   from the membership, so this caller has a member's rights there, not a ceo's;
  * - otherCeo: the ceo of tenant B, who runs org B (other org);
  * - platformAdmin: the platform administrator, a member of no organization (other org).
  */
@@ -22,6 +24,7 @@ export const CALLERS = [
   'manager',
   'orgAdmin',
   'ceo',
+  'ceoMember',
   'otherCeo',
   'platformAdmin',
 ] as const;
@@ -80,6 +83,7 @@ export const everyone = (code: number): Expected => ({
   manager: code,
   orgAdmin: code,
   ceo: code,
+  ceoMember: code,
   otherCeo: code,
   platformAdmin: code,
 });
@@ -95,14 +99,18 @@ export const orgWide = (code: number): Expected => ({
   manager: code,
   orgAdmin: code,
   ceo: code,
+  ceoMember: code,
 });
+
+/** Org A's editors (the owner, managers, admins, its ceo) get `code`; plain members (a ceo among them) only read: 403. */
+export const orgEditors = (code: number): Expected => ({ ...orgWide(code), member: 403, ceoMember: 403 });
 
 /** Only the platform administrator gets `code`; everyone else 403. */
 export const platformAdminOnly = (code: number): Expected => ({ ...everyone(403), platformAdmin: code });
 
 // ---- the world and the calls ----
 
-/** Tenant A (org A: owner, member, manager, org admin, its ceo), tenant B (org B, its ceo), a waitlisted account, a platform admin. */
+/** Tenant A (org A: owner, member, manager, org admin, its ceo, a ceo as plain member), tenant B (org B, its ceo), a waitlisted account, a platform admin. */
 export async function buildWorld(t: TestApp): Promise<World> {
   const users = {
     waitlisted: await t.createUser('waitlisted'),
@@ -111,6 +119,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     manager: await t.createUser('user'),
     orgAdmin: await t.createUser('user'),
     ceo: await t.createUser('ceo'),
+    ceoMember: await t.createUser('ceo'),
     otherCeo: await t.createUser('ceo'),
     platformAdmin: await t.createUser('admin'),
   } satisfies Record<Account, TestUser>;
@@ -119,6 +128,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
   await t.addToOrg(users.ceo, orgA, users.member, 'user');
   await t.addToOrg(users.ceo, orgA, users.manager, 'manager');
   await t.addToOrg(users.ceo, orgA, users.orgAdmin, 'admin');
+  await t.addToOrg(users.ceo, orgA, users.ceoMember, 'user');
   const orgB = await t.createOrg(users.otherCeo, 'Tenant B');
   let base: Promise<string> | undefined;
   const memo = new Map<string, Promise<unknown>>();

@@ -15,6 +15,7 @@ async function freshOrg(w: World): Promise<string> {
   await w.t.addToOrg(w.users.ceo, id, w.users.member, 'user');
   await w.t.addToOrg(w.users.ceo, id, w.users.manager, 'manager');
   await w.t.addToOrg(w.users.ceo, id, w.users.orgAdmin, 'admin');
+  await w.t.addToOrg(w.users.ceo, id, w.users.ceoMember, 'user');
   return id;
 }
 
@@ -62,7 +63,7 @@ export const organizationRows: Row[] = [
     op: 'POST /api/organizations',
     target: () => ({ url: '/api/organizations', body: { name: `New ${uniqueEmail('o')}` } }),
     // Creating an organization is for the global levels ceo and admin.
-    expect: { ...everyone(403), ceo: 201, otherCeo: 201, platformAdmin: 201 },
+    expect: { ...everyone(403), ceo: 201, ceoMember: 201, otherCeo: 201, platformAdmin: 201 },
   },
   {
     op: 'PATCH /api/organizations/{id}',

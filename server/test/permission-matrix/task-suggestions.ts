@@ -3,7 +3,7 @@ import { everyone, type Row, type World } from './matrix.ts';
 
 /**
  * AI task suggestions are for the global level ceo only (everyone else 403, with the reason); a
- * suggestion is the ceo's who got it (tenant A's ceo here): another ceo finds no such suggestion.
+ * suggestion is the ceo's who got it (tenant A's ceo here): any other ceo finds no such suggestion.
  */
 async function pendingSuggestion(w: World): Promise<string> {
   const id = randomUUID();
@@ -36,7 +36,12 @@ async function pendingSuggestion(w: World): Promise<string> {
   return id;
 }
 
-const ceosOnly = (code: number, otherCeo = code) => ({ ...everyone(403), ceo: code, otherCeo });
+const ceosOnly = (code: number, others = code) => ({
+  ...everyone(403),
+  ceo: code,
+  ceoMember: others,
+  otherCeo: others,
+});
 
 export const taskSuggestionRows: Row[] = [
   {
