@@ -124,10 +124,11 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   });
 
   registerErrorHandler(app);
+  // The response cache first: its onRequest stamp must precede the session read of the auth hook.
+  registerResponseCache(app, ctx.changes, config.readCacheBytes);
   await app.register(authPlugin, {
     sessions: sessionReader(ctx.db, ctx.signer, ctx.changes, config.readCacheBytes),
   });
-  registerResponseCache(app, ctx.changes, config.readCacheBytes);
   // After the cache's own onSend, so a page is stored (for the requests behind it) while it waits.
   registerDurableResponses(app, handle.durability);
   registerSecurityHeaders(app, {

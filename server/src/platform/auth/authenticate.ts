@@ -97,7 +97,9 @@ export const authPlugin = fp(
   async (app: FastifyInstance, opts: { sessions: SessionReader }) => {
     app.decorateRequest('user', null);
     app.decorateRequest('sessionId', null);
-    app.addHook('preHandler', async (req) => {
+    // onRequest, not preHandler: a caller without a valid token learns nothing about a route (not
+    // even its body's field names from a 422) and costs no body parsing. `req.query` is parsed here.
+    app.addHook('onRequest', async (req) => {
       const route = req.routeOptions.url ?? '';
       // Routes default to 'active' under /api; the API docs and non-API routes are public.
       const level: AuthLevel =
