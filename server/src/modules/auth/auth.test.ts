@@ -219,7 +219,11 @@ apiSuite('auth: sign-in, sign-up, sessions', () => {
       url: '/api/users/register',
       body: { email: 'newcomer@test.example', password: 'secret1', first_name: 'New', last_name: 'Comer' },
     });
-    expect(reg.json()).toMatchObject({ organization_id: null, organization_name: null, user_level: 'waitlisted' });
+    expect(reg.json()).toMatchObject({
+      organization_id: null,
+      organization_name: null,
+      user_level: 'waitlisted',
+    });
     const members = (
       await t.req({ method: 'GET', url: `/api/organizations/${orgId}/users`, token: ceo.token })
     ).json();

@@ -61,7 +61,7 @@ export function accountEditRefusal(
     return 'Only a platform administrator can change this account.';
   }
   if (target.managed_by_organization_id !== orgId || target.in_other_organization) {
-    return "This account is not managed by this organization: only its owner or a platform administrator can change its e-mail, name or password.";
+    return 'This account is not managed by this organization: only its owner or a platform administrator can change its e-mail, name or password.';
   }
   return null;
 }

@@ -72,11 +72,7 @@ export function listMembers(db: Db, orgId: string, only?: { memberId?: string; u
     .where((eb) => eb.or([eb('m.invite_status', 'is', null), eb('m.invite_status', '!=', 'declined')]));
   if (only?.memberId) q = q.where('m.id', '=', only.memberId);
   if (only?.userId) q = q.where('m.user_id', '=', only.userId);
-  return q
-    .orderBy('m.created_at')
-    .orderBy('m.id')
-    .limit(MEMBER_LIMIT)
-    .execute();
+  return q.orderBy('m.created_at').orderBy('m.id').limit(MEMBER_LIMIT).execute();
 }
 
 export type MemberRow = Awaited<ReturnType<typeof listMembers>>[number];

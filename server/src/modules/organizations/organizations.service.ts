@@ -179,7 +179,14 @@ export async function addMember(
   }
   const id = existing?.id ?? randomUUID();
   if (existing) await memberships.updateMember(ctx.db, id, { ...invite, user_id: null });
-  else await memberships.insertMember(ctx.db, { id, organization_id: orgId, user_id: null, email: body.email, ...invite });
+  else
+    await memberships.insertMember(ctx.db, {
+      id,
+      organization_id: orgId,
+      user_id: null,
+      email: body.email,
+      ...invite,
+    });
   return memberView(ctx, caller, orgId, id);
 }
 
