@@ -45,6 +45,11 @@ export const ZOrgMember = z.object({
    * member of no other organization).
    */
   can_edit_account: z.boolean(),
+  /**
+   * Whether the caller may change this member's access level and remove them: an organization admin,
+   * but not for the organization's ceo or a platform admin (only a platform admin may).
+   */
+  can_change_access: z.boolean(),
 });
 export type TOrgMember = z.infer<typeof ZOrgMember>;
 

@@ -153,27 +153,43 @@ test.describe('tenant isolation', () => {
     await expect(page.getByRole('button', { name: `Remove ${owner.name}` })).toHaveCount(0);
   });
 
-  test("an org admin cannot demote the organization's ceo: the screen shows the server's reason", async ({
+  test("an org admin cannot demote or remove the organization's ceo: the screen offers no such control", async ({
     page,
     request,
   }) => {
     const ceo = await person(request, 'ceo', 'Cora');
     const lead = await person(request, 'user', 'Lena');
+    const staff = await person(request, 'user', 'Sam');
     const orgName = `Demotion Co ${Date.now().toString(36)}`;
     const orgId = await organization(request, ceo, orgName);
     await join(request, ceo, orgId, lead, 'admin');
+    await join(request, ceo, orgId, staff, 'user');
 
     await loginViaApi(page, lead.email, PASSWORD);
     await openOrganization(page, orgName);
-    await page.getByRole('button', { name: `Edit ${ceo.name}` }).click();
-    const dialog = page.getByRole('dialog');
-    await expect(dialog.getByLabel('New password')).toHaveCount(0);
-    await dialog.getByLabel('Access level').selectOption('user');
-    await dialog.getByRole('button', { name: 'Save changes' }).click();
-    await expect(toast(page, 'Update Failed')).toContainText(
-      "Only a platform administrator can change or remove the organization's CEO",
-    );
-    await page.reload();
     await expect(rowWith(page, ceo.email)).toContainText('Admin');
+    await expect(page.getByRole('button', { name: `Edit ${ceo.name}` })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: `Remove ${ceo.name}` })).toHaveCount(0);
+
+    await test.step('the org admin still manages the other members (access level only)', async () => {
+      await page.getByRole('button', { name: `Edit ${staff.name}` }).click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog.getByLabel('New password')).toHaveCount(0);
+      await dialog.getByLabel('Access level').selectOption('manager');
+      await dialog.getByRole('button', { name: 'Save changes' }).click();
+      await expect(toast(page, 'User Updated')).toBeVisible();
+      await expect(rowWith(page, staff.email)).toContainText('Manager');
+    });
+
+    await test.step('and the server refuses the demotion of the ceo', async () => {
+      const res = await request.patch(`/api/organizations/${orgId}/users/${ceo.id}`, {
+        headers: bearer(lead.token),
+        data: { org_access_level: 'user' },
+      });
+      expect(res.status()).toBe(403);
+      expect(((await res.json()) as { detail: string }).detail).toContain(
+        "Only a platform administrator can change or remove the organization's CEO",
+      );
+    });
   });
 });

@@ -60,6 +60,7 @@ export function makeMember(over: Partial<TOrgMember> = {}): TOrgMember {
     is_invite: false,
     created_at: '2026-01-02T00:00:00.000Z',
     can_edit_account: true,
+    can_change_access: true,
     ...over,
   };
 }

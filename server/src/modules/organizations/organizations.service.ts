@@ -60,6 +60,7 @@ function presentMember(caller: AuthUser, a: Access, m: repo.MemberRow): TOrgMemb
     is_invite: invite,
     created_at: m.created_at,
     can_edit_account: !invite && accountEditRefusal(caller, a.canManage, a.org.id, targetOf(m)) === null,
+    can_change_access: !invite && a.canManage && mayChangeMembership(caller, targetOf(m)),
   };
 }
 

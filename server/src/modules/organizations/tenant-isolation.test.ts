@@ -39,6 +39,7 @@ apiSuite('tenant isolation between organizations', () => {
       email: string;
       org_access_level: string;
       can_edit_account: boolean;
+      can_change_access: boolean;
     }[];
   const memberOfA = async () => {
     const u = await t.createUser('user', { first_name: 'Victim' });
@@ -288,6 +289,13 @@ apiSuite('tenant isolation between organizations', () => {
       );
       expect(levels[ceoA.id]).toBe('admin');
       expect(levels[platform.id]).toBe('admin');
+      // the screen is told, so it offers no control the server would refuse
+      const seen = Object.fromEntries(
+        (await members(orgA, lead.token)).map((m) => [m.user_id, m.can_change_access]),
+      );
+      expect(seen[ceoA.id]).toBe(false);
+      expect(seen[platform.id]).toBe(false);
+      expect(seen[lead.id]).toBe(true);
       // a platform admin may
       const byAdmin = await req('PATCH', `/api/organizations/${orgA}/users/${platform.id}`, admin.token, {
         org_access_level: 'manager',

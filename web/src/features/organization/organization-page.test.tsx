@@ -176,6 +176,34 @@ describe('organization members: add, edit, remove', () => {
     expect(within(dialog).getByLabelText('New password')).toBeInTheDocument();
   });
 
+  it("offers no edit or remove for a member the caller may not change (the organization's ceo)", async () => {
+    const ceo = makeMember({
+      user_id: 'u-ceo',
+      first_name: 'Olivia',
+      last_name: 'Chen',
+      user_level: 'ceo',
+      can_edit_account: false,
+      can_change_access: false,
+    });
+    const staff = makeMember({
+      user_id: 'u-leo',
+      first_name: 'Leo',
+      last_name: 'Garcia',
+      can_edit_account: false,
+    });
+    setup(
+      makeUser({ user_level: 'user' }),
+      [makeOrg({ can_edit: false, my_access_level: 'admin' })],
+      [ceo, staff],
+    );
+    const table = await membersTable();
+    expect(table.getByText('Olivia Chen')).toBeInTheDocument();
+    expect(table.queryByRole('button', { name: 'Edit Olivia Chen' })).not.toBeInTheDocument();
+    expect(table.queryByRole('button', { name: 'Remove Olivia Chen' })).not.toBeInTheDocument();
+    expect(table.getByRole('button', { name: 'Edit Leo Garcia' })).toBeInTheDocument();
+    expect(table.getByRole('button', { name: 'Remove Leo Garcia' })).toBeInTheDocument();
+  });
+
   it('says an invitation was sent after adding a member', async () => {
     setup(makeUser({ user_level: 'ceo' }), [makeOrg()], [], {
       'POST /api/organizations/org-1/users': {

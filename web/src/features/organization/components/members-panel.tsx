@@ -144,8 +144,10 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
                     </td>
                     {manage ? (
                       <td className="px-4 py-2 text-right whitespace-nowrap">
-                        {m.is_invite ? null : (
-                          <span className="inline-flex gap-1">
+                        {/* The row's flags say what the server allows: a refused call would end the session.
+                            Invites are never edited or removed (spec). */}
+                        <span className="inline-flex gap-1">
+                          {!m.is_invite && (m.can_edit_account || m.can_change_access) ? (
                             <Button
                               variant="ghost"
                               size="icon-sm"
@@ -154,6 +156,8 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
                             >
                               <Pencil aria-hidden="true" />
                             </Button>
+                          ) : null}
+                          {!m.is_invite && m.can_change_access ? (
                             <Button
                               variant="ghost"
                               size="icon-sm"
@@ -163,8 +167,8 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
                             >
                               <Trash2 aria-hidden="true" />
                             </Button>
-                          </span>
-                        )}
+                          ) : null}
+                        </span>
                       </td>
                     ) : null}
                   </tr>
