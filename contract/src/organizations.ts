@@ -62,7 +62,8 @@ const ZMemberEmail = z
 
 /**
  * POST /api/organizations/{id}/users: every e-mail becomes an invitation that its owner accepts or
- * declines from their own session (GET /api/users/me/invitations).
+ * declines from their own session (GET /api/users/me/invitations). first_name / last_name are still
+ * accepted for older clients but ignored: an invitation carries nothing about the account.
  */
 export const ZAddOrgUserRequest = z.strictObject({
   email: ZMemberEmail,
