@@ -16,7 +16,7 @@ export const ZOrganization = z.object({
   my_access_level: ZOrgAccessLevel.nullable(),
   /** Whether the caller may add, edit and remove this organization's members. */
   can_manage: z.boolean(),
-  /** Whether the caller may rename and delete this organization (platform admin, or a CEO member). */
+  /** Whether the caller may rename and delete this organization (platform admin, or a CEO who is its org admin). */
   can_edit: z.boolean(),
 });
 export type TOrganization = z.infer<typeof ZOrganization>;
@@ -25,7 +25,10 @@ export const ZOrganizationName = z.object({
   name: z.string().trim().min(1, 'Organization name is required').max(200),
 });
 
-/** A member row. Invited e-mails without an account have user_id null and is_invite true. */
+/**
+ * A member row. An invitation (is_invite true) shows only the e-mail and the level it offers: user_id,
+ * names and user_level stay null whether or not an account owns the e-mail.
+ */
 export const ZOrgMember = z.object({
   id: z.string(),
   user_id: z.string().nullable(),
@@ -36,6 +39,17 @@ export const ZOrgMember = z.object({
   org_access_level: ZOrgAccessLevel,
   is_invite: z.boolean(),
   created_at: z.string(),
+  /**
+   * Whether the caller may change this member's e-mail, names and password: a platform admin always;
+   * an organization admin only for an account this organization manages (created through it and a
+   * member of no other organization).
+   */
+  can_edit_account: z.boolean(),
+  /**
+   * Whether the caller may change this member's access level and remove them: an organization admin,
+   * but not for the organization's ceo or a platform admin (only a platform admin may).
+   */
+  can_change_access: z.boolean(),
 });
 export type TOrgMember = z.infer<typeof ZOrgMember>;
 
@@ -46,7 +60,11 @@ const ZMemberEmail = z
   .regex(EMAIL_PATTERN, 'Invalid email address')
   .transform((s) => s.toLowerCase());
 
-/** POST /api/organizations/{id}/users: an existing account joins; an unknown e-mail becomes an invite. */
+/**
+ * POST /api/organizations/{id}/users: every e-mail becomes an invitation that its owner accepts or
+ * declines from their own session (GET /api/users/me/invitations). first_name / last_name are still
+ * accepted for older clients but ignored: an invitation carries nothing about the account.
+ */
 export const ZAddOrgUserRequest = z.strictObject({
   email: ZMemberEmail,
   org_access_level: ZOrgAccessLevel.default(DEFAULT_ORG_ACCESS_LEVEL),
@@ -64,3 +82,16 @@ export const ZUpdateOrgUserRequest = z.strictObject({
   password: z.string().min(PASSWORD_CHANGE_MIN, 'Password must be at least 8 characters').max(256).optional(),
 });
 export type TUpdateOrgUserRequest = z.input<typeof ZUpdateOrgUserRequest>;
+
+/** GET /api/users/me/invitations: the signed-in person's pending invitations. */
+export const ZInvitation = z.object({
+  id: z.string(),
+  organization_id: z.string(),
+  organization_name: z.string(),
+  /** The level the person gets once they accept. */
+  org_access_level: ZOrgAccessLevel,
+  /** The inviter's display name, null when their account is gone. */
+  invited_by_name: z.string().nullable(),
+  created_at: z.string(),
+});
+export type TInvitation = z.infer<typeof ZInvitation>;

@@ -8,6 +8,7 @@ import { describe } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.ts';
 import { type AppConfig, loadConfig } from '../src/config.ts';
 import { createAccount } from '../src/modules/users/users.service.ts';
+import { acceptInvitation } from '../src/modules/organizations/memberships.service.ts';
 import { addMember, createOrganization } from '../src/modules/organizations/organizations.service.ts';
 
 export const TEST_DB = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
@@ -40,6 +41,7 @@ export interface TestApp extends BuiltApp {
     form?: Record<string, string>;
   }): Promise<LightMyRequestResponse>;
   createOrg(owner: TestUser, name?: string): Promise<string>;
+  /** `owner` (an admin of the organization) invites `member`, who accepts: a real member at `level`. */
   addToOrg(
     owner: TestUser,
     orgId: string,
@@ -167,19 +169,19 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       return org.id;
     },
     async addToOrg(owner, orgId, member, level = 'user') {
-      await addMember(
-        built.ctx,
-        {
-          id: owner.id,
-          email: owner.email,
-          user_level: owner.user_level,
-          first_name: null,
-          last_name: null,
-          organization_id: null,
-        },
-        orgId,
-        { email: member.email, org_access_level: level },
-      );
+      const auth = (u: TestUser) => ({
+        id: u.id,
+        email: u.email.toLowerCase(),
+        user_level: u.user_level,
+        first_name: null,
+        last_name: null,
+        organization_id: null,
+      });
+      const invite = await addMember(built.ctx, auth(owner), orgId, {
+        email: member.email.toLowerCase(),
+        org_access_level: level,
+      });
+      await acceptInvitation(built.ctx, auth(member), invite.id);
     },
   };
 }

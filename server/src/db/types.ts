@@ -13,6 +13,8 @@ export interface UsersTable {
   role: string | null;
   created_at: string;
   updated_at: string;
+  /** the organization this account was created through (0012): its admins may edit the account */
+  managed_by_organization_id?: string | null;
 }
 
 export interface ProfilesTable {
@@ -55,6 +57,10 @@ export interface OrganizationMembersTable {
   org_access_level: string;
   is_invite: number;
   created_at: string;
+  /** who sent the invitation (0012) */
+  invited_by?: string | null;
+  /** pending | accepted | declined; null for a membership that never was an invitation (0012) */
+  invite_status?: string | null;
 }
 
 export interface StrategicGoalsTable {

@@ -59,6 +59,8 @@ export function makeMember(over: Partial<TOrgMember> = {}): TOrgMember {
     org_access_level: 'user',
     is_invite: false,
     created_at: '2026-01-02T00:00:00.000Z',
+    can_edit_account: true,
+    can_change_access: true,
     ...over,
   };
 }

@@ -1,7 +1,7 @@
 import { CLOSED_TASK_STATUSES, COMPLETED_GOAL_STATUSES, goalProgress, kpiProgress } from '@cc/contract';
 import type { Db } from '../../db/index.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { membershipLevelsOf } from '../../modules/organizations/organizations.service.ts';
+import { membershipLevelsOf } from '../../modules/organizations/memberships.service.ts';
 
 /**
  * A bounded, read-only picture of what one user may see, for prompts, offline handlers and tools.

@@ -1,5 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
-import { membershipLevelsOf } from '../../modules/organizations/organizations.service.ts';
+import { membershipLevelsOf } from '../../modules/organizations/memberships.service.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { SearchHit } from '../tools/types.ts';
 import { visibilityRules } from './visibility.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { registerScriptedColleague, seedConversation } from '../../modules/comms/comms.demo-replies.ts';
-import { addMember } from '../../modules/organizations/organizations.service.ts';
+import { addManagedMember } from '../../modules/organizations/memberships.service.ts';
 import { createAccount } from '../../modules/users/users.service.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -56,7 +56,7 @@ export async function seedDemoComms(
       role: c.role,
       organization_id: orgId,
     });
-    await addMember(ctx, ceo, orgId, { email: c.email, org_access_level: 'user' });
+    await addManagedMember(ctx, orgId, { id, email: c.email }, 'user');
     await registerScriptedColleague(ctx, id, [...c.script]);
     ids.push(id);
   }

@@ -43,6 +43,22 @@ apiSuite('demo workspace seed', () => {
     expect((await get('/api/strategic-advice/')).length).toBe(1);
   });
 
+  it('the demo members are accounts the organization manages (not the platform admin), with no invitation', async () => {
+    const token = await t.login('ceo@demo.example', 'demo-password-1');
+    const [org] = (await t.req({ method: 'GET', url: '/api/organizations', token })).json();
+    const members = (await t.req({ method: 'GET', url: `/api/organizations/${org.id}/users`, token })).json();
+    const editable = Object.fromEntries(
+      members.map((m: { email: string; can_edit_account: boolean }) => [m.email, m.can_edit_account]),
+    );
+    expect(editable).toMatchObject({
+      'maya@demo.example': true,
+      'leo@demo.example': true,
+      'admin@demo.example': false,
+      'ceo@demo.example': false,
+    });
+    expect(members.every((m: { is_invite: boolean }) => !m.is_invite)).toBe(true);
+  });
+
   it('a team member sees shared work but not the CEO’s private notes', async () => {
     const token = await t.login('maya@demo.example', 'demo-password-1');
     const tasks = (await t.req({ method: 'GET', url: '/api/tasks/', token })).json();

@@ -7,7 +7,8 @@ import { seedDemoComms } from './demo-comms.ts';
 import { seedDemoWorkspace } from './demo-workspace.ts';
 import { countUsers, createAccount, findCredentials } from '../../modules/users/users.service.ts';
 import { verifyPassword } from '../../platform/auth/passwords.ts';
-import { createOrganization, addMember } from '../../modules/organizations/organizations.service.ts';
+import { addManagedMember } from '../../modules/organizations/memberships.service.ts';
+import { createOrganization } from '../../modules/organizations/organizations.service.ts';
 
 export const DEMO_ORGANIZATION = 'Northwind Ventures';
 export const DEMO_USERS = [
@@ -84,9 +85,13 @@ export async function seedIfEmpty(ctx: AppContext): Promise<SeedResult> {
       organization_id: null,
     };
     const org = await createOrganization(tctx, ceo, DEMO_ORGANIZATION);
-    await addMember(tctx, ceo, org.id, { email: 'admin@demo.example', org_access_level: 'admin' });
-    await addMember(tctx, ceo, org.id, { email: 'maya@demo.example', org_access_level: 'manager' });
-    await addMember(tctx, ceo, org.id, { email: 'leo@demo.example', org_access_level: 'user' });
+    // The demo's people were created through its organization: members without an invitation, and
+    // (but the platform admin) accounts the organization manages.
+    const member = (email: string, level: string, managed = true) =>
+      addManagedMember(tctx, org.id, { id: ids[email], email }, level, { managed });
+    await member('admin@demo.example', 'admin', false);
+    await member('maya@demo.example', 'manager');
+    await member('leo@demo.example', 'user');
     const person = (email: string, first: string, last: string, level: string) => ({
       id: ids[email],
       email,

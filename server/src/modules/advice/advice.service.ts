@@ -13,7 +13,7 @@ import { assertMemberOf, ownedRecordRights } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
-import { membershipLevelsOf } from '../organizations/organizations.service.ts';
+import { membershipLevelsOf } from '../organizations/memberships.service.ts';
 import { presentAdvice } from './advice.presenter.ts';
 import * as repo from './advice.repository.ts';
 

@@ -12,7 +12,7 @@ import { nowIso, withTx } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
-import { organizationIdsOf } from '../organizations/organizations.service.ts';
+import { organizationIdsOf } from '../organizations/memberships.service.ts';
 import { displayName, presentMessage, presentThread } from './comms.presenter.ts';
 import * as repo from './comms.repository.ts';
 

@@ -17,7 +17,7 @@ import { assertMemberOf, managesAny, type Memberships, memberOfAny } from '../..
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { membershipLevelsOf } from '../organizations/organizations.service.ts';
+import { membershipLevelsOf } from '../organizations/memberships.service.ts';
 import { parseList, presentAssignable, presentContact } from './contacts.presenter.ts';
 import * as repo from './contacts.repository.ts';
 

@@ -9,7 +9,7 @@ import type { Memberships } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { membershipLevelsOf } from '../organizations/organizations.service.ts';
+import { membershipLevelsOf } from '../organizations/memberships.service.ts';
 import { presentFile } from './files.presenter.ts';
 import './files.search.ts';
 import * as repo from './files.repository.ts';

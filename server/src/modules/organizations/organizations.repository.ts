@@ -1,6 +1,7 @@
 import type { Db } from '../../db/index.ts';
-import { preparedQuery } from '../../db/prepared-query.ts';
-import type { OrganizationMembersTable, OrganizationsTable } from '../../db/types.ts';
+import type { OrganizationsTable } from '../../db/types.ts';
+
+// Organizations and their member lists; membership reads and writes are in memberships.repository.ts.
 
 export function findOrganization(db: Db, id: string) {
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
@@ -16,6 +17,7 @@ export function listOrganizations(db: Db, opts: { memberUserId?: string; limit: 
       .selectFrom('organization_members as m')
       .select((e) => e.fn.countAll<number>().as('n'))
       .whereRef('m.organization_id', '=', 'organizations.id')
+      .where((e) => e.or([e('m.invite_status', 'is', null), e('m.invite_status', '!=', 'declined')]))
       .as('member_count'),
   ]);
   if (opts.memberUserId) {
@@ -26,56 +28,25 @@ export function listOrganizations(db: Db, opts: { memberUserId?: string; limit: 
           .selectFrom('organization_members as mine')
           .select('mine.id')
           .whereRef('mine.organization_id', '=', 'organizations.id')
-          .where('mine.user_id', '=', uid),
+          .where('mine.user_id', '=', uid)
+          .where('mine.is_invite', '=', 0),
       ),
     );
   }
   return q.orderBy('organizations.name').orderBy('organizations.id').limit(opts.limit).execute();
 }
 
-/** The user's memberships (organization id → access level). */
-const memberships = preparedQuery((db, p: { userId: string }) =>
-  db
-    .selectFrom('organization_members')
-    .select(['organization_id', 'org_access_level'])
-    .where('user_id', '=', p.userId),
-);
-
-/** Organization id → org_access_level of the user's memberships (read on most requests: prepared). */
-export async function membershipsOf(db: Db, userId: string): Promise<Map<string, string>> {
-  const rows = await memberships(db, { userId });
-  return new Map(rows.map((r) => [r.organization_id, r.org_access_level]));
-}
-
-export function findMembership(db: Db, orgId: string, userId: string) {
-  return db
-    .selectFrom('organization_members')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
-export function findMembershipByEmail(db: Db, orgId: string, email: string) {
-  return db
-    .selectFrom('organization_members')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('email', '=', email)
-    .executeTakeFirst();
-}
-
-export function findMemberRow(db: Db, memberId: string) {
-  return db.selectFrom('organization_members').selectAll().where('id', '=', memberId).executeTakeFirst();
-}
-
 const MEMBER_LIMIT = 500;
 
-export function listMembers(db: Db, orgId: string) {
-  return db
+/**
+ * Members and pending invitations (declined ones are gone from the list), with what the rights rules
+ * need to know about each member's account. Invitations never join the account.
+ */
+export function listMembers(db: Db, orgId: string, only?: { memberId?: string; userId?: string }) {
+  let q = db
     .selectFrom('organization_members as m')
-    .leftJoin('users as u', 'u.id', 'm.user_id')
-    .select([
+    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'm.user_id').on('m.is_invite', '=', 0))
+    .select((eb) => [
       'm.id',
       'm.user_id',
       'm.email',
@@ -85,13 +56,26 @@ export function listMembers(db: Db, orgId: string) {
       'u.first_name',
       'u.last_name',
       'u.user_level',
+      'u.managed_by_organization_id',
+      eb
+        .exists(
+          eb
+            .selectFrom('organization_members as other')
+            .select('other.id')
+            .whereRef('other.user_id', '=', 'm.user_id')
+            .where('other.organization_id', '!=', orgId)
+            .where('other.is_invite', '=', 0),
+        )
+        .as('in_other_organization'),
     ])
     .where('m.organization_id', '=', orgId)
-    .orderBy('m.created_at')
-    .orderBy('m.id')
-    .limit(MEMBER_LIMIT)
-    .execute();
+    .where((eb) => eb.or([eb('m.invite_status', 'is', null), eb('m.invite_status', '!=', 'declined')]));
+  if (only?.memberId) q = q.where('m.id', '=', only.memberId);
+  if (only?.userId) q = q.where('m.user_id', '=', only.userId);
+  return q.orderBy('m.created_at').orderBy('m.id').limit(MEMBER_LIMIT).execute();
 }
+
+export type MemberRow = Awaited<ReturnType<typeof listMembers>>[number];
 
 export async function insertOrganization(db: Db, org: OrganizationsTable): Promise<void> {
   await db.insertInto('organizations').values(org).execute();
@@ -103,37 +87,4 @@ export async function renameOrganization(db: Db, id: string, name: string, now: 
 
 export async function deleteOrganization(db: Db, id: string): Promise<void> {
   await db.deleteFrom('organizations').where('id', '=', id).execute();
-}
-
-export async function insertMember(db: Db, m: OrganizationMembersTable): Promise<void> {
-  await db.insertInto('organization_members').values(m).execute();
-}
-
-export async function updateMember(
-  db: Db,
-  id: string,
-  set: Partial<OrganizationMembersTable>,
-): Promise<void> {
-  await db.updateTable('organization_members').set(set).where('id', '=', id).execute();
-}
-
-export async function deleteMember(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('organization_members').where('id', '=', id).execute();
-}
-
-/** Turns pending invites for an e-mail into memberships of the new account; returns their org ids. */
-export async function claimInvites(db: Db, userId: string, email: string): Promise<string[]> {
-  const rows = await db
-    .updateTable('organization_members')
-    .set({ user_id: userId, is_invite: 0 })
-    .where('email', '=', email)
-    .where('is_invite', '=', 1)
-    .returning('organization_id')
-    .execute();
-  return rows.map((r) => r.organization_id);
-}
-
-/** Keeps membership e-mails in step with an account's e-mail change. */
-export async function setMemberEmail(db: Db, userId: string, email: string): Promise<void> {
-  await db.updateTable('organization_members').set({ email }).where('user_id', '=', userId).execute();
 }

@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { invitationsRoutes } from './invitations.routes.ts';
 import * as orgs from './organizations.service.ts';
 
 /** What the cached GET routes of this module read (see platform/response-cache.ts). */
@@ -22,6 +23,8 @@ const ZMemberParams = z.object({ id: ZId, userId: ZId });
 const tags = ['organizations'];
 
 export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  await app.register(invitationsRoutes, { ctx });
+
   app.get(
     '/api/organizations',
     {
@@ -97,7 +100,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
     {
       schema: {
         tags,
-        summary: 'Add a member by e-mail (an unknown e-mail becomes an invite)',
+        summary: 'Invite a person by e-mail: they join once they accept',
         params: ZIdParams,
         body: ZAddOrgUserRequest,
         response: { 201: ZOrgMember, ...errors },
@@ -112,7 +115,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
     {
       schema: {
         tags,
-        summary: 'Edit a member: access level, and account fields of regular members',
+        summary: 'Edit a member: access level, and account fields of accounts this organization manages',
         params: ZMemberParams,
         body: ZUpdateOrgUserRequest,
         response: { 200: ZOrgMember, ...errors },

@@ -5,61 +5,74 @@ import { nowIso, withTx } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
-import {
-  findUserByEmail,
-  getUserSummary,
-  setPrimaryOrganization,
-  updateAccount,
-} from '../users/users.service.ts';
+import { updateAccount } from '../users/users.service.ts';
+import * as memberships from './memberships.repository.ts';
+import { setPrimaryOrganization } from './memberships.service.ts';
 import * as repo from './organizations.repository.ts';
+import {
+  accountEditRefusal,
+  type MemberTarget,
+  mayChangeMembership,
+  mayGrantLevel,
+  organizationRights,
+} from './organizations.policy.ts';
 
 const ORG_LIST_LIMIT = 200;
 type OrgAccess = 'user' | 'manager' | 'admin';
-
-/** Platform admins and CEOs (within their organizations) run organizations; org admins manage members. */
-function rights(caller: AuthUser, membership: string | undefined) {
-  const platformAdmin = caller.user_level === 'admin';
-  const ceoMember = caller.user_level === 'ceo' && membership !== undefined;
-  return {
-    visible: platformAdmin || membership !== undefined,
-    canManage: platformAdmin || ceoMember || membership === 'admin',
-    canEdit: platformAdmin || ceoMember,
-  };
-}
+type Access = Awaited<ReturnType<typeof access>>;
 
 async function access(ctx: AppContext, caller: AuthUser, orgId: string) {
   const org = await repo.findOrganization(ctx.db, orgId);
   const membership = org
-    ? (await repo.findMembership(ctx.db, orgId, caller.id))?.org_access_level
+    ? (await memberships.findMembership(ctx.db, orgId, caller.id))?.org_access_level
     : undefined;
-  const r = rights(caller, membership);
+  const r = organizationRights(caller, membership);
   if (!org || !r.visible) throw notFound('Organization not found');
   return { org, membership, ...r };
 }
 
-function presentMember(m: Awaited<ReturnType<typeof repo.listMembers>>[number]): TOrgMember {
+async function managerAccess(ctx: AppContext, caller: AuthUser, orgId: string) {
+  const a = await access(ctx, caller, orgId);
+  if (!a.canManage) throw forbidden('You cannot manage the members of this organization.');
+  return a;
+}
+
+function targetOf(m: repo.MemberRow): MemberTarget {
+  return {
+    user_id: m.user_id ?? '',
+    user_level: m.user_level ?? null,
+    managed_by_organization_id: m.managed_by_organization_id ?? null,
+    in_other_organization: Boolean(m.in_other_organization),
+  };
+}
+
+/** An invitation shows the e-mail and offered level only: nothing about a matching account. */
+function presentMember(caller: AuthUser, a: Access, m: repo.MemberRow): TOrgMember {
+  const invite = Boolean(m.is_invite);
   return {
     id: m.id,
-    user_id: m.user_id,
+    user_id: invite ? null : m.user_id,
     email: m.email,
-    first_name: m.first_name ?? null,
-    last_name: m.last_name ?? null,
-    user_level: m.user_level ?? null,
+    first_name: invite ? null : (m.first_name ?? null),
+    last_name: invite ? null : (m.last_name ?? null),
+    user_level: invite ? null : (m.user_level ?? null),
     org_access_level: m.org_access_level as OrgAccess,
-    is_invite: Boolean(m.is_invite),
+    is_invite: invite,
     created_at: m.created_at,
+    can_edit_account: !invite && accountEditRefusal(caller, a.canManage, a.org.id, targetOf(m)) === null,
+    can_change_access: !invite && a.canManage && mayChangeMembership(caller, targetOf(m)),
   };
 }
 
 export async function listOrganizations(ctx: AppContext, caller: AuthUser): Promise<TOrganization[]> {
-  const mine = await repo.membershipsOf(ctx.db, caller.id);
+  const mine = await memberships.membershipsOf(ctx.db, caller.id);
   const rows = await repo.listOrganizations(ctx.db, {
     memberUserId: caller.user_level === 'admin' ? undefined : caller.id,
     limit: ORG_LIST_LIMIT,
   });
   return rows.map((o) => {
     const level = mine.get(o.id);
-    const r = rights(caller, level);
+    const r = organizationRights(caller, level);
     return {
       id: o.id,
       name: o.name,
@@ -91,7 +104,7 @@ export async function createOrganization(
   await withTx(ctx.db, async (trx) => {
     await repo.insertOrganization(trx, { id, name, created_by: caller.id, created_at: now, updated_at: now });
     // The creator runs the new organization.
-    await repo.insertMember(trx, {
+    await memberships.insertMember(trx, {
       id: randomUUID(),
       organization_id: id,
       user_id: caller.id,
@@ -105,66 +118,90 @@ export async function createOrganization(
   return presentOrganization(ctx, caller, id);
 }
 
+const EDIT_REFUSED = 'Only a platform administrator, or a CEO who is an admin of this organization, can';
+
 export async function renameOrganization(ctx: AppContext, caller: AuthUser, id: string, name: string) {
   const a = await access(ctx, caller, id);
-  if (!a.canEdit) throw forbidden('Only a CEO or an administrator can rename this organization.');
+  if (!a.canEdit) throw forbidden(`${EDIT_REFUSED} rename it.`);
   await repo.renameOrganization(ctx.db, id, name, nowIso());
   return presentOrganization(ctx, caller, id);
 }
 
 export async function deleteOrganization(ctx: AppContext, caller: AuthUser, id: string): Promise<void> {
   const a = await access(ctx, caller, id);
-  if (!a.canEdit) throw forbidden('Only a CEO or an administrator can delete this organization.');
+  if (!a.canEdit) throw forbidden(`${EDIT_REFUSED} delete it.`);
   await repo.deleteOrganization(ctx.db, id); // memberships cascade; users' primary organization is set null
 }
 
 export async function listMembers(ctx: AppContext, caller: AuthUser, orgId: string): Promise<TOrgMember[]> {
-  await access(ctx, caller, orgId);
-  return (await repo.listMembers(ctx.db, orgId)).map(presentMember);
+  const a = await access(ctx, caller, orgId);
+  return (await repo.listMembers(ctx.db, orgId)).map((m) => presentMember(caller, a, m));
 }
 
-async function memberView(ctx: AppContext, orgId: string, memberId: string): Promise<TOrgMember> {
-  const m = (await repo.listMembers(ctx.db, orgId)).find((x) => x.id === memberId);
+async function memberView(ctx: AppContext, caller: AuthUser, orgId: string, memberId: string) {
+  const a = await access(ctx, caller, orgId);
+  const [m] = await repo.listMembers(ctx.db, orgId, { memberId });
   if (!m) throw notFound('Member not found');
-  return presentMember(m);
+  return presentMember(caller, a, m);
 }
 
+function assertMayGrant(caller: AuthUser, a: Access, level: string) {
+  if (!mayGrantLevel(caller, a.membership, level)) {
+    throw forbidden('You cannot give an access level above your own.');
+  }
+}
+
+/**
+ * Every e-mail becomes an invitation, whether an account owns it or not: nobody joins an organization
+ * without accepting, and the inviter learns nothing about the account. A declined invitation may be sent again.
+ */
 export async function addMember(
   ctx: AppContext,
   caller: AuthUser,
   orgId: string,
   body: z.output<typeof ZAddOrgUserRequest>,
 ): Promise<TOrgMember> {
-  const a = await access(ctx, caller, orgId);
-  if (!a.canManage) throw forbidden('You cannot manage the members of this organization.');
-  if (await repo.findMembershipByEmail(ctx.db, orgId, body.email)) {
-    throw conflict('This user is already a member of this organization.');
+  const a = await managerAccess(ctx, caller, orgId);
+  assertMayGrant(caller, a, body.org_access_level);
+  const invite = {
+    org_access_level: body.org_access_level,
+    is_invite: 1,
+    invite_status: 'pending',
+    invited_by: caller.id,
+    created_at: nowIso(),
+  };
+  const existing = await memberships.findMembershipByEmail(ctx.db, orgId, body.email);
+  if (existing && existing.invite_status !== 'declined') {
+    throw conflict(
+      existing.is_invite
+        ? 'This e-mail has already been invited to this organization.'
+        : 'This user is already a member of this organization.',
+    );
   }
-  const user = await findUserByEmail(ctx, body.email);
-  const id = randomUUID();
-  await withTx(ctx.db, async (trx) => {
-    await repo.insertMember(trx, {
+  const id = existing?.id ?? randomUUID();
+  if (existing) await memberships.updateMember(ctx.db, id, { ...invite, user_id: null });
+  else
+    await memberships.insertMember(ctx.db, {
       id,
       organization_id: orgId,
-      user_id: user?.id ?? null,
+      user_id: null,
       email: body.email,
-      org_access_level: body.org_access_level,
-      // An e-mail with no account yet is an invite: it joins when that person signs up.
-      is_invite: user ? 0 : 1,
-      created_at: nowIso(),
+      ...invite,
     });
-    if (user) await setPrimaryOrganization({ ...ctx, db: trx }, user.id, orgId, { onlyIfEmpty: true });
-  });
-  return memberView(ctx, orgId, id);
+  return memberView(ctx, caller, orgId, id);
 }
 
 /** The path's userId names an account; an invite (no account) is addressed by its member id. */
 async function findTarget(ctx: AppContext, orgId: string, userId: string) {
-  const m = (await repo.findMembership(ctx.db, orgId, userId)) ?? (await repo.findMemberRow(ctx.db, userId));
-  if (!m || m.organization_id !== orgId) throw notFound('Member not found');
-  if (m.is_invite) throw forbidden('Invited users cannot be edited or deleted.');
+  const byAccount = await repo.listMembers(ctx.db, orgId, { userId });
+  const [m] = byAccount.length ? byAccount : await repo.listMembers(ctx.db, orgId, { memberId: userId });
+  if (!m) throw notFound('Member not found');
+  if (m.is_invite || !m.user_id) throw forbidden('Invited users cannot be edited or deleted.');
   return m as typeof m & { user_id: string };
 }
+
+const PROTECTED_MEMBER =
+  "Only a platform administrator can change or remove the organization's CEO or a platform administrator.";
 
 export async function updateMember(
   ctx: AppContext,
@@ -173,25 +210,23 @@ export async function updateMember(
   userId: string,
   body: z.output<typeof ZUpdateOrgUserRequest>,
 ): Promise<TOrgMember> {
-  const a = await access(ctx, caller, orgId);
-  if (!a.canManage) throw forbidden('You cannot manage the members of this organization.');
+  const a = await managerAccess(ctx, caller, orgId);
   const m = await findTarget(ctx, orgId, userId);
+  const target = targetOf(m);
   const { org_access_level, ...account } = body;
+  const levelChange = org_access_level !== undefined && org_access_level !== m.org_access_level;
+  if (levelChange) {
+    assertMayGrant(caller, a, org_access_level);
+    if (!mayChangeMembership(caller, target)) throw forbidden(PROTECTED_MEMBER);
+  }
   const touchesAccount = Object.values(account).some((v) => v !== undefined);
-  if (touchesAccount && caller.user_level !== 'admin') {
-    // Account fields (e-mail, names, password) of another person: only for regular members, never for
-    // oneself (the profile page does that with the current password) nor for admin or CEO accounts.
-    const target = await getUserSummary(ctx, m.user_id);
-    if (m.user_id === caller.id) throw forbidden('Change your own account from your profile.');
-    if (!target || target.user_level === 'admin' || target.user_level === 'ceo') {
-      throw forbidden('Only a platform administrator can change this account.');
-    }
+  if (touchesAccount) {
+    const refusal = accountEditRefusal(caller, a.canManage, orgId, target);
+    if (refusal) throw forbidden(refusal);
+    await updateAccount(ctx, m.user_id, account);
   }
-  if (touchesAccount) await updateAccount(ctx, m.user_id, account);
-  if (org_access_level !== undefined && org_access_level !== m.org_access_level) {
-    await repo.updateMember(ctx.db, m.id, { org_access_level });
-  }
-  return memberView(ctx, orgId, m.id);
+  if (levelChange) await memberships.updateMember(ctx.db, m.id, { org_access_level });
+  return memberView(ctx, caller, orgId, m.id);
 }
 
 export async function removeMember(
@@ -200,57 +235,13 @@ export async function removeMember(
   orgId: string,
   userId: string,
 ): Promise<void> {
-  const a = await access(ctx, caller, orgId);
-  if (!a.canManage) throw forbidden('You cannot manage the members of this organization.');
+  await managerAccess(ctx, caller, orgId);
   const m = await findTarget(ctx, orgId, userId);
+  if (!mayChangeMembership(caller, targetOf(m))) throw forbidden(PROTECTED_MEMBER);
   await withTx(ctx.db, async (trx) => {
-    await repo.deleteMember(trx, m.id);
-    const rest = await repo.membershipsOf(trx, m.user_id);
+    await memberships.deleteMember(trx, m.id);
+    const rest = await memberships.membershipsOf(trx, m.user_id);
     const next = rest.keys().next().value ?? null;
     await setPrimaryOrganization({ ...ctx, db: trx }, m.user_id, next, { onlyIfEquals: orgId });
   });
-}
-
-// ---- for other modules ----
-
-export async function assertOrganizationExists(ctx: AppContext, id: string): Promise<void> {
-  if (!(await repo.findOrganization(ctx.db, id))) throw notFound('Organization not found');
-}
-
-/** Makes the user a member (level user) unless they already are. */
-export async function ensureMembership(ctx: AppContext, orgId: string, userId: string, email: string) {
-  if (await repo.findMembership(ctx.db, orgId, userId)) return;
-  const invite = await repo.findMembershipByEmail(ctx.db, orgId, email);
-  if (invite) {
-    await repo.updateMember(ctx.db, invite.id, { user_id: userId, is_invite: 0 });
-    return;
-  }
-  await repo.insertMember(ctx.db, {
-    id: randomUUID(),
-    organization_id: orgId,
-    user_id: userId,
-    email,
-    org_access_level: 'user',
-    is_invite: 0,
-    created_at: nowIso(),
-  });
-}
-
-/** On sign-up: pending invites for the e-mail become memberships; the first becomes the primary org. */
-export async function acceptInvites(ctx: AppContext, userId: string, email: string): Promise<void> {
-  const orgIds = await repo.claimInvites(ctx.db, userId, email);
-  if (orgIds.length) await setPrimaryOrganization(ctx, userId, orgIds[0], { onlyIfEmpty: true });
-}
-
-export const syncMemberEmail = (ctx: AppContext, userId: string, email: string) =>
-  repo.setMemberEmail(ctx.db, userId, email);
-
-/** Ids of the organizations the user belongs to (for visibility rules of other modules). */
-export async function organizationIdsOf(ctx: AppContext, userId: string): Promise<string[]> {
-  return [...(await repo.membershipsOf(ctx.db, userId)).keys()];
-}
-
-/** The user's memberships as organization id → org_access_level (for other modules' permission rules). */
-export function membershipLevelsOf(ctx: AppContext, userId: string): Promise<Map<string, string>> {
-  return repo.membershipsOf(ctx.db, userId);
 }

@@ -15,6 +15,18 @@ apiSuite('organizations', () => {
   afterAll(() => t.close());
 
   const post = (token: string, url: string, body: unknown) => t.req({ method: 'POST', url, token, body });
+  /** An account a platform admin creates through the organization: the organization manages it. */
+  const managedMember = async (orgId: string) => {
+    const email = `managed-${Math.random().toString(36).slice(2, 8)}@test.example`;
+    const res = await post(admin.token, '/api/users/', {
+      email,
+      password: 'managed-pass-1',
+      user_level: 'user',
+      organization_id: orgId,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return { id: res.json().id as string, email, token: await t.login(email, 'managed-pass-1') };
+  };
 
   it('a ceo creates an organization, becomes its admin member, and it becomes their primary organization', async () => {
     const res = await post(ceo.token, '/api/organizations', { name: '  Apex Corp ' });
@@ -100,14 +112,14 @@ apiSuite('organizations', () => {
     expect(org.name).toBe('Private Co');
   });
 
-  it('adds an existing account as a member and an unknown e-mail as an invite; duplicates are 409', async () => {
+  it('invites an existing account and an unknown e-mail alike; duplicates are 409', async () => {
     const orgId = await t.createOrg(ceo, 'Members Co');
     const u = await t.createUser('user');
     const add = await post(ceo.token, `/api/organizations/${orgId}/users`, { email: u.email.toUpperCase() });
     expect(add.statusCode).toBe(201);
     expect(add.json()).toMatchObject({
-      user_id: u.id,
-      is_invite: false,
+      user_id: null,
+      is_invite: true,
       org_access_level: 'user',
       email: u.email,
     });
@@ -118,9 +130,14 @@ apiSuite('organizations', () => {
     expect(invite.json()).toMatchObject({ user_id: null, is_invite: true, org_access_level: 'manager' });
     const dup = await post(ceo.token, `/api/organizations/${orgId}/users`, { email: u.email });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json().detail).toBe('This user is already a member of this organization.');
+    expect(dup.json().detail).toBe('This e-mail has already been invited to this organization.');
     const me = (await t.req({ method: 'GET', url: '/api/users/me', token: u.token })).json();
-    expect(me.organization_id).toBe(orgId);
+    expect(me.organization_id).toBeNull();
+    const member = await t.createUser('user');
+    await t.addToOrg(ceo, orgId, member);
+    const again = await post(ceo.token, `/api/organizations/${orgId}/users`, { email: member.email });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().detail).toBe('This user is already a member of this organization.');
   });
 
   it('validates member input with the spec messages', async () => {
@@ -164,9 +181,8 @@ apiSuite('organizations', () => {
   it('an organization admin (user level user) manages members but cannot rename or delete', async () => {
     const orgId = await t.createOrg(ceo, 'Delegated Co');
     const lead = await t.createUser('user');
-    const staff = await t.createUser('user');
+    const staff = await managedMember(orgId);
     await t.addToOrg(ceo, orgId, lead, 'admin');
-    await t.addToOrg(ceo, orgId, staff);
     const promote = await t.req({
       method: 'PATCH',
       url: `/api/organizations/${orgId}/users/${staff.id}`,
@@ -193,10 +209,9 @@ apiSuite('organizations', () => {
     expect(await t.login(ceo.email)).toBeTruthy();
   });
 
-  it('editing a member password revokes their sessions; edits with nothing else keep the row', async () => {
+  it('editing a managed member password revokes their sessions; edits with nothing else keep the row', async () => {
     const orgId = await t.createOrg(ceo);
-    const u = await t.createUser('user');
-    await t.addToOrg(ceo, orgId, u);
+    const u = await managedMember(orgId);
     const short = await t.req({
       method: 'PATCH',
       url: `/api/organizations/${orgId}/users/${u.id}`,

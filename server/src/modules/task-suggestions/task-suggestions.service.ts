@@ -31,7 +31,7 @@ import type { TaskSuggestionsTable } from '../../db/types.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
-import { membershipLevelsOf } from '../organizations/organizations.service.ts';
+import { membershipLevelsOf } from '../organizations/memberships.service.ts';
 import { createTask } from '../tasks/tasks.service.ts';
 import { presentSuggestion } from './task-suggestions.presenter.ts';
 import * as repo from './task-suggestions.repository.ts';

@@ -18,7 +18,7 @@ import { managesAny, type Memberships, memberOfAny } from '../../platform/access
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { membershipLevelsOf, organizationIdsOf } from '../organizations/organizations.service.ts';
+import { membershipLevelsOf, organizationIdsOf } from '../organizations/memberships.service.ts';
 import { getUserSummary } from '../users/users.service.ts';
 import { presentTask, type TaskRights } from './tasks.presenter.ts';
 import * as repo from './tasks.repository.ts';

@@ -17,13 +17,13 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { limitMessages } from '../../platform/limits/limit-messages.ts';
 import { lockoutError } from '../../platform/limits/limits.ts';
+import { deleteWithOwnedFiles } from '../files/files.service.ts';
 import {
-  acceptInvites,
+  addManagedMember,
   assertOrganizationExists,
   ensureMembership,
   syncMemberEmail,
-} from '../organizations/organizations.service.ts';
-import { deleteWithOwnedFiles } from '../files/files.service.ts';
+} from '../organizations/memberships.service.ts';
 import * as repo from './users.repository.ts';
 import { presentUser } from './users.presenter.ts';
 
@@ -81,15 +81,14 @@ async function insertAccount(
   return id;
 }
 
-/** Self sign-up: always waitlisted, whatever the body says; pending invites for the e-mail are accepted. */
+/**
+ * Self sign-up: always waitlisted, whatever the body says. Pending invitations for the e-mail stay
+ * invitations: the person accepts them once approved.
+ */
 export async function register(ctx: AppContext, body: z.output<typeof ZRegisterRequest>): Promise<TUser> {
-  const input = body;
-  const id = await withTx(ctx.db, async (trx) => {
-    const tctx = { ...ctx, db: trx };
-    const newId = await insertAccount(tctx, { ...input, user_level: 'waitlisted', organization_id: null });
-    await acceptInvites(tctx, newId, input.email);
-    return newId;
-  });
+  const id = await withTx(ctx.db, (trx) =>
+    insertAccount({ ...ctx, db: trx }, { ...body, user_level: 'waitlisted', organization_id: null }),
+  );
   return load(ctx, id, { user_level: 'waitlisted' });
 }
 
@@ -184,8 +183,10 @@ export async function adminCreateUser(
     const tctx = { ...ctx, db: trx };
     if (input.organization_id) await assertOrganizationExists(tctx, input.organization_id);
     const newId = await insertAccount(tctx, input);
-    if (input.organization_id) await ensureMembership(tctx, input.organization_id, newId, input.email);
-    await acceptInvites(tctx, newId, input.email);
+    // An account created with an organization is created through it: that organization manages it.
+    if (input.organization_id) {
+      await addManagedMember(tctx, input.organization_id, { id: newId, email: input.email }, 'user');
+    }
     return newId;
   });
   return load(ctx, id, admin);
@@ -261,12 +262,6 @@ export async function adminDeleteUser(ctx: AppContext, admin: AuthUser, id: stri
 /** For sign-in: the stored hash of the account with this e-mail. */
 export const findCredentials = (ctx: AppContext, email: string) => repo.findCredentialsByEmail(ctx.db, email);
 
-/** For other modules: a user's id and level by e-mail, or undefined. */
-export async function findUserByEmail(ctx: AppContext, email: string) {
-  const r = await repo.findCredentialsByEmail(ctx.db, email);
-  return r ? { id: r.id, email: r.email, user_level: r.user_level } : undefined;
-}
-
 export async function getUserSummary(ctx: AppContext, id: string) {
   const r = await repo.findUserById(ctx.db, id);
   return r
@@ -279,20 +274,6 @@ export async function getUserSummary(ctx: AppContext, id: string) {
         organization_id: r.organization_id,
       }
     : undefined;
-}
-
-/** Sets the user's primary organization, optionally only when unset or when it currently is `onlyIfEquals`. */
-export async function setPrimaryOrganization(
-  ctx: AppContext,
-  userId: string,
-  orgId: string | null,
-  opts: { onlyIfEmpty?: boolean; onlyIfEquals?: string } = {},
-): Promise<void> {
-  const current = await repo.findUserById(ctx.db, userId);
-  if (!current) return;
-  if (opts.onlyIfEmpty && current.organization_id) return;
-  if (opts.onlyIfEquals !== undefined && current.organization_id !== opts.onlyIfEquals) return;
-  await repo.updateUserColumns(ctx.db, userId, { organization_id: orgId, updated_at: nowIso() });
 }
 
 export const countUsers = (ctx: AppContext) => repo.countUsers(ctx.db);

@@ -59,11 +59,12 @@ describe.runIf(pgReady)('two server instances on one PostgreSQL database', () =>
       first_name: 'Mia',
     });
     const org = await call(a.url, 'POST', '/api/organizations', adminToken, { name: 'Multi Org' });
-    await call(a.url, 'POST', `/api/organizations/${org.id}/users`, adminToken, {
+    const invite = await call(a.url, 'POST', `/api/organizations/${org.id}/users`, adminToken, {
       email: member.email,
       org_access_level: 'user',
     });
     const memberToken = await signIn(b.url, member.email, member.password);
+    await call(b.url, 'POST', `/api/users/me/invitations/${invite.id}/accept`, memberToken);
 
     const thread = await call(a.url, 'POST', '/api/comms/threads', adminToken, {
       participant_ids: [created.id],

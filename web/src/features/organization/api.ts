@@ -1,4 +1,10 @@
-import type { TAddOrgUserRequest, TOrganization, TOrgMember, TUpdateOrgUserRequest } from '@cc/contract';
+import type {
+  TAddOrgUserRequest,
+  TInvitation,
+  TOrganization,
+  TOrgMember,
+  TUpdateOrgUserRequest,
+} from '@cc/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { currentUserKey } from '../../lib/auth';
@@ -11,6 +17,9 @@ export const orgKeys = {
   list: () => [...orgKeys.all, 'list'] as const,
   members: (orgId: string) => [...orgKeys.all, orgId, 'members'] as const,
 };
+
+/** The signed-in person's pending invitations (not under orgKeys: they are the invitee's, not an org's). */
+export const invitationKeys = { mine: ['invitations', 'mine'] as const };
 
 export const organizationsQuery = () =>
   queryOptions({
@@ -100,5 +109,34 @@ export function useRemoveMember(orgId: string) {
     mutationFn: (member: TOrgMember) =>
       api<void>(memberPath(orgId, memberTargetId(member)), { method: 'DELETE' }),
     onSuccess: invalidate,
+  });
+}
+
+export function useMyInvitations() {
+  return useQuery({
+    queryKey: invitationKeys.mine,
+    queryFn: ({ signal }) => api<TInvitation[]>('/api/users/me/invitations', { signal }),
+  });
+}
+
+const invitationPath = (id: string, action: 'accept' | 'decline') =>
+  `/api/users/me/invitations/${encodeURIComponent(id)}/${action}`;
+
+/** Accepting adds an organization (and maybe the primary one): the organizations list refreshes. */
+export function useAcceptInvitation() {
+  const queryClient = useQueryClient();
+  const invalidateOrgs = useInvalidateOrgs();
+  return useMutation({
+    mutationFn: (inv: TInvitation) => api<void>(invitationPath(inv.id, 'accept'), { method: 'POST' }),
+    onSettled: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: invitationKeys.mine }), invalidateOrgs()]),
+  });
+}
+
+export function useDeclineInvitation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (inv: TInvitation) => api<void>(invitationPath(inv.id, 'decline'), { method: 'POST' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: invitationKeys.mine }),
   });
 }

@@ -15,6 +15,7 @@ function setup(
   const api = mockApi({
     'GET /api/users/me': { body: me },
     'GET /api/organizations': { body: orgs },
+    'GET /api/users/me/invitations': { body: [] },
     ...Object.fromEntries(orgs.map((o) => [`GET /api/organizations/${o.id}/users`, { body: members }])),
     ...extra,
   });
@@ -138,14 +139,84 @@ describe('organization members: add, edit, remove', () => {
     });
   });
 
-  it('locks account fields a manager may not change (a ceo member) but keeps the access level', async () => {
-    const ceo = makeMember({ user_id: 'u-ceo', first_name: 'Olivia', last_name: 'Chen', user_level: 'ceo' });
-    setup(makeUser({ user_level: 'user' }), [makeOrg({ can_edit: false, my_access_level: 'admin' })], [ceo]);
-    await userEvent.click(await screen.findByRole('button', { name: 'Edit Olivia Chen' }));
+  it('offers e-mail, name and password only when the row says the account is editable', async () => {
+    const foreign = makeMember({
+      user_id: 'u-ann',
+      first_name: 'Ann',
+      last_name: 'Lee',
+      email: 'ann@x.co',
+      can_edit_account: false,
+    });
+    const managed = makeMember({
+      user_id: 'u-bo',
+      first_name: 'Bo',
+      last_name: 'Ray',
+      can_edit_account: true,
+    });
+    const { callsTo } = setup(makeUser({ user_level: 'ceo' }), [makeOrg()], [foreign, managed], {
+      'PATCH /api/organizations/org-1/users/u-ann': { body: { ...foreign, org_access_level: 'manager' } },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Ann Lee' }));
+    let dialog = await screen.findByRole('dialog');
+    expect(within(dialog).queryByLabelText('Email')).not.toBeInTheDocument();
+    expect(within(dialog).queryByLabelText('New password')).not.toBeInTheDocument();
+    expect(within(dialog).queryByLabelText('First name')).not.toBeInTheDocument();
+    expect(within(dialog).getByText(/this account is not managed by this organization/)).toBeInTheDocument();
+    await userEvent.selectOptions(within(dialog).getByLabelText('Access level'), 'manager');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(callsTo('PATCH', '/api/organizations/org-1/users/u-ann')).toHaveLength(1));
+    expect(callsTo('PATCH', '/api/organizations/org-1/users/u-ann')[0].body).toEqual({
+      org_access_level: 'manager',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await userEvent.click(screen.getByRole('button', { name: 'Edit Bo Ray' }));
+    dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('Email')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('New password')).toBeInTheDocument();
+  });
+
+  it("offers no edit or remove for a member the caller may not change (the organization's ceo)", async () => {
+    const ceo = makeMember({
+      user_id: 'u-ceo',
+      first_name: 'Olivia',
+      last_name: 'Chen',
+      user_level: 'ceo',
+      can_edit_account: false,
+      can_change_access: false,
+    });
+    const staff = makeMember({
+      user_id: 'u-leo',
+      first_name: 'Leo',
+      last_name: 'Garcia',
+      can_edit_account: false,
+    });
+    setup(
+      makeUser({ user_level: 'user' }),
+      [makeOrg({ can_edit: false, my_access_level: 'admin' })],
+      [ceo, staff],
+    );
+    const table = await membersTable();
+    expect(table.getByText('Olivia Chen')).toBeInTheDocument();
+    expect(table.queryByRole('button', { name: 'Edit Olivia Chen' })).not.toBeInTheDocument();
+    expect(table.queryByRole('button', { name: 'Remove Olivia Chen' })).not.toBeInTheDocument();
+    expect(table.getByRole('button', { name: 'Edit Leo Garcia' })).toBeInTheDocument();
+    expect(table.getByRole('button', { name: 'Remove Leo Garcia' })).toBeInTheDocument();
+  });
+
+  it('says an invitation was sent after adding a member', async () => {
+    setup(makeUser({ user_level: 'ceo' }), [makeOrg()], [], {
+      'POST /api/organizations/org-1/users': {
+        status: 201,
+        body: makeMember({ email: 'ann@x.co', user_id: null, is_invite: true, can_edit_account: false }),
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Add member' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByLabelText('Email')).toHaveAttribute('readonly');
-    expect(within(dialog).getByLabelText('New password')).toHaveAttribute('readonly');
-    expect(within(dialog).getByLabelText('Access level')).toBeEnabled();
+    await userEvent.type(within(dialog).getByLabelText('Email'), 'ann@x.co');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add member' }));
+    expect(await screen.findByText('Invitation Sent')).toBeInTheDocument();
+    expect(screen.getByText('ann@x.co is invited and joins once they accept.')).toBeInTheDocument();
   });
 
   it('removes a member after confirmation', async () => {

@@ -27,7 +27,10 @@ interface MemberDialogProps {
   onOpenChange: (open: boolean) => void;
   /** The member being edited; absent when adding one. */
   member?: TOrgMember;
-  /** When true, only the access level may change (the server refuses account edits for this member). */
+  /**
+   * When true, only the access level may change: the row's `can_edit_account` is false (an account this
+   * organization does not manage), so the e-mail, name and password fields are not offered at all.
+   */
   accountLocked?: boolean;
   pending: boolean;
   onSubmit: (values: MemberValues) => void;
@@ -62,49 +65,41 @@ export function MemberDialog({
           <DialogDescription>
             {editing
               ? 'Only the fields you change are saved.'
-              : 'Add someone by e-mail. People without an account yet are invited and join when they sign up.'}
+              : 'Invite someone by e-mail. They join once they accept the invitation.'}
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={handleSubmit(onSubmit)} noValidate className="flex flex-col gap-4">
           {accountLocked ? (
             <p className="rounded-md border border-border bg-muted px-3 py-2 text-xs text-muted-foreground">
-              Only a platform administrator can change this account's details; you can change the access
-              level.
+              {member?.email}: this account is not managed by this organization, so only its owner or a
+              platform administrator can change its e-mail, name or password. You can change the access level.
             </p>
+          ) : (
+            <FormField id={`${idp}-email`} label="Email" error={errors.email?.message}>
+              <Input
+                type="email"
+                autoComplete="off"
+                {...fieldA11y(`${idp}-email`, errors.email?.message)}
+                {...register('email', {
+                  validate: (v) => {
+                    if (!v?.trim()) return 'Email is required';
+                    if (!EMAIL_PATTERN.test(v.trim())) return 'Invalid email address';
+                    return true;
+                  },
+                })}
+              />
+            </FormField>
+          )}
+          {editing && !accountLocked ? (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <FormField id={`${idp}-first`} label="First name">
+                <Input id={`${idp}-first`} autoComplete="off" {...register('first_name')} />
+              </FormField>
+              <FormField id={`${idp}-last`} label="Last name">
+                <Input id={`${idp}-last`} autoComplete="off" {...register('last_name')} />
+              </FormField>
+            </div>
           ) : null}
-          <FormField id={`${idp}-email`} label="Email" error={errors.email?.message}>
-            <Input
-              type="email"
-              autoComplete="off"
-              readOnly={accountLocked}
-              {...fieldA11y(`${idp}-email`, errors.email?.message)}
-              {...register('email', {
-                validate: (v) => {
-                  if (!v?.trim()) return 'Email is required';
-                  if (!EMAIL_PATTERN.test(v.trim())) return 'Invalid email address';
-                  return true;
-                },
-              })}
-            />
-          </FormField>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField id={`${idp}-first`} label="First name">
-              <Input
-                id={`${idp}-first`}
-                autoComplete="off"
-                readOnly={accountLocked}
-                {...register('first_name')}
-              />
-            </FormField>
-            <FormField id={`${idp}-last`} label="Last name">
-              <Input
-                id={`${idp}-last`}
-                autoComplete="off"
-                readOnly={accountLocked}
-                {...register('last_name')}
-              />
-            </FormField>
-          </div>
           <FormField id={`${idp}-level`} label="Access level" error={errors.org_access_level?.message}>
             <Select
               {...fieldA11y(`${idp}-level`, errors.org_access_level?.message)}
@@ -117,7 +112,7 @@ export function MemberDialog({
               ))}
             </Select>
           </FormField>
-          {editing ? (
+          {editing && !accountLocked ? (
             <FormField
               id={`${idp}-password`}
               label="New password"
@@ -127,7 +122,6 @@ export function MemberDialog({
               <Input
                 type="password"
                 autoComplete="new-password"
-                readOnly={accountLocked}
                 {...fieldA11y(`${idp}-password`, errors.password?.message, true)}
                 {...register('password', {
                   validate: (v) =>

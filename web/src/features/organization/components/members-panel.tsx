@@ -13,15 +13,6 @@ import { type Organization, useAddMember, useOrgMembers, useRemoveMember, useUpd
 import { type MemberValues, memberChanges } from './member-changes';
 import { ACCESS_LEVEL_LABELS, MemberDialog } from './member-dialog';
 
-/**
- * The server lets an organization manager change a member's access level, but account fields only of
- * regular members other than themselves (a platform admin may change anyone's).
- */
-export function accountLockedFor(member: TOrgMember, me: TUser): boolean {
-  if (me.user_level === 'admin') return false;
-  return member.user_id === me.id || member.user_level === 'admin' || member.user_level === 'ceo';
-}
-
 export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
   const members = useOrgMembers(org.id);
   const add = useAddMember(org.id);
@@ -34,16 +25,12 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
 
   const onAdd = (values: MemberValues) => {
     add.mutate(
-      {
-        email: values.email.trim(),
-        org_access_level: values.org_access_level || 'user',
-        first_name: values.first_name.trim() || undefined,
-        last_name: values.last_name.trim() || undefined,
-      },
+      { email: values.email.trim(), org_access_level: values.org_access_level || 'user' },
       {
         onSuccess: (m) => {
           setAdding(false);
-          notify.success(m.is_invite ? 'Invitation Sent' : 'Member Added', m.email);
+          // Everyone added is invited: they join once they accept, from their own Organization page.
+          notify.success('Invitation Sent', `${m.email} is invited and joins once they accept.`);
         },
         onError: (err) => notify.error('Add Failed', serverDetail(err) ?? 'Could not add the member.'),
       },
@@ -157,8 +144,10 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
                     </td>
                     {manage ? (
                       <td className="px-4 py-2 text-right whitespace-nowrap">
-                        {m.is_invite ? null : (
-                          <span className="inline-flex gap-1">
+                        {/* The row's flags say what the server allows: a refused call would end the session.
+                            Invites are never edited or removed (spec). */}
+                        <span className="inline-flex gap-1">
+                          {!m.is_invite && (m.can_edit_account || m.can_change_access) ? (
                             <Button
                               variant="ghost"
                               size="icon-sm"
@@ -167,6 +156,8 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
                             >
                               <Pencil aria-hidden="true" />
                             </Button>
+                          ) : null}
+                          {!m.is_invite && m.can_change_access ? (
                             <Button
                               variant="ghost"
                               size="icon-sm"
@@ -176,8 +167,8 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
                             >
                               <Trash2 aria-hidden="true" />
                             </Button>
-                          </span>
-                        )}
+                          ) : null}
+                        </span>
                       </td>
                     ) : null}
                   </tr>
@@ -193,7 +184,7 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
         open={editing !== null}
         onOpenChange={(open) => !open && setEditing(null)}
         member={editing ?? undefined}
-        accountLocked={editing ? accountLockedFor(editing, me) : false}
+        accountLocked={editing ? !editing.can_edit_account : false}
         pending={update.isPending}
         onSubmit={onEdit}
       />

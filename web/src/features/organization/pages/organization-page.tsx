@@ -20,6 +20,7 @@ import {
   useOrganizations,
   useRenameOrganization,
 } from '../api';
+import { InvitationsPanel } from '../components/invitations-panel';
 import { ACCESS_LEVEL_LABELS } from '../components/member-dialog';
 import { MembersPanel } from '../components/members-panel';
 import { OrganizationDialog } from '../components/organization-dialog';
@@ -94,6 +95,8 @@ export default function OrganizationPage() {
           ) : null
         }
       />
+
+      <InvitationsPanel />
 
       {orgs.isPending ? (
         <div className="grid grid-cols-1 gap-4 lg:grid-cols-[18rem_1fr]" role="status">

@@ -1,0 +1,57 @@
+import { ZErrorBody, ZIdParams, ZInvitation } from '@cc/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import * as memberships from './memberships.service.ts';
+
+// The invitee's side of an invitation. The routes keep the default `active` auth: a waitlisted account
+// sees and claims its invitations only once approved.
+const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 409: ZErrorBody };
+const tags = ['users'];
+
+export const invitationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/api/users/me/invitations',
+    {
+      schema: {
+        tags,
+        summary: "The signed-in person's pending organization invitations",
+        response: { 200: z.array(ZInvitation), ...errors },
+      },
+    },
+    async (req) => memberships.listMyInvitations(ctx, currentUser(req)),
+  );
+
+  app.post(
+    '/api/users/me/invitations/:id/accept',
+    {
+      schema: {
+        tags,
+        summary: 'Accept an invitation: become a member at the level it offers',
+        params: ZIdParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (req, reply) => {
+      await memberships.acceptInvitation(ctx, currentUser(req), req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/users/me/invitations/:id/decline',
+    {
+      schema: {
+        tags,
+        summary: 'Decline an invitation',
+        params: ZIdParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (req, reply) => {
+      await memberships.declineInvitation(ctx, currentUser(req), req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,112 @@
+import type { Db } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
+import type { OrganizationMembersTable } from '../../db/types.ts';
+
+/** The user's memberships (organization id → access level); invitations are not memberships. */
+const memberships = preparedQuery((db, p: { userId: string }) =>
+  db
+    .selectFrom('organization_members')
+    .select(['organization_id', 'org_access_level'])
+    .where('user_id', '=', p.userId)
+    .where('is_invite', '=', 0),
+);
+
+/** Organization id → org_access_level of the user's memberships (read on most requests: prepared). */
+export async function membershipsOf(db: Db, userId: string): Promise<Map<string, string>> {
+  const rows = await memberships(db, { userId });
+  return new Map(rows.map((r) => [r.organization_id, r.org_access_level]));
+}
+
+export function findMembership(db: Db, orgId: string, userId: string) {
+  return db
+    .selectFrom('organization_members')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .where('is_invite', '=', 0)
+    .executeTakeFirst();
+}
+
+/** The row for an e-mail in an organization: a membership or an invitation in any state. */
+export function findMembershipByEmail(db: Db, orgId: string, email: string) {
+  return db
+    .selectFrom('organization_members')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
+
+export function findMemberRow(db: Db, memberId: string) {
+  return db.selectFrom('organization_members').selectAll().where('id', '=', memberId).executeTakeFirst();
+}
+
+export async function insertMember(db: Db, m: OrganizationMembersTable): Promise<void> {
+  await db.insertInto('organization_members').values(m).execute();
+}
+
+export async function updateMember(
+  db: Db,
+  id: string,
+  set: Partial<OrganizationMembersTable>,
+): Promise<void> {
+  await db.updateTable('organization_members').set(set).where('id', '=', id).execute();
+}
+
+export async function deleteMember(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('organization_members').where('id', '=', id).execute();
+}
+
+/** Keeps membership e-mails in step with an account's e-mail change. */
+export async function setMemberEmail(db: Db, userId: string, email: string): Promise<void> {
+  await db.updateTable('organization_members').set({ email }).where('user_id', '=', userId).execute();
+}
+
+const INVITATION_LIMIT = 100;
+
+/** Pending invitations for an e-mail, with the organization's name and the inviter's name. */
+export function listPendingInvitations(db: Db, email: string) {
+  return db
+    .selectFrom('organization_members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .leftJoin('users as inviter', 'inviter.id', 'm.invited_by')
+    .select([
+      'm.id',
+      'm.organization_id',
+      'o.name as organization_name',
+      'm.org_access_level',
+      'm.created_at',
+      'inviter.first_name as inviter_first_name',
+      'inviter.last_name as inviter_last_name',
+      'inviter.email as inviter_email',
+    ])
+    .where('m.email', '=', email)
+    .where('m.is_invite', '=', 1)
+    .where('m.invite_status', '=', 'pending')
+    .orderBy('m.created_at', 'desc')
+    .orderBy('m.id')
+    .limit(INVITATION_LIMIT)
+    .execute();
+}
+
+export function findUserPrimaryOrganization(db: Db, userId: string) {
+  return db.selectFrom('users').select('organization_id').where('id', '=', userId).executeTakeFirst();
+}
+
+export async function setUserPrimaryOrganization(
+  db: Db,
+  userId: string,
+  orgId: string | null,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ organization_id: orgId, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Marks an account as created through (managed by) an organization. */
+export async function setManagedBy(db: Db, userId: string, orgId: string): Promise<void> {
+  await db.updateTable('users').set({ managed_by_organization_id: orgId }).where('id', '=', userId).execute();
+}

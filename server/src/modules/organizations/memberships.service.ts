@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { TInvitation } from '@cc/contract';
+import { nowIso, withTx } from '../../db/index.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { conflict, notFound } from '../../platform/errors.ts';
+import * as repo from './memberships.repository.ts';
+import { findOrganization } from './organizations.repository.ts';
+
+// Memberships are read by every module that shares records with organizations, and written by the
+// users and organizations modules: they live here, below both, so no module service imports in a circle.
+
+export async function assertOrganizationExists(ctx: AppContext, id: string): Promise<void> {
+  if (!(await findOrganization(ctx.db, id))) throw notFound('Organization not found');
+}
+
+/** Ids of the organizations the user belongs to (for visibility rules of other modules). */
+export async function organizationIdsOf(ctx: AppContext, userId: string): Promise<string[]> {
+  return [...(await repo.membershipsOf(ctx.db, userId)).keys()];
+}
+
+/** The user's memberships as organization id → org_access_level (for other modules' permission rules). */
+export function membershipLevelsOf(ctx: AppContext, userId: string): Promise<Map<string, string>> {
+  return repo.membershipsOf(ctx.db, userId);
+}
+
+/**
+ * Makes the user a member (level user) unless they already are. Only a platform admin's action leads
+ * here (creating or editing an account with an organization), so a pending invitation for the e-mail
+ * is taken as accepted.
+ */
+export async function ensureMembership(ctx: AppContext, orgId: string, userId: string, email: string) {
+  if (await repo.findMembership(ctx.db, orgId, userId)) return;
+  const invite = await repo.findMembershipByEmail(ctx.db, orgId, email);
+  if (invite) {
+    await repo.updateMember(ctx.db, invite.id, { user_id: userId, is_invite: 0, invite_status: 'accepted' });
+    return;
+  }
+  await repo.insertMember(ctx.db, {
+    id: randomUUID(),
+    organization_id: orgId,
+    user_id: userId,
+    email,
+    org_access_level: 'user',
+    is_invite: 0,
+    created_at: nowIso(),
+  });
+}
+
+/**
+ * A new account created through an organization (by a platform admin, or by the demo seed): a member of
+ * it at `level`, and managed by it unless `managed` is false.
+ */
+export async function addManagedMember(
+  ctx: AppContext,
+  orgId: string,
+  user: { id: string; email: string },
+  level: string,
+  opts: { managed?: boolean } = {},
+): Promise<void> {
+  await ensureMembership(ctx, orgId, user.id, user.email.toLowerCase());
+  const m = await repo.findMembership(ctx.db, orgId, user.id);
+  if (m && m.org_access_level !== level) await repo.updateMember(ctx.db, m.id, { org_access_level: level });
+  if (opts.managed !== false) await repo.setManagedBy(ctx.db, user.id, orgId);
+  await setPrimaryOrganization(ctx, user.id, orgId, { onlyIfEmpty: true });
+}
+
+export const syncMemberEmail = (ctx: AppContext, userId: string, email: string) =>
+  repo.setMemberEmail(ctx.db, userId, email);
+
+/** Sets the user's primary organization, optionally only when unset or when it currently is `onlyIfEquals`. */
+export async function setPrimaryOrganization(
+  ctx: AppContext,
+  userId: string,
+  orgId: string | null,
+  opts: { onlyIfEmpty?: boolean; onlyIfEquals?: string } = {},
+): Promise<void> {
+  const current = await repo.findUserPrimaryOrganization(ctx.db, userId);
+  if (!current) return;
+  if (opts.onlyIfEmpty && current.organization_id) return;
+  if (opts.onlyIfEquals !== undefined && current.organization_id !== opts.onlyIfEquals) return;
+  await repo.setUserPrimaryOrganization(ctx.db, userId, orgId, nowIso());
+}
+
+// ---- the invitee's side: only the account that owns the e-mail, signed in and approved ----
+
+export async function listMyInvitations(ctx: AppContext, me: AuthUser): Promise<TInvitation[]> {
+  const rows = await repo.listPendingInvitations(ctx.db, me.email.toLowerCase());
+  return rows.map((r) => ({
+    id: r.id,
+    organization_id: r.organization_id,
+    organization_name: r.organization_name,
+    org_access_level: r.org_access_level as TInvitation['org_access_level'],
+    invited_by_name:
+      [r.inviter_first_name, r.inviter_last_name].filter((s) => s?.trim()).join(' ') ||
+      r.inviter_email ||
+      null,
+    created_at: r.created_at,
+  }));
+}
+
+/** The caller's invitation, still pending; 404 when it is someone else's, 409 when already acted on. */
+async function myPendingInvitation(ctx: AppContext, me: AuthUser, id: string) {
+  const row = await repo.findMemberRow(ctx.db, id);
+  const mine = row && row.email === me.email.toLowerCase() && row.invite_status != null;
+  if (!row || !mine) throw notFound('Invitation not found');
+  if (row.invite_status !== 'pending' || !row.is_invite) {
+    throw conflict('This invitation has already been answered.');
+  }
+  return row;
+}
+
+export async function acceptInvitation(ctx: AppContext, me: AuthUser, id: string): Promise<void> {
+  const row = await myPendingInvitation(ctx, me, id);
+  if (await repo.findMembership(ctx.db, row.organization_id, me.id)) {
+    throw conflict('You are already a member of this organization.');
+  }
+  await withTx(ctx.db, async (trx) => {
+    await repo.updateMember(trx, row.id, { user_id: me.id, is_invite: 0, invite_status: 'accepted' });
+    await setPrimaryOrganization({ ...ctx, db: trx }, me.id, row.organization_id, { onlyIfEmpty: true });
+  });
+}
+
+export async function declineInvitation(ctx: AppContext, me: AuthUser, id: string): Promise<void> {
+  const row = await myPendingInvitation(ctx, me, id);
+  await repo.updateMember(ctx.db, row.id, { invite_status: 'declined' });
+}
