@@ -109,11 +109,11 @@ export const organizationRows: Row[] = [
   {
     op: 'POST /api/users/me/invitations/{id}/accept',
     target: async (w) => ({ url: `/api/users/me/invitations/${await invitationOfOtherCeo(w)}/accept` }),
-    expect: inviteeOnly(200),
+    expect: inviteeOnly(204),
   },
   {
     op: 'POST /api/users/me/invitations/{id}/decline',
     target: async (w) => ({ url: `/api/users/me/invitations/${await invitationOfOtherCeo(w)}/decline` }),
-    expect: inviteeOnly(200),
+    expect: inviteeOnly(204),
   },
 ];
