@@ -83,14 +83,14 @@ function sharedWithAny(orgIds: readonly string[], use: PredicateUse): Expression
     : eb.exists(shares.whereRef('task_shares.task_id', '=', 'tasks.id'));
 }
 
+/** The predicate over `tasks` of one visibility branch. */
+export function taskBranchPredicate(b: TaskVisibilityBranch, use: PredicateUse = 'lookup'): Expression<SqlBool> {
+  return b.via === 'task_shares' ? sharedWithAny(b.orgIds, use) : tasksEb()(b.via, '=', b.userId);
+}
+
 /** The predicate over `tasks` that keeps only the tasks the viewer may see. */
 export function visibleTasks(viewer: ViewerScope, use: PredicateUse = 'lookup'): Expression<SqlBool> {
-  const eb = tasksEb();
-  return eb.or(
-    taskVisibilityBranches(viewer).map((b) =>
-      b.via === 'task_shares' ? sharedWithAny(b.orgIds, use) : eb(b.via, '=', b.userId),
-    ),
-  );
+  return tasksEb().or(taskVisibilityBranches(viewer).map((b) => taskBranchPredicate(b, use)));
 }
 
 /** The internal search's rule: the task whose id is `taskId` is one the viewer may see. */

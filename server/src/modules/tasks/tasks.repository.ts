@@ -4,7 +4,12 @@ import { type Db, withTx } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { lowerLike } from '../../db/search.ts';
 import type { Database, TasksTable } from '../../db/types.ts';
-import { taskVisibilityBranches, visibleTasks } from './tasks.policy.ts';
+import {
+  type TaskVisibilityBranch,
+  taskBranchPredicate,
+  taskVisibilityBranches,
+  visibleTasks,
+} from './tasks.policy.ts';
 
 /**
  * Tasks with the names and e-mails of their assignee and creator. The users table is read here,
@@ -363,4 +368,46 @@ export async function replaceShares(db: Db, taskId: string, orgIds: readonly str
       .execute();
     await syncShareCopies(db, taskId);
   }
+}
+
+export interface OpenTaskRow {
+  id: string;
+  title: string;
+  status: string;
+  priority: string;
+  due_date: string | null;
+  assigned_to_user_id: string | null;
+  created_by: string;
+}
+
+/**
+ * The open tasks of one visibility branch, soonest due first: the dated half (by due date) or the
+ * undated half (by id), at most `limit`. Halves are read separately because NULLs sort first on SQLite
+ * and last on PostgreSQL, and each half stays a range on the (creator|assignee, due_date) index.
+ */
+export function openTasksOfBranch(
+  db: Db,
+  branch: TaskVisibilityBranch,
+  o: { closedStatuses: readonly string[]; dated: boolean; limit: number },
+): Promise<OpenTaskRow[]> {
+  const q = db
+    .selectFrom('tasks')
+    .select([
+      'tasks.id',
+      'tasks.title',
+      'tasks.status',
+      'tasks.priority',
+      'tasks.due_date',
+      'tasks.assigned_to_user_id',
+      'tasks.created_by',
+    ])
+    .where('tasks.status', 'not in', [...o.closedStatuses])
+    .where(taskBranchPredicate(branch));
+  return (
+    o.dated
+      ? q.where('tasks.due_date', 'is not', null).orderBy('tasks.due_date')
+      : q.where('tasks.due_date', 'is', null).orderBy('tasks.id')
+  )
+    .limit(o.limit)
+    .execute();
 }

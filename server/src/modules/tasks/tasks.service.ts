@@ -18,11 +18,11 @@ import { type Memberships, memberOfAny } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { loadViewer, loadWithRights, type Viewer } from '../../platform/viewer.ts';
+import { loadViewer, loadWithRights, type Viewer, type ViewerScope } from '../../platform/viewer.ts';
 import { organizationIdsOf } from '../organizations/organizations.service.ts';
 import { getUserSummary } from '../users/users.service.ts';
 import { presentTask } from './tasks.presenter.ts';
-import { canShareTask, taskRights } from './tasks.policy.ts';
+import { canShareTask, taskRights, taskVisibilityBranches } from './tasks.policy.ts';
 import * as repo from './tasks.repository.ts';
 
 const URGENT_PRIORITIES = ['Urgent', 'High'];
@@ -226,4 +226,25 @@ export async function shareTask(
 export async function listShares(ctx: AppContext, caller: AuthUser, id: string): Promise<TTaskShare[]> {
   await load(ctx, caller, id);
   return repo.sharedOrganizations(ctx.db, id);
+}
+
+/**
+ * The viewer's open tasks (not Done or Cancelled) for the AI workspace snapshot: each visibility
+ * branch of the task policy read in its dated and undated halves, at most `perBranch` rows each, without
+ * repeats. `truncated` when a half was cut at its limit.
+ */
+export async function openTasksFor(
+  ctx: AppContext,
+  viewer: ViewerScope,
+  perBranch: number,
+): Promise<{ rows: repo.OpenTaskRow[]; truncated: boolean }> {
+  const halves = taskVisibilityBranches(viewer).flatMap((branch) =>
+    [true, false].map((dated) =>
+      repo.openTasksOfBranch(ctx.db, branch, { closedStatuses: CLOSED_TASK_STATUSES, dated, limit: perBranch }),
+    ),
+  );
+  const results = await Promise.all(halves);
+  const byId = new Map<string, repo.OpenTaskRow>();
+  for (const r of results.flat()) byId.set(r.id, r);
+  return { rows: [...byId.values()], truncated: results.some((r) => r.length >= perBranch) };
 }
