@@ -26,7 +26,10 @@ export function visibleAdvice(viewer: ViewerScope): Expression<SqlBool> {
 }
 
 /** The internal search's rule: the advice whose id is `adviceId` is one the viewer may see. */
-export function adviceSearchVisibility(viewer: ViewerScope, adviceId: Expression<string>): Expression<SqlBool> {
+export function adviceSearchVisibility(
+  viewer: ViewerScope,
+  adviceId: Expression<string>,
+): Expression<SqlBool> {
   const eb = expressionBuilder<Database, never>();
   return eb.exists(
     eb

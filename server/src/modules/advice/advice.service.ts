@@ -12,7 +12,7 @@ import type { StrategicAdviceTable } from '../../db/types.ts';
 import { assertMemberOf } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { forbidden, notFound } from '../../platform/errors.ts';
+import { forbidden } from '../../platform/errors.ts';
 import { loadViewer, loadWithRights } from '../../platform/viewer.ts';
 import { adviceRights } from './advice.policy.ts';
 import { presentAdvice } from './advice.presenter.ts';

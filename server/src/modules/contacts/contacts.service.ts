@@ -148,7 +148,8 @@ export async function updateContact(
     nextShares = [...new Set([...requested, ...(organizationId ? [organizationId] : [])])];
     if (!sameSet(nextShares, shared) || orgChange) {
       // Sharing decides who sees the contact: the owner's call.
-      if (!canShareContact(rights)) throw forbidden('Only the owner can change who this contact is shared with.');
+      if (!canShareContact(rights))
+        throw forbidden('Only the owner can change who this contact is shared with.');
       if (orgChange) assertMemberOf(viewer.levels, organizationId);
       assertShareable(viewer.levels, nextShares, shared);
     } else {

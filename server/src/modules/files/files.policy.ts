@@ -17,7 +17,11 @@ export interface FileRights {
   canShare: boolean;
 }
 
-export function fileRights(row: { user_id: string }, sharedOrgIds: readonly string[], viewer: Viewer): FileRights {
+export function fileRights(
+  row: { user_id: string },
+  sharedOrgIds: readonly string[],
+  viewer: Viewer,
+): FileRights {
   const own = row.user_id === viewer.id;
   return {
     visible: own || memberOfAny(viewer.levels, sharedOrgIds),

@@ -41,7 +41,9 @@ export function goalBranchPredicate(b: GoalVisibilityBranch): Expression<SqlBool
 
 /** The predicate over `strategic_goals` that keeps only the goals the viewer may see. */
 export function visibleGoals(viewer: ViewerScope): Expression<SqlBool> {
-  return expressionBuilder<Database, 'strategic_goals'>().or(goalVisibilityBranches(viewer).map(goalBranchPredicate));
+  return expressionBuilder<Database, 'strategic_goals'>().or(
+    goalVisibilityBranches(viewer).map(goalBranchPredicate),
+  );
 }
 
 /** The internal search's rule: the goal whose id is `goalId` is one the viewer may see. */

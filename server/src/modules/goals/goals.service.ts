@@ -14,7 +14,7 @@ import type { GoalKpisTable, StrategicGoalsTable } from '../../db/types.ts';
 import { assertMemberOf } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { forbidden, notFound } from '../../platform/errors.ts';
+import { forbidden } from '../../platform/errors.ts';
 import { loadViewer, loadWithRights, type ViewerScope } from '../../platform/viewer.ts';
 import { goalRights, goalVisibilityBranches } from './goals.policy.ts';
 import { presentGoal } from './goals.presenter.ts';

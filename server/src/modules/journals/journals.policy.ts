@@ -14,9 +14,16 @@ export function visibleNotes(viewer: { id: string }): Expression<SqlBool> {
 }
 
 /** The internal search's rule: the note whose id is `noteId` is one the viewer may see. */
-export function noteSearchVisibility(viewer: { id: string }, noteId: Expression<string>): Expression<SqlBool> {
+export function noteSearchVisibility(
+  viewer: { id: string },
+  noteId: Expression<string>,
+): Expression<SqlBool> {
   const eb = expressionBuilder<Database, never>();
   return eb.exists(
-    eb.selectFrom('journals').select('journals.id').where('journals.id', '=', noteId).where(visibleNotes(viewer)),
+    eb
+      .selectFrom('journals')
+      .select('journals.id')
+      .where('journals.id', '=', noteId)
+      .where(visibleNotes(viewer)),
   );
 }

@@ -43,7 +43,10 @@ function pageParams(userId: string, opts: JournalListOptions): JournalPageParams
 
 /** The owner's entries, served by journals_user_date_idx (user_id, entry_date, created_at). */
 function journalPage(db: Db, p: JournalPageParams) {
-  let q = db.selectFrom('journals').selectAll().where(visibleNotes({ id: p.userId }));
+  let q = db
+    .selectFrom('journals')
+    .selectAll()
+    .where(visibleNotes({ id: p.userId }));
   if (p.from) q = q.where('entry_date', '>=', p.from);
   if (p.to) q = q.where('entry_date', '<=', p.to);
   if (p.pattern) q = q.where(lowerLike('content', p.pattern));

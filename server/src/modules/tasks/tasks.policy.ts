@@ -84,7 +84,10 @@ function sharedWithAny(orgIds: readonly string[], use: PredicateUse): Expression
 }
 
 /** The predicate over `tasks` of one visibility branch. */
-export function taskBranchPredicate(b: TaskVisibilityBranch, use: PredicateUse = 'lookup'): Expression<SqlBool> {
+export function taskBranchPredicate(
+  b: TaskVisibilityBranch,
+  use: PredicateUse = 'lookup',
+): Expression<SqlBool> {
   return b.via === 'task_shares' ? sharedWithAny(b.orgIds, use) : tasksEb()(b.via, '=', b.userId);
 }
 
@@ -97,6 +100,10 @@ export function visibleTasks(viewer: ViewerScope, use: PredicateUse = 'lookup'):
 export function taskSearchVisibility(viewer: ViewerScope, taskId: Expression<string>): Expression<SqlBool> {
   const eb = expressionBuilder<Database, never>();
   return eb.exists(
-    eb.selectFrom('tasks').select('tasks.id').where('tasks.id', '=', taskId).where(visibleTasks(viewer, 'row')),
+    eb
+      .selectFrom('tasks')
+      .select('tasks.id')
+      .where('tasks.id', '=', taskId)
+      .where(visibleTasks(viewer, 'row')),
   );
 }

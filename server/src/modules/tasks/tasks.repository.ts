@@ -411,3 +411,19 @@ export function openTasksOfBranch(
     .limit(o.limit)
     .execute();
 }
+
+/** The titles of the open tasks of one visibility branch, at most `limit` (in no particular order). */
+export async function openTaskTitlesOfBranch(
+  db: Db,
+  branch: TaskVisibilityBranch,
+  o: { closedStatuses: readonly string[]; limit: number },
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('tasks')
+    .select('tasks.title')
+    .where('tasks.status', 'not in', [...o.closedStatuses])
+    .where(taskBranchPredicate(branch))
+    .limit(o.limit)
+    .execute();
+  return rows.map((r) => r.title);
+}

@@ -240,11 +240,30 @@ export async function openTasksFor(
 ): Promise<{ rows: repo.OpenTaskRow[]; truncated: boolean }> {
   const halves = taskVisibilityBranches(viewer).flatMap((branch) =>
     [true, false].map((dated) =>
-      repo.openTasksOfBranch(ctx.db, branch, { closedStatuses: CLOSED_TASK_STATUSES, dated, limit: perBranch }),
+      repo.openTasksOfBranch(ctx.db, branch, {
+        closedStatuses: CLOSED_TASK_STATUSES,
+        dated,
+        limit: perBranch,
+      }),
     ),
   );
   const results = await Promise.all(halves);
   const byId = new Map<string, repo.OpenTaskRow>();
   for (const r of results.flat()) byId.set(r.id, r);
   return { rows: [...byId.values()], truncated: results.some((r) => r.length >= perBranch) };
+}
+
+/**
+ * The titles of the viewer's open tasks, at most `perBranch` per visibility branch, each branch on its
+ * own index (task suggestions must not repeat an open task).
+ */
+export async function openTaskTitlesFor(
+  ctx: AppContext,
+  viewer: ViewerScope,
+  perBranch: number,
+): Promise<string[]> {
+  const branches = taskVisibilityBranches(viewer).map((branch) =>
+    repo.openTaskTitlesOfBranch(ctx.db, branch, { closedStatuses: CLOSED_TASK_STATUSES, limit: perBranch }),
+  );
+  return (await Promise.all(branches)).flat();
 }
