@@ -13,7 +13,7 @@ import {
 import type { z } from 'zod';
 import { nowIso, withTx } from '../../db/index.ts';
 import type { ContactsTable } from '../../db/types.ts';
-import { assertMemberOf, type Memberships } from '../../platform/access.ts';
+import { assertMemberOf, assertShareable } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
@@ -69,15 +69,6 @@ async function present(ctx: AppContext, caller: AuthUser, id: string): Promise<T
   const { row, viewer } = await load(ctx, caller, id);
   const [contact] = await presentRows(ctx, viewer, [row]);
   return contact;
-}
-
-/** Share targets must be the caller's organizations (ids already shared may stay). */
-function assertShareable(levels: Memberships, ids: readonly string[], alreadyShared: readonly string[] = []) {
-  for (const id of ids) {
-    if (!levels.has(id) && !alreadyShared.includes(id)) {
-      throw forbidden('You can only share with organizations you belong to.');
-    }
-  }
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]) =>

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { nowIso, withTx } from '../../db/index.ts';
 import { containsPattern } from '../../db/search.ts';
 import type { FilesTable } from '../../db/types.ts';
+import { assertShareable } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
@@ -186,11 +187,7 @@ export async function updateFile(
       body.shared_org_ids.length === shared.length && body.shared_org_ids.every((x) => shared.includes(x));
     if (!same) {
       if (!canShare) throw forbidden('Only the owner can change who this file is shared with.');
-      for (const orgId of body.shared_org_ids) {
-        if (!viewer.levels.has(orgId) && !shared.includes(orgId)) {
-          throw forbidden('You can only share with organizations you belong to.');
-        }
-      }
+      assertShareable(viewer.levels, body.shared_org_ids, shared);
       nextShares = body.shared_org_ids;
     }
   }

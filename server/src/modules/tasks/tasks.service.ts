@@ -14,7 +14,7 @@ import {
 import type { z } from 'zod';
 import { nowIso, withTx } from '../../db/index.ts';
 import type { TasksTable } from '../../db/types.ts';
-import { type Memberships, memberOfAny } from '../../platform/access.ts';
+import { assertShareable, memberOfAny } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
@@ -65,15 +65,6 @@ async function assertAssignable(ctx: AppContext, viewer: Viewer, userId: string)
   if (!target || target.user_level === 'waitlisted') throw badRequest(message);
   const theirs = await organizationIdsOf(ctx, userId);
   if (!memberOfAny(viewer.levels, theirs)) throw badRequest(message);
-}
-
-/** Share targets must be the caller's organizations (ids already shared may stay). */
-function assertShareable(levels: Memberships, ids: readonly string[], alreadyShared: readonly string[] = []) {
-  for (const id of ids) {
-    if (!levels.has(id) && !alreadyShared.includes(id)) {
-      throw forbidden('You can only share with organizations you belong to.');
-    }
-  }
 }
 
 export async function listTasks(
