@@ -40,17 +40,22 @@ export async function loadViewer(
  * shared-record service runs before it reads or changes one record. A record the caller may not see is
  * a 404 with `missing`, exactly like one that does not exist (never leak existence).
  */
-export async function loadWithRights<Row, Shares, Rights extends { visible: boolean }>(
+export async function loadWithRights<Row, Rights extends { visible: boolean }, Shares = undefined>(
   ctx: AppContext,
   user: { id: string; user_level?: string | null },
   spec: {
     find: () => Promise<Row | undefined>;
-    shares: () => Promise<Shares>;
+    /** The organizations the record is shared with (in the form its rights take); none: undefined. */
+    shares?: () => Promise<Shares>;
     rights: (row: Row, shares: Shares, viewer: Viewer) => Rights;
     missing: string;
   },
 ): Promise<{ row: Row; shares: Shares; viewer: Viewer; rights: Rights }> {
-  const [row, viewer, shares] = await Promise.all([spec.find(), loadViewer(ctx, user), spec.shares()]);
+  const [row, viewer, shares] = await Promise.all([
+    spec.find(),
+    loadViewer(ctx, user),
+    spec.shares?.() as Promise<Shares>,
+  ]);
   if (!row) throw notFound(spec.missing);
   const rights = spec.rights(row, shares, viewer);
   if (!rights.visible) throw notFound(spec.missing);

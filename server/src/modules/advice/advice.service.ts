@@ -22,7 +22,6 @@ import * as repo from './advice.repository.ts';
 async function load(ctx: AppContext, caller: AuthUser, id: string) {
   const { row, viewer, rights } = await loadWithRights(ctx, caller, {
     find: () => repo.findAdvice(ctx.db, id),
-    shares: async () => undefined,
     rights: (advice, _none, v) => adviceRights(advice, v),
     missing: 'Advice not found',
   });

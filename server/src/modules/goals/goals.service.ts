@@ -24,7 +24,6 @@ import * as repo from './goals.repository.ts';
 async function load(ctx: AppContext, caller: AuthUser, id: string) {
   const { row, viewer, rights } = await loadWithRights(ctx, caller, {
     find: () => repo.findGoal(ctx.db, id),
-    shares: async () => undefined,
     rights: (goal, _none, v) => goalRights(goal, v),
     missing: 'Goal not found',
   });
