@@ -37,3 +37,19 @@ export function ownedRecordRights(
 export function assertMemberOf(levels: Memberships, orgId: string | null | undefined): void {
   if (orgId && !levels.has(orgId)) throw forbidden('You are not a member of this organization.');
 }
+
+/**
+ * Share targets of a shared record (tasks, contacts, files) must be organizations the caller belongs
+ * to; ids the record is already shared with may stay. Throws 403 otherwise.
+ */
+export function assertShareable(
+  levels: Memberships,
+  ids: readonly string[],
+  alreadyShared: readonly string[] = [],
+) {
+  for (const id of ids) {
+    if (!levels.has(id) && !alreadyShared.includes(id)) {
+      throw forbidden('You can only share with organizations you belong to.');
+    }
+  }
+}

@@ -1,14 +1,18 @@
-import { CLOSED_TASK_STATUSES, COMPLETED_GOAL_STATUSES, goalProgress, kpiProgress } from '@cc/contract';
-import type { Db } from '../../db/index.ts';
+import { goalProgress, kpiProgress } from '@cc/contract';
+import { openGoalsFor } from '../../modules/goals/goals.service.ts';
+import { latestNotesOf } from '../../modules/journals/journals.service.ts';
+import { openTasksFor } from '../../modules/tasks/tasks.service.ts';
+import { getUserSummary } from '../../modules/users/users.service.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { membershipLevelsOf } from '../../modules/organizations/memberships.service.ts';
+import { loadViewer } from '../../platform/viewer.ts';
 
 /**
  * A bounded, read-only picture of what one user may see, for prompts, offline handlers and tools.
  * Visibility follows the REST API: goals are the user's own and their organizations'; tasks are
  * created by, assigned to or shared with the user's organizations; notes are private (own only).
  * Every item carries `type`, `id` and `title` so an answer can cite where a fact came from.
- * Every query has a LIMIT and is served by an index (see 0002_workspace.ts).
+ * The goals, tasks and notes come from their modules (each query has a LIMIT and an index); what the
+ * user may see is decided by those modules' policies (goals.policy.ts, tasks.policy.ts, journals.policy.ts).
  */
 
 export const SNAPSHOT_LIMITS = {
@@ -143,132 +147,24 @@ function displayName(u: { first_name: string | null; last_name: string | null; e
   return [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email;
 }
 
-async function loadGoals(db: Db, userId: string, orgIds: string[]) {
-  const open = [...COMPLETED_GOAL_STATUSES, 'failed'];
-  const base = () => db.selectFrom('strategic_goals').selectAll().where('status', 'not in', open);
-  // One query per branch so each is served by its (owner|organization, due_date) index.
-  const branches = [
-    base().where('user_id', '=', userId).orderBy('due_date').limit(SNAPSHOT_LIMITS.goals).execute(),
-  ];
-  if (orgIds.length) {
-    branches.push(
-      base()
-        .where('organization_id', 'in', orgIds)
-        .orderBy('due_date')
-        .limit(SNAPSHOT_LIMITS.goals)
-        .execute(),
-    );
-  }
-  const rows = (await Promise.all(branches)).flat();
-  const truncated = rows.length >= SNAPSHOT_LIMITS.goals;
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return { rows: [...byId.values()].sort((a, b) => a.due_date.localeCompare(b.due_date)), truncated };
-}
-
-async function loadKpis(db: Db, goalIds: string[]) {
-  if (goalIds.length === 0) return [];
-  return db
-    .selectFrom('goal_kpis')
-    .selectAll()
-    .where('goal_id', 'in', goalIds)
-    .orderBy('goal_id')
-    .orderBy('position')
-    .limit(goalIds.length * SNAPSHOT_LIMITS.kpisPerGoal)
-    .execute();
-}
-
-type TaskCols = {
-  id: string;
-  title: string;
-  status: string;
-  priority: string;
-  due_date: string | null;
-  assigned_to_user_id: string | null;
-  created_by: string;
-};
-
-async function loadTasks(
-  db: Db,
-  userId: string,
-  orgIds: string[],
-): Promise<{ rows: TaskCols[]; truncated: boolean }> {
-  const cols = [
-    'tasks.id',
-    'tasks.title',
-    'tasks.status',
-    'tasks.priority',
-    'tasks.due_date',
-    'tasks.assigned_to_user_id',
-    'tasks.created_by',
-  ] as const;
-  const closed = [...CLOSED_TASK_STATUSES];
-  const n = SNAPSHOT_LIMITS.tasks;
-  // Dated and undated halves separately: NULLs sort first on SQLite and last on PostgreSQL, and
-  // each half stays a range on the (owner|assignee, due_date) index.
-  const halves = (q: ReturnType<typeof branch>) => [
-    q.where('tasks.due_date', 'is not', null).orderBy('tasks.due_date').limit(n).execute(),
-    q.where('tasks.due_date', 'is', null).orderBy('tasks.id').limit(n).execute(),
-  ];
-  const branch = () => db.selectFrom('tasks').select(cols).where('tasks.status', 'not in', closed);
-  const queries = [
-    ...halves(branch().where('tasks.created_by', '=', userId)),
-    ...halves(branch().where('tasks.assigned_to_user_id', '=', userId)),
-  ];
-  if (orgIds.length) {
-    queries.push(
-      ...halves(
-        branch().where('tasks.id', 'in', (eb) =>
-          eb
-            .selectFrom('task_shares')
-            .select('task_shares.task_id')
-            .where('task_shares.organization_id', 'in', orgIds),
-        ),
-      ),
-    );
-  }
-  const results = await Promise.all(queries);
-  const truncated = results.some((r) => r.length >= n);
-  const byId = new Map<string, TaskCols>();
-  for (const r of results.flat()) byId.set(r.id, r);
-  return { rows: [...byId.values()], truncated };
-}
-
 /** The snapshot of what `userId` may see right now. Throws nothing for an unknown user: empty lists. */
 export async function loadWorkspaceSnapshot(
   ctx: AppContext,
   userId: string,
   now: Date = new Date(),
 ): Promise<WorkspaceSnapshot> {
-  const db = ctx.db;
   const today = now.toISOString().slice(0, 10);
-  const [user, levels] = await Promise.all([
-    db
-      .selectFrom('users')
-      .select(['id', 'email', 'first_name', 'last_name', 'user_level'])
-      .where('id', '=', userId)
-      .executeTakeFirst(),
-    membershipLevelsOf(ctx, userId),
-  ]);
-  const orgIds = [...levels.keys()];
+  // Every read goes through the domain modules, whose policies decide what the user may see.
+  const [user, viewer] = await Promise.all([getUserSummary(ctx, userId), loadViewer(ctx, { id: userId })]);
+  const orgIds = [...viewer.orgIds];
 
   const [goalRes, taskRes, noteRows] = await Promise.all([
-    loadGoals(db, userId, orgIds),
-    loadTasks(db, userId, orgIds),
-    db
-      .selectFrom('journals')
-      .select(['id', 'content', 'entry_date'])
-      .where('user_id', '=', userId)
-      .orderBy('entry_date', 'desc')
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(SNAPSHOT_LIMITS.notes)
-      .execute(),
+    openGoalsFor(ctx, viewer, { perBranch: SNAPSHOT_LIMITS.goals, kpisPerGoal: SNAPSHOT_LIMITS.kpisPerGoal }),
+    openTasksFor(ctx, viewer, SNAPSHOT_LIMITS.tasks),
+    latestNotesOf(ctx, userId, SNAPSHOT_LIMITS.notes),
   ]);
 
-  const kpiRows = await loadKpis(
-    db,
-    goalRes.rows.map((g) => g.id),
-  );
+  const kpiRows = goalRes.kpis;
   const kpisByGoal = new Map<string, typeof kpiRows>();
   for (const k of kpiRows) kpisByGoal.set(k.goal_id, [...(kpisByGoal.get(k.goal_id) ?? []), k]);
 

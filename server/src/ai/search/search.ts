@@ -1,10 +1,31 @@
-import { type SqlBool, sql } from 'kysely';
-import { membershipLevelsOf } from '../../modules/organizations/memberships.service.ts';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import { adviceSearchVisibility } from '../../modules/advice/advice.policy.ts';
+import { contactSearchVisibility } from '../../modules/contacts/contacts.policy.ts';
+import { fileSearchVisibility } from '../../modules/files/files.policy.ts';
+import { goalSearchVisibility } from '../../modules/goals/goals.policy.ts';
+import { noteSearchVisibility } from '../../modules/journals/journals.policy.ts';
+import { taskSearchVisibility } from '../../modules/tasks/tasks.policy.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { loadViewer, type ViewerScope } from '../../platform/viewer.ts';
 import type { SearchHit } from '../tools/types.ts';
-import { visibilityRules } from './visibility.ts';
 
 export const MAX_SEARCH_HITS = 20;
+
+type SearchVisibility = (viewer: ViewerScope, entityId: Expression<string>) => Expression<SqlBool>;
+
+/**
+ * Who may see a hit, per entity type of `search_documents`: each domain's policy gives the rule (the
+ * same one its REST list uses). A type not listed here is never returned. The index rows themselves
+ * are written by triggers (migrations 0004 and 0008).
+ */
+const VISIBILITY: ReadonlyArray<readonly [string, SearchVisibility]> = [
+  ['goal', goalSearchVisibility],
+  ['advice', adviceSearchVisibility],
+  ['task', taskSearchVisibility],
+  ['note', noteSearchVisibility],
+  ['contact', contactSearchVisibility],
+  ['file', fileSearchVisibility],
+];
 const MAX_TERMS = 10;
 const SNIPPET_CHARS = 160;
 
@@ -30,7 +51,7 @@ export function snippetOf(body: string, terms: readonly string[]): string {
 }
 
 /**
- * Full-text search over what `user` may see (goals, advice, tasks, notes, contacts, and later files),
+ * Full-text search over what `user` may see (goals, advice, tasks, notes, contacts, files),
  * best match first: FTS5 bm25 on SQLite (title weighted above body), ts_rank on PostgreSQL. Any word
  * may match, prefixes included. Visibility is applied in the same query, so another user's records
  * never appear.
@@ -44,10 +65,10 @@ export async function searchWorkspace(
   const terms = searchTerms(query);
   if (terms.length === 0) return [];
   const n = Math.max(1, Math.min(MAX_SEARCH_HITS, Math.floor(limit)));
-  const orgIds = [...(await membershipLevelsOf(ctx, user.id)).keys()];
-  const viewer = { userId: user.id, orgIds };
+  const viewer = await loadViewer(ctx, user);
+  const entityId = sql.ref<string>('d.entity_id');
   const visible = sql.join(
-    [...visibilityRules()].map(([type, rule]) => sql<SqlBool>`(d.entity_type = ${type} and ${rule(viewer)})`),
+    VISIBILITY.map(([type, rule]) => sql<SqlBool>`(d.entity_type = ${type} and ${rule(viewer, entityId)})`),
     sql` or `,
   );
   type Row = { entity_type: string; entity_id: string; title: string; body: string };

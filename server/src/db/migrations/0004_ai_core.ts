@@ -8,7 +8,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 // it. SQLite indexes it with an external-content FTS5 table, PostgreSQL with a generated tsvector + GIN.
 // Visibility is not stored here: searches join back to the record and apply the REST API's rules.
 // Files (or any later type) join by inserting rows with their own entity_type from their own
-// migration's triggers (see server/src/ai/search/visibility.ts to register who may see them).
+// migration's triggers (who may see them: the domain policies, listed in server/src/ai/search/search.ts).
 
 interface Source {
   type: string;

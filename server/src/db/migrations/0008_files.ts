@@ -55,7 +55,7 @@ const BODY = "substr(coalesce(new.text_content, ''), 1, 100000)";
 /**
  * The internal search (0004_ai_core's `search_documents`) gets one 'file' row per file: the name as the
  * title, the extracted text as the body, kept current by triggers like the other record types. Who may
- * see a hit is registered by the files module (files.search.ts). Skipped when the index does not exist.
+ * see a hit is files.policy.ts's rule (fileSearchVisibility). Skipped when the index does not exist.
  */
 async function indexForSearch(db: Kysely<any>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;

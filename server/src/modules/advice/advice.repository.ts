@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index.ts';
 import type { StrategicAdviceTable } from '../../db/types.ts';
+import { visibleAdvice } from './advice.policy.ts';
 
 export interface AdviceListOptions {
   userId: string;
@@ -9,15 +10,12 @@ export interface AdviceListOptions {
   limit: number;
 }
 
-/** Newest first; the caller's own advice and their organizations' (strategic_advice_user_idx / _org_idx). */
+/** Newest first; what the advice policy lets the caller see (strategic_advice_user_idx / _org_idx). */
 export function listAdviceQuery(db: Db, o: AdviceListOptions) {
   let q = db
     .selectFrom('strategic_advice')
     .selectAll()
-    .where((eb) => {
-      const own = eb('user_id', '=', o.userId);
-      return o.orgIds.length ? eb.or([own, eb('organization_id', 'in', [...o.orgIds])]) : own;
-    });
+    .where(visibleAdvice({ id: o.userId, orgIds: o.orgIds }));
   if (o.organizationId) q = q.where('organization_id', '=', o.organizationId);
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(o.skip).limit(o.limit);
 }

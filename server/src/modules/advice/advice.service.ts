@@ -9,21 +9,23 @@ import type {
 import type { z } from 'zod';
 import { nowIso } from '../../db/index.ts';
 import type { StrategicAdviceTable } from '../../db/types.ts';
-import { assertMemberOf, ownedRecordRights } from '../../platform/access.ts';
+import { assertMemberOf } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { forbidden, notFound } from '../../platform/errors.ts';
-import { membershipLevelsOf } from '../organizations/memberships.service.ts';
+import { forbidden } from '../../platform/errors.ts';
+import { loadViewer, loadWithRights } from '../../platform/viewer.ts';
+import { adviceRights } from './advice.policy.ts';
 import { presentAdvice } from './advice.presenter.ts';
 import * as repo from './advice.repository.ts';
 
-/** Visible to the owner and the members of its organization; the owner and its admins/managers edit. */
+/** The advice and the caller's rights; 404 when the caller may not see it. */
 async function load(ctx: AppContext, caller: AuthUser, id: string) {
-  const levels = await membershipLevelsOf(ctx, caller.id);
-  const row = await repo.findAdvice(ctx.db, id);
-  const r = row ? ownedRecordRights(row, caller.id, levels) : undefined;
-  if (!row || !r?.visible) throw notFound('Advice not found');
-  return { row, levels, ...r };
+  const { row, viewer, rights } = await loadWithRights(ctx, caller, {
+    find: () => repo.findAdvice(ctx.db, id),
+    rights: (advice, _none, v) => adviceRights(advice, v),
+    missing: 'Advice not found',
+  });
+  return { row, levels: viewer.levels, ...rights };
 }
 
 async function editable(ctx: AppContext, caller: AuthUser, id: string) {
@@ -37,16 +39,16 @@ export async function listAdvice(
   caller: AuthUser,
   q: z.output<typeof ZAdviceListQuery>,
 ): Promise<TAdvice[]> {
-  const levels = await membershipLevelsOf(ctx, caller.id);
-  assertMemberOf(levels, q.organization_id);
+  const viewer = await loadViewer(ctx, caller);
+  assertMemberOf(viewer.levels, q.organization_id);
   const rows = await repo.listAdvice(ctx.db, {
-    userId: caller.id,
-    orgIds: [...levels.keys()],
+    userId: viewer.id,
+    orgIds: viewer.orgIds,
     organizationId: q.organization_id,
     skip: q.skip,
     limit: q.limit,
   });
-  return rows.map((r) => presentAdvice(r, ownedRecordRights(r, caller.id, levels)));
+  return rows.map((r) => presentAdvice(r, adviceRights(r, viewer)));
 }
 
 export async function getAdvice(ctx: AppContext, caller: AuthUser, id: string): Promise<TAdvice> {
@@ -59,7 +61,7 @@ export async function createAdvice(
   caller: AuthUser,
   body: z.output<typeof ZCreateAdviceRequest>,
 ): Promise<TAdvice> {
-  assertMemberOf(await membershipLevelsOf(ctx, caller.id), body.organization_id);
+  assertMemberOf((await loadViewer(ctx, caller)).levels, body.organization_id);
   const now = nowIso();
   const row: StrategicAdviceTable = {
     id: randomUUID(),

@@ -4,6 +4,7 @@ import { type Db, withTx } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { ContactInteractionsTable, ContactsTable, Database } from '../../db/types.ts';
+import { contactVisibilityBranches } from './contacts.policy.ts';
 
 /**
  * Contacts with their owner's name and e-mail. This module reads `users`, `organizations` and
@@ -47,12 +48,12 @@ type ContactPageParams = BranchPageParams;
 const pageParams = (db: Db, o: ContactListOptions): ContactPageParams => branchPageParams(db, o);
 
 /** The caller's own contacts, in directory order from contacts_user_name_idx (user_id, lower(name), id). */
-function ownBranch(db: Db, p: ContactPageParams) {
+function ownBranch(db: Db, userId: string, p: ContactPageParams) {
   const pattern = p.pattern;
   return db
     .selectFrom('contacts')
     .select(['contacts.id as id', sql<string>`lower(contacts.name)`.as('k')])
-    .where('contacts.user_id', '=', p.userId)
+    .where('contacts.user_id', '=', userId)
     .$if(pattern !== null, (q) => q.where((eb) => matches(eb, pattern as string)));
 }
 
@@ -88,10 +89,13 @@ function sharedBranch(db: Db, orgId: string, p: ContactPageParams) {
  */
 export function contactPageQuery(db: Db, p: ContactPageParams) {
   // Every branch selects the same two columns (from contacts or from contact_shares' copy of the key).
-  const parts = [
-    ownBranch(db, p),
-    ...p.orgIds.map((org) => sharedBranch(db, org, p)),
-  ] as unknown as SelectQueryBuilder<Database, 'contacts', { id: string; k: string }>[];
+  type Branch = SelectQueryBuilder<Database, 'contacts', { id: string; k: string }>;
+  // The contact policy's branches; the shared one is split into a branch per organization.
+  const parts = contactVisibilityBranches({ id: p.userId, orgIds: p.orgIds }).flatMap((b): Branch[] =>
+    b.via === 'contacts.user_id'
+      ? [ownBranch(db, b.userId, p) as unknown as Branch]
+      : b.orgIds.map((org) => sharedBranch(db, org, p) as unknown as Branch),
+  );
   if (p.sqlite) {
     const union = parts.slice(1).reduce((all, b) => all.union(b), parts[0]);
     return union.orderBy('k').orderBy('id').limit(p.limit).offset(p.skip);

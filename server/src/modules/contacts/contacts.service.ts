@@ -13,37 +13,24 @@ import {
 import type { z } from 'zod';
 import { nowIso, withTx } from '../../db/index.ts';
 import type { ContactsTable } from '../../db/types.ts';
-import { assertMemberOf, managesAny, type Memberships, memberOfAny } from '../../platform/access.ts';
+import { assertMemberOf, assertShareable } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { membershipLevelsOf } from '../organizations/memberships.service.ts';
+import { loadViewer, loadWithRights, type Viewer } from '../../platform/viewer.ts';
+import { canShareContact, contactRights } from './contacts.policy.ts';
 import { parseList, presentAssignable, presentContact } from './contacts.presenter.ts';
 import * as repo from './contacts.repository.ts';
 
-/**
- * Visible to the owner and the members of the organizations it is shared with (its own organization
- * is always among them). The owner may edit, delete and change sharing; an admin or manager of a
- * shared organization may edit the contact and its past interactions.
- */
-function rights(row: { user_id: string }, shared: readonly string[], callerId: string, levels: Memberships) {
-  const own = row.user_id === callerId;
-  return {
-    visible: own || memberOfAny(levels, shared),
-    canEdit: own || managesAny(levels, shared),
-    canDelete: own,
-  };
-}
-
+/** The contact, its shared organization ids and the caller's rights; 404 when the caller may not see it. */
 async function load(ctx: AppContext, caller: AuthUser, id: string) {
-  const row = await repo.findContact(ctx.db, id);
-  if (!row) throw notFound('Contact not found');
-  const levels = await membershipLevelsOf(ctx, caller.id);
-  const shares = (await repo.sharesOf(ctx.db, [id])).get(id) ?? [];
-  const shared = shares.map((s) => s.organization_id);
-  const r = rights(row, shared, caller.id, levels);
-  if (!r.visible) throw notFound('Contact not found');
-  return { row, levels, shared, ...r };
+  const { row, shares, viewer, rights } = await loadWithRights(ctx, caller, {
+    find: () => repo.findContact(ctx.db, id),
+    shares: async () => ((await repo.sharesOf(ctx.db, [id])).get(id) ?? []).map((s) => s.organization_id),
+    rights: contactRights,
+    missing: 'Contact not found',
+  });
+  return { row, viewer, shared: shares, ...rights };
 }
 
 async function editable(ctx: AppContext, caller: AuthUser, id: string) {
@@ -52,7 +39,7 @@ async function editable(ctx: AppContext, caller: AuthUser, id: string) {
   return c;
 }
 
-async function presentRows(ctx: AppContext, caller: AuthUser, levels: Memberships, rows: repo.ContactRow[]) {
+async function presentRows(ctx: AppContext, viewer: Viewer, rows: repo.ContactRow[]) {
   const ids = rows.map((r) => r.id);
   const [shares, interactions] = await Promise.all([
     repo.sharesOf(ctx.db, ids),
@@ -63,11 +50,10 @@ async function presentRows(ctx: AppContext, caller: AuthUser, levels: Membership
   return rows.map((row, i) => {
     const s = shares.get(row.id) ?? [];
     const linked = emails[i].map((e) => users.get(e)).find((id) => id !== undefined) ?? null;
-    const r = rights(
+    const r = contactRights(
       row,
       s.map((x) => x.organization_id),
-      caller.id,
-      levels,
+      viewer,
     );
     return presentContact(row, {
       shares: s,
@@ -80,18 +66,9 @@ async function presentRows(ctx: AppContext, caller: AuthUser, levels: Membership
 }
 
 async function present(ctx: AppContext, caller: AuthUser, id: string): Promise<TContact> {
-  const { row, levels } = await load(ctx, caller, id);
-  const [contact] = await presentRows(ctx, caller, levels, [row]);
+  const { row, viewer } = await load(ctx, caller, id);
+  const [contact] = await presentRows(ctx, viewer, [row]);
   return contact;
-}
-
-/** Share targets must be the caller's organizations (ids already shared may stay). */
-function assertShareable(levels: Memberships, ids: readonly string[], alreadyShared: readonly string[] = []) {
-  for (const id of ids) {
-    if (!levels.has(id) && !alreadyShared.includes(id)) {
-      throw forbidden('You can only share with organizations you belong to.');
-    }
-  }
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]) =>
@@ -102,15 +79,15 @@ export async function listContacts(
   caller: AuthUser,
   q: z.output<typeof ZContactListQuery>,
 ): Promise<TContact[]> {
-  const levels = await membershipLevelsOf(ctx, caller.id);
+  const viewer = await loadViewer(ctx, caller);
   const rows = await repo.listContacts(ctx.db, {
-    userId: caller.id,
-    orgIds: [...levels.keys()],
+    userId: viewer.id,
+    orgIds: viewer.orgIds,
     search: q.search,
     skip: q.skip,
     limit: q.limit,
   });
-  return presentRows(ctx, caller, levels, rows);
+  return presentRows(ctx, viewer, rows);
 }
 
 export const getContact = present;
@@ -120,12 +97,12 @@ export async function createContact(
   caller: AuthUser,
   body: z.output<typeof ZCreateContactRequest>,
 ): Promise<TContact> {
-  const levels = await membershipLevelsOf(ctx, caller.id);
-  assertMemberOf(levels, body.organization_id);
+  const viewer = await loadViewer(ctx, caller);
+  assertMemberOf(viewer.levels, body.organization_id);
   const shares = [
     ...new Set([...(body.shared_org_ids ?? []), ...(body.organization_id ? [body.organization_id] : [])]),
   ];
-  assertShareable(levels, shares);
+  assertShareable(viewer.levels, shares);
   const now = nowIso();
   const id = randomUUID();
   await withTx(ctx.db, async (trx) => {
@@ -153,7 +130,7 @@ export async function updateContact(
   id: string,
   body: z.output<typeof ZUpdateContactRequest>,
 ): Promise<TContact> {
-  const { row, levels, shared, canDelete: isOwner } = await editable(ctx, caller, id);
+  const { row, viewer, shared, ...rights } = await editable(ctx, caller, id);
   const orgChange = body.organization_id !== undefined && body.organization_id !== row.organization_id;
   const organizationId = body.organization_id !== undefined ? body.organization_id : row.organization_id;
   let nextShares: string[] | null = null;
@@ -162,9 +139,10 @@ export async function updateContact(
     nextShares = [...new Set([...requested, ...(organizationId ? [organizationId] : [])])];
     if (!sameSet(nextShares, shared) || orgChange) {
       // Sharing decides who sees the contact: the owner's call.
-      if (!isOwner) throw forbidden('Only the owner can change who this contact is shared with.');
-      if (orgChange) assertMemberOf(levels, organizationId);
-      assertShareable(levels, nextShares, shared);
+      if (!canShareContact(rights))
+        throw forbidden('Only the owner can change who this contact is shared with.');
+      if (orgChange) assertMemberOf(viewer.levels, organizationId);
+      assertShareable(viewer.levels, nextShares, shared);
     } else {
       nextShares = null; // the same set sent back: nothing to change
     }
@@ -278,7 +256,7 @@ export async function listAssignable(
   caller: AuthUser,
   q: z.output<typeof ZAssignableQuery>,
 ): Promise<TAssignableUser[]> {
-  const orgIds = [...(await membershipLevelsOf(ctx, caller.id)).keys()];
+  const { orgIds } = await loadViewer(ctx, caller);
   if (!orgIds.length) return [];
   const rows = await repo.assignableUsers(ctx.db, {
     orgIds,

@@ -9,6 +9,7 @@ import type {
   TTool,
   TToolKind,
 } from '@cc/contract';
+import { factoryItemRights } from './factory.policy.ts';
 import type { AgentRow, CrewRow, FlowRow, ToolRow } from './factory.repository.ts';
 
 /** A crew task as stored (JSON on the crew row). */
@@ -46,14 +47,8 @@ interface ItemRow {
   updated_at: string;
 }
 
-/** Owners edit their items; deletion also needs the item to be neither auto-generated nor public (spec section 6). */
-export function itemRights(row: ItemRow, callerId: string) {
-  const own = row.created_by !== null && row.created_by === callerId && row.is_auto_gen === 0;
-  return { canEdit: own, canDelete: own && row.is_public === 0 };
-}
-
 function flags(row: ItemRow, callerId: string) {
-  const r = itemRights(row, callerId);
+  const r = factoryItemRights(row, callerId);
   return {
     isAutoGen: row.is_auto_gen === 1,
     is_public: row.is_public === 1,

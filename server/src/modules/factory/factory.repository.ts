@@ -7,6 +7,7 @@ import type {
   FactoryFlowsTable,
   FactoryToolsTable,
 } from '../../db/types.ts';
+import { visibleFactoryItems } from './factory.policy.ts';
 
 export interface FactoryTables {
   factory_agents: FactoryAgentsTable;
@@ -30,7 +31,7 @@ export type FlowRow = FactoryRow<'factory_flows'>;
 type Untyped = any;
 const q = (db: Db) => db as unknown as Untyped;
 
-/** Items the user may see: their own, public ones and the built-in (auto-generated) catalogue. */
+/** Items the user may see (factory.policy.ts): their own, public ones and the built-in catalogue. */
 export async function listVisible<T extends FactoryTable>(
   db: Db,
   table: T,
@@ -40,9 +41,7 @@ export async function listVisible<T extends FactoryTable>(
   return q(db)
     .selectFrom(table)
     .selectAll()
-    .where((eb: Untyped) =>
-      eb.or([eb('created_by', '=', userId), eb('is_public', '=', 1), eb('is_auto_gen', '=', 1)]),
-    )
+    .where(visibleFactoryItems(userId))
     .orderBy('is_auto_gen', 'asc')
     .orderBy('created_at', 'desc')
     .orderBy('id', 'asc')
@@ -90,9 +89,7 @@ export async function findVisibleByName<T extends FactoryTable>(
     .selectFrom(table)
     .selectAll()
     .where('name', '=', name)
-    .where((eb: Untyped) =>
-      eb.or([eb('created_by', '=', userId), eb('is_public', '=', 1), eb('is_auto_gen', '=', 1)]),
-    )
+    .where(visibleFactoryItems(userId))
     .orderBy('is_auto_gen', 'desc')
     .limit(1)
     .executeTakeFirst();

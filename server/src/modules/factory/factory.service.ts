@@ -16,7 +16,6 @@ import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
 import {
-  itemRights,
   parseJson,
   presentAgent,
   presentCrew,
@@ -25,10 +24,8 @@ import {
   type StoredCrewTask,
   type StoredFlowStep,
 } from './factory.presenter.ts';
+import { FACTORY_CREATOR_LEVELS, factoryItemRights, factoryItemVisible } from './factory.policy.ts';
 import * as repo from './factory.repository.ts';
-
-/** ceo and admin create factory items (spec section 6: the Factory is theirs). */
-export const FACTORY_CREATOR_LEVELS: ReadonlySet<string> = new Set(['ceo', 'admin']);
 
 const LABELS: Record<repo.FactoryTable, string> = {
   factory_agents: 'Agent',
@@ -42,10 +39,7 @@ const DEFAULT_HTTP_INPUT_SCHEMA = {
   properties: { input: { type: 'string', description: 'What to send to the endpoint' } },
 };
 
-const visible = (
-  row: { created_by: string | null; is_public: number; is_auto_gen: number },
-  userId: string,
-) => row.created_by === userId || row.is_public === 1 || row.is_auto_gen === 1;
+const visible = factoryItemVisible;
 
 function assertCreator(caller: AuthUser): void {
   if (!FACTORY_CREATOR_LEVELS.has(caller.user_level))
@@ -70,7 +64,7 @@ async function loadEditable<T extends repo.FactoryTable>(
   id: string,
 ): Promise<repo.FactoryRow<T>> {
   const row = await loadVisible(ctx, table, caller, id);
-  if (!itemRights(row, caller.id).canEdit)
+  if (!factoryItemRights(row, caller.id).canEdit)
     throw forbidden(`Only the owner can edit this ${LABELS[table].toLowerCase()}.`);
   return row;
 }

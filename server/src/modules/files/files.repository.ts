@@ -1,7 +1,7 @@
-import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
-import type { Database, FilesTable } from '../../db/types.ts';
+import type { FilesTable } from '../../db/types.ts';
+import { visibleFiles } from './files.policy.ts';
 
 /**
  * Files with their owner's name and e-mail. Like contacts and tasks, this module reads `users` and
@@ -30,25 +30,6 @@ function selectFiles(db: Db) {
 
 export type FileRow = NonNullable<Awaited<ReturnType<typeof findFile>>>;
 
-type FilesEb = ExpressionBuilder<Database & { owner: Database['users'] }, 'files'>;
-
-/** The caller's own files and those shared with their organizations (two indexed branches). */
-function visibleTo(eb: FilesEb, userId: string, orgIds: readonly string[]) {
-  const own = eb('files.user_id', '=', userId);
-  if (!orgIds.length) return own;
-  return eb.or([
-    own,
-    eb(
-      'files.id',
-      'in',
-      eb
-        .selectFrom('file_shares')
-        .select('file_shares.file_id')
-        .where('file_shares.organization_id', 'in', [...orgIds]),
-    ),
-  ]);
-}
-
 export interface FileListOptions {
   userId: string;
   orgIds: readonly string[];
@@ -61,7 +42,7 @@ export interface FileListOptions {
 
 /** Newest first, then id, so pages are stable. Search matches the name. */
 export function listFilesQuery(db: Db, o: FileListOptions) {
-  let q = selectFiles(db).where((eb) => visibleTo(eb, o.userId, o.orgIds));
+  let q = selectFiles(db).where(visibleFiles({ id: o.userId, orgIds: o.orgIds }));
   if (o.conversationId !== undefined) q = q.where('files.conversation_id', '=', o.conversationId);
   const pattern = containsPattern(o.search);
   if (pattern) q = q.where(lowerLike('files.name', pattern));
@@ -149,7 +130,7 @@ export function conversationTexts(
   return db
     .selectFrom('files')
     .select(['files.id', 'files.name', 'files.text_content'])
-    .where((eb) => visibleTo(eb, o.userId, o.orgIds))
+    .where(visibleFiles({ id: o.userId, orgIds: o.orgIds }))
     .where('files.conversation_id', '=', o.conversationId)
     .where('files.text_content', 'is not', null)
     .orderBy('files.created_at', 'desc')
@@ -171,7 +152,7 @@ export function searchText(db: Db, o: TextSearchOptions) {
     .selectFrom('files')
     .innerJoin('users as owner', 'owner.id', 'files.user_id')
     .select(['files.id', 'files.name', 'files.text_content', 'files.created_at'])
-    .where((eb) => visibleTo(eb, o.userId, o.orgIds))
+    .where(visibleFiles({ id: o.userId, orgIds: o.orgIds }))
     .where((eb) => eb.or([lowerLike('files.name', o.pattern), lowerLike('files.text_content', o.pattern)]))
     .orderBy('files.created_at', 'desc')
     .limit(o.limit)

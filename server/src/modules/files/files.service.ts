@@ -5,68 +5,54 @@ import type { z } from 'zod';
 import { nowIso, withTx } from '../../db/index.ts';
 import { containsPattern } from '../../db/search.ts';
 import type { FilesTable } from '../../db/types.ts';
-import type { Memberships } from '../../platform/access.ts';
+import { assertShareable } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { membershipLevelsOf } from '../organizations/memberships.service.ts';
+import { loadViewer, loadWithRights, type Viewer } from '../../platform/viewer.ts';
 import { presentFile } from './files.presenter.ts';
-import './files.search.ts';
+import { fileRights } from './files.policy.ts';
 import * as repo from './files.repository.ts';
 import { detectType, extractText, MAX_EXTRACTED_TEXT, sanitizeUploadName } from './files.sniff.ts';
 import { fileStore, type StagedUpload } from './files.storage.ts';
 
-/**
- * A file is visible to its owner and to the members of the organizations it is shared with (the
- * rule of every shared record). Only the owner renames, shares and deletes it.
- */
-function rights(row: { user_id: string }, shared: readonly string[], callerId: string, levels: Memberships) {
-  const own = row.user_id === callerId;
-  return {
-    visible: own || shared.some((id) => levels.has(id)),
-    canEdit: own,
-    canDelete: own,
-    canShare: own,
-  };
-}
-
 const storeOf = (ctx: AppContext) => fileStore(ctx.config.filesDir);
 
+/** The file, its shares and the caller's rights; 404 when the caller may not see it. */
 async function load(ctx: AppContext, caller: AuthUser, id: string) {
-  const row = await repo.findFile(ctx.db, id);
-  if (!row) throw notFound('File not found');
-  const levels = await membershipLevelsOf(ctx, caller.id);
-  const shares = (await repo.sharesOf(ctx.db, [id])).get(id) ?? [];
-  const r = rights(
-    row,
-    shares.map((s) => s.organization_id),
-    caller.id,
-    levels,
-  );
-  if (!r.visible) throw notFound('File not found');
-  return { row, levels, shares, ...r };
+  const { row, shares, viewer, rights } = await loadWithRights(ctx, caller, {
+    find: () => repo.findFile(ctx.db, id),
+    shares: async () => (await repo.sharesOf(ctx.db, [id])).get(id) ?? [],
+    rights: (r, s, v) =>
+      fileRights(
+        r,
+        s.map((x) => x.organization_id),
+        v,
+      ),
+    missing: 'File not found',
+  });
+  return { row, viewer, shares, ...rights };
 }
 
-async function presentRows(ctx: AppContext, caller: AuthUser, levels: Memberships, rows: repo.FileRow[]) {
+async function presentRows(ctx: AppContext, viewer: Viewer, rows: repo.FileRow[]) {
   const shares = await repo.sharesOf(
     ctx.db,
     rows.map((r) => r.id),
   );
   return rows.map((row) => {
     const s = shares.get(row.id) ?? [];
-    const r = rights(
+    const r = fileRights(
       row,
       s.map((x) => x.organization_id),
-      caller.id,
-      levels,
+      viewer,
     );
     return presentFile(row, s, r);
   });
 }
 
 async function present(ctx: AppContext, caller: AuthUser, id: string): Promise<TFileItem> {
-  const { row, levels } = await load(ctx, caller, id);
-  const [file] = await presentRows(ctx, caller, levels, [row]);
+  const { row, viewer } = await load(ctx, caller, id);
+  const [file] = await presentRows(ctx, viewer, [row]);
   return file;
 }
 
@@ -76,16 +62,16 @@ export async function listFiles(
   q: z.output<typeof ZFileListQuery>,
   conversationId?: string,
 ): Promise<TFileItem[]> {
-  const levels = await membershipLevelsOf(ctx, caller.id);
+  const viewer = await loadViewer(ctx, caller);
   const rows = await repo.listFiles(ctx.db, {
-    userId: caller.id,
-    orgIds: [...levels.keys()],
+    userId: viewer.id,
+    orgIds: viewer.orgIds,
     search: q.search,
     conversationId,
     skip: q.skip,
     limit: q.limit,
   });
-  return presentRows(ctx, caller, levels, rows);
+  return presentRows(ctx, viewer, rows);
 }
 
 export const getFile = present;
@@ -175,12 +161,11 @@ export async function createFiles(
     await discardStaged(ctx, staged);
     throw err;
   }
-  const levels = await membershipLevelsOf(ctx, caller.id);
+  const viewer = await loadViewer(ctx, caller);
   const created = await Promise.all(rows.map((r) => repo.findFile(ctx.db, r.id)));
   return presentRows(
     ctx,
-    caller,
-    levels,
+    viewer,
     created.filter((r) => r !== undefined),
   );
 }
@@ -193,7 +178,7 @@ export async function updateFile(
   id: string,
   body: z.output<typeof ZUpdateFileRequest>,
 ): Promise<TFileItem> {
-  const { levels, shares, canEdit, canShare } = await load(ctx, caller, id);
+  const { viewer, shares, canEdit, canShare } = await load(ctx, caller, id);
   const shared = shares.map((s) => s.organization_id);
   if (body.name !== undefined && !canEdit) throw forbidden('Only the owner can rename this file.');
   let nextShares: string[] | null = null;
@@ -202,11 +187,7 @@ export async function updateFile(
       body.shared_org_ids.length === shared.length && body.shared_org_ids.every((x) => shared.includes(x));
     if (!same) {
       if (!canShare) throw forbidden('Only the owner can change who this file is shared with.');
-      for (const orgId of body.shared_org_ids) {
-        if (!levels.has(orgId) && !shared.includes(orgId)) {
-          throw forbidden('You can only share with organizations you belong to.');
-        }
-      }
+      assertShareable(viewer.levels, body.shared_org_ids, shared);
       nextShares = body.shared_org_ids;
     }
   }
@@ -294,10 +275,10 @@ export async function searchFileText(
 ): Promise<FileText[]> {
   const pattern = containsPattern(query);
   if (!pattern) return [];
-  const levels = await membershipLevelsOf(ctx, caller.id);
+  const viewer = await loadViewer(ctx, caller);
   const rows = await repo.searchText(ctx.db, {
-    userId: caller.id,
-    orgIds: [...levels.keys()],
+    userId: viewer.id,
+    orgIds: viewer.orgIds,
     pattern,
     limit: Math.min(limit, 50),
   });
@@ -313,10 +294,10 @@ export async function conversationFileTexts(
 ): Promise<FileText[]> {
   // Most conversations have no attachments: one index probe spares them the visibility query.
   if (!(await repo.hasConversationFiles(ctx.db, conversationId))) return [];
-  const levels = await membershipLevelsOf(ctx, caller.id);
+  const viewer = await loadViewer(ctx, caller);
   const rows = await repo.conversationTexts(ctx.db, {
-    userId: caller.id,
-    orgIds: [...levels.keys()],
+    userId: viewer.id,
+    orgIds: viewer.orgIds,
     conversationId,
     limit,
   });

@@ -4,6 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { lowerLike } from '../../db/search.ts';
 import type { Database, GoalKpisTable, StrategicGoalsTable } from '../../db/types.ts';
+import { type GoalVisibilityBranch, goalBranchPredicate, goalVisibilityBranches } from './goals.policy.ts';
 
 export interface GoalListOptions {
   userId: string;
@@ -114,22 +115,27 @@ function limitedBranch(q: GoalsQuery, p: GoalPageParams) {
   return q.limit(p.n);
 }
 
-/** The visibility branches: my own goals, and each of my organizations' goals. */
+/**
+ * The goal policy's visibility branches (my own goals, my organizations' goals), the organizations'
+ * one split into a branch per organization. Filtered to one of my organizations, everything visible
+ * in it is that organization's branch alone; filtered to another, only my own goals filed under it.
+ */
 function branchesOf(db: Db, p: GoalPageParams): GoalsQuery[] {
   const org = p.organizationId;
-  if (org !== null && p.orgIsMine) {
-    return [branch(db, p, (q) => q.where('strategic_goals.organization_id', '=', org))];
-  }
-  return [
-    branch(db, p, (q) =>
-      org !== null
-        ? q.where('strategic_goals.user_id', '=', p.userId).where('strategic_goals.organization_id', '=', org)
-        : q.where('strategic_goals.user_id', '=', p.userId),
-    ),
-    ...(org !== null ? [] : p.orgIds).map((id) =>
-      branch(db, p, (q) => q.where('strategic_goals.organization_id', '=', id)),
-    ),
-  ];
+  const ofOrg = (id: string) => goalBranchPredicate({ via: 'strategic_goals.organization_id', orgIds: [id] });
+  if (org !== null && p.orgIsMine) return [branch(db, p, (q) => q.where(ofOrg(org)))];
+  const viewer = { id: p.userId, orgIds: org !== null ? [] : p.orgIds };
+  return goalVisibilityBranches(viewer).flatMap((b) =>
+    b.via === 'strategic_goals.user_id'
+      ? [
+          branch(db, p, (q) =>
+            org !== null
+              ? q.where(goalBranchPredicate(b)).where('strategic_goals.organization_id', '=', org)
+              : q.where(goalBranchPredicate(b)),
+          ),
+        ]
+      : b.orgIds.map((id) => branch(db, p, (q) => q.where(ofOrg(id)))),
+  );
 }
 
 /**
@@ -218,4 +224,23 @@ export async function deleteGoal(db: Db, id: string): Promise<void> {
 export async function replaceKpis(db: Db, goalId: string, kpis: GoalKpisTable[]): Promise<void> {
   await db.deleteFrom('goal_kpis').where('goal_id', '=', goalId).execute();
   if (kpis.length) await db.insertInto('goal_kpis').values(kpis).execute();
+}
+
+/**
+ * The open goals of one visibility branch (status not in `closed`), soonest due first, at most
+ * `limit` (the owner and organization due-date indexes serve each branch).
+ */
+export function openGoalsOfBranch(
+  db: Db,
+  b: GoalVisibilityBranch,
+  o: { closedStatuses: readonly string[]; limit: number },
+): Promise<StrategicGoalsTable[]> {
+  return db
+    .selectFrom('strategic_goals')
+    .selectAll()
+    .where('status', 'not in', [...o.closedStatuses])
+    .where(goalBranchPredicate(b))
+    .orderBy('due_date')
+    .limit(o.limit)
+    .execute();
 }

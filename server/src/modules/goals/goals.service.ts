@@ -10,28 +10,24 @@ import {
 } from '@cc/contract';
 import type { z } from 'zod';
 import { nowIso, withTx } from '../../db/index.ts';
-import type { GoalKpisTable } from '../../db/types.ts';
-import { assertMemberOf, ownedRecordRights } from '../../platform/access.ts';
+import type { GoalKpisTable, StrategicGoalsTable } from '../../db/types.ts';
+import { assertMemberOf } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { forbidden, notFound } from '../../platform/errors.ts';
-import { membershipLevelsOf } from '../organizations/memberships.service.ts';
+import { forbidden } from '../../platform/errors.ts';
+import { loadViewer, loadWithRights, type ViewerScope } from '../../platform/viewer.ts';
+import { goalRights, goalVisibilityBranches } from './goals.policy.ts';
 import { presentGoal } from './goals.presenter.ts';
 import * as repo from './goals.repository.ts';
 
-/**
- * Visible to the owner and the members of the goal's organization; editable (and deletable) by the
- * owner and by an admin or manager of that organization.
- */
-const rights = ownedRecordRights;
-const assertMember = assertMemberOf;
-
+/** The goal and the caller's rights; 404 when the caller may not see it. */
 async function load(ctx: AppContext, caller: AuthUser, id: string) {
-  const levels = await membershipLevelsOf(ctx, caller.id);
-  const row = await repo.findGoal(ctx.db, id);
-  const r = row ? rights(row, caller.id, levels) : undefined;
-  if (!row || !r?.visible) throw notFound('Goal not found');
-  return { row, levels, ...r };
+  const { row, viewer, rights } = await loadWithRights(ctx, caller, {
+    find: () => repo.findGoal(ctx.db, id),
+    rights: (goal, _none, v) => goalRights(goal, v),
+    missing: 'Goal not found',
+  });
+  return { row, levels: viewer.levels, ...rights };
 }
 
 async function present(ctx: AppContext, caller: AuthUser, id: string): Promise<TGoal> {
@@ -62,11 +58,11 @@ export async function listGoals(
   caller: AuthUser,
   q: z.output<typeof ZGoalListQuery>,
 ): Promise<TGoal[]> {
-  const levels = await membershipLevelsOf(ctx, caller.id);
-  assertMember(levels, q.organization_id);
+  const viewer = await loadViewer(ctx, caller);
+  assertMemberOf(viewer.levels, q.organization_id);
   const rows = await repo.listGoals(ctx.db, {
-    userId: caller.id,
-    orgIds: [...levels.keys()],
+    userId: viewer.id,
+    orgIds: viewer.orgIds,
     search: q.search,
     status: q.status,
     organizationId: q.organization_id,
@@ -84,7 +80,7 @@ export async function listGoals(
   // One KPI query for the whole page (goal_kpis_goal_idx), grouped here: no query per goal.
   const byGoal = new Map<string, GoalKpisTable[]>(rows.map((r) => [r.id, []]));
   for (const k of kpis) byGoal.get(k.goal_id)?.push(k);
-  return rows.map((row) => presentGoal(row, byGoal.get(row.id) ?? [], rights(row, caller.id, levels)));
+  return rows.map((row) => presentGoal(row, byGoal.get(row.id) ?? [], goalRights(row, viewer)));
 }
 
 export const getGoal = present;
@@ -94,8 +90,7 @@ export async function createGoal(
   caller: AuthUser,
   body: z.output<typeof ZCreateGoalRequest>,
 ): Promise<TGoal> {
-  const levels = await membershipLevelsOf(ctx, caller.id);
-  assertMember(levels, body.organization_id);
+  assertMemberOf((await loadViewer(ctx, caller)).levels, body.organization_id);
   const now = nowIso();
   const id = randomUUID();
   await withTx(ctx.db, async (trx) => {
@@ -124,7 +119,7 @@ export async function updateGoal(
   const { row, levels, canEdit } = await load(ctx, caller, id);
   if (!canEdit) throw forbidden('You cannot edit this goal.');
   if (body.organization_id !== undefined && body.organization_id !== row.organization_id) {
-    assertMember(levels, body.organization_id);
+    assertMemberOf(levels, body.organization_id);
   }
   await withTx(ctx.db, async (trx) => {
     await repo.updateGoal(trx, id, {
@@ -147,4 +142,30 @@ export async function deleteGoal(ctx: AppContext, caller: AuthUser, id: string):
   const { canEdit } = await load(ctx, caller, id);
   if (!canEdit) throw forbidden('You cannot delete this goal.');
   await repo.deleteGoal(ctx.db, id); // KPIs cascade
+}
+
+/**
+ * The viewer's open goals (not completed or failed) for the AI workspace snapshot, soonest due first,
+ * with their KPIs: each visibility branch of the goal policy read separately, at most `perBranch`
+ * rows each, without repeats. `truncated` when a branch was cut at its limit.
+ */
+export async function openGoalsFor(
+  ctx: AppContext,
+  viewer: ViewerScope,
+  o: { perBranch: number; kpisPerGoal: number },
+): Promise<{ rows: StrategicGoalsTable[]; kpis: GoalKpisTable[]; truncated: boolean }> {
+  const closedStatuses = [...COMPLETED_GOAL_STATUSES, 'failed'];
+  const results = await Promise.all(
+    goalVisibilityBranches(viewer).map((b) =>
+      repo.openGoalsOfBranch(ctx.db, b, { closedStatuses, limit: o.perBranch }),
+    ),
+  );
+  const byId = new Map(results.flat().map((r) => [r.id, r]));
+  const rows = [...byId.values()].sort((a, b) => a.due_date.localeCompare(b.due_date));
+  const kpis = await repo.listKpis(
+    ctx.db,
+    rows.map((r) => r.id),
+    o.kpisPerGoal,
+  );
+  return { rows, kpis, truncated: results.flat().length >= o.perBranch };
 }

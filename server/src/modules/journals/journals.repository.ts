@@ -2,6 +2,7 @@ import type { Db } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { JournalsTable } from '../../db/types.ts';
+import { visibleNotes } from './journals.policy.ts';
 
 export interface JournalListOptions {
   search?: string;
@@ -42,7 +43,10 @@ function pageParams(userId: string, opts: JournalListOptions): JournalPageParams
 
 /** The owner's entries, served by journals_user_date_idx (user_id, entry_date, created_at). */
 function journalPage(db: Db, p: JournalPageParams) {
-  let q = db.selectFrom('journals').selectAll().where('user_id', '=', p.userId);
+  let q = db
+    .selectFrom('journals')
+    .selectAll()
+    .where(visibleNotes({ id: p.userId }));
   if (p.from) q = q.where('entry_date', '>=', p.from);
   if (p.to) q = q.where('entry_date', '<=', p.to);
   if (p.pattern) q = q.where(lowerLike('content', p.pattern));
@@ -80,4 +84,17 @@ export async function updateJournal(db: Db, id: string, set: Partial<JournalsTab
 
 export async function deleteJournal(db: Db, id: string): Promise<void> {
   await db.deleteFrom('journals').where('id', '=', id).execute();
+}
+
+/** The owner's latest notes (id, content, date), newest first: journals_user_date_idx. */
+export function latestNotes(db: Db, userId: string, limit: number) {
+  return db
+    .selectFrom('journals')
+    .select(['id', 'content', 'entry_date'])
+    .where(visibleNotes({ id: userId }))
+    .orderBy('entry_date', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }

@@ -11,13 +11,14 @@ import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
+import { canSeeNote } from './journals.policy.ts';
 import { presentJournal } from './journals.presenter.ts';
 import * as repo from './journals.repository.ts';
 
-/** Notes are private: anyone but the owner gets 404, as if the entry did not exist. */
+/** Notes are private (journals.policy.ts): anyone but the owner gets 404. */
 async function ownEntry(ctx: AppContext, caller: AuthUser, id: string) {
   const row = await repo.findJournal(ctx.db, id);
-  if (!row || row.user_id !== caller.id) throw notFound('Note entry not found');
+  if (!row || !canSeeNote(row, caller)) throw notFound('Note entry not found');
   return row;
 }
 
@@ -70,4 +71,9 @@ export async function updateJournal(
 export async function deleteJournal(ctx: AppContext, caller: AuthUser, id: string): Promise<void> {
   await ownEntry(ctx, caller, id);
   await repo.deleteJournal(ctx.db, id);
+}
+
+/** The user's latest notes (id, content, entry date), newest first, for the AI workspace snapshot. */
+export function latestNotesOf(ctx: AppContext, userId: string, limit: number) {
+  return repo.latestNotes(ctx.db, userId, limit);
 }

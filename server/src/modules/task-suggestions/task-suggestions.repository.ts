@@ -59,43 +59,6 @@ export async function existingKeys(
   return out;
 }
 
-/**
- * Titles of open tasks the user may see (created by, assigned to, or shared with their organizations),
- * at most `limit` per branch, each branch on its own index. A read of the tasks table for one purpose:
- * a suggestion must not duplicate an open task.
- */
-export async function openTaskTitles(
-  db: Db,
-  userId: string,
-  orgIds: readonly string[],
-  closed: readonly string[],
-  limit: number,
-): Promise<string[]> {
-  const base = () =>
-    db
-      .selectFrom('tasks')
-      .select('tasks.title')
-      .where('tasks.status', 'not in', [...closed]);
-  const queries = [
-    base().where('tasks.created_by', '=', userId).limit(limit).execute(),
-    base().where('tasks.assigned_to_user_id', '=', userId).limit(limit).execute(),
-  ];
-  if (orgIds.length) {
-    queries.push(
-      base()
-        .where('tasks.id', 'in', (eb) =>
-          eb
-            .selectFrom('task_shares')
-            .select('task_shares.task_id')
-            .where('task_shares.organization_id', 'in', [...orgIds]),
-        )
-        .limit(limit)
-        .execute(),
-    );
-  }
-  return (await Promise.all(queries)).flat().map((r) => r.title);
-}
-
 /** Inserts the suggestions whose keys are still free; returns the ids that were inserted. */
 export async function insertSuggestions(db: Db, rows: TaskSuggestionsTable[]): Promise<string[]> {
   const inserted: string[] = [];

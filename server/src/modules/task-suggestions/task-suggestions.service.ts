@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  CLOSED_TASK_STATUSES,
   MAX_NEW_SUGGESTIONS,
   MAX_PENDING_SUGGESTIONS,
   NO_NEW_SUGGESTIONS,
@@ -32,7 +31,7 @@ import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { membershipLevelsOf } from '../organizations/memberships.service.ts';
-import { createTask } from '../tasks/tasks.service.ts';
+import { createTask, openTaskTitlesFor } from '../tasks/tasks.service.ts';
 import { presentSuggestion } from './task-suggestions.presenter.ts';
 import * as repo from './task-suggestions.repository.ts';
 
@@ -85,7 +84,7 @@ async function exclusions(ctx: AppContext, caller: AuthUser, snapshot: Workspace
   const titleKeys = candidates.map((c) => suggestionTitleKey(c.title));
   const [earlier, openTitles] = await Promise.all([
     repo.existingKeys(ctx.db, caller.id, sourceKeys, titleKeys),
-    repo.openTaskTitles(ctx.db, caller.id, orgIds, CLOSED_TASK_STATUSES, OPEN_TASK_TITLES_LIMIT),
+    openTaskTitlesFor(ctx, { id: caller.id, orgIds }, OPEN_TASK_TITLES_LIMIT),
   ]);
   const titles = new Set([...earlier.titles, ...openTitles.map(suggestionTitleKey)]);
   // The prompt only needs the keys that collide with a candidate; the full set filters the answer.

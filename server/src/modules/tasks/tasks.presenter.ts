@@ -1,12 +1,7 @@
 import { displayName, type TTask, type TTaskPriority, type TTaskStatus, type TUserRef } from '@cc/contract';
 import type { TaskRow } from './tasks.repository.ts';
 
-export interface TaskRights {
-  visible: boolean;
-  canEdit: boolean;
-  canDelete: boolean;
-  canAssign: boolean;
-}
+import type { TaskRights } from './tasks.policy.ts';
 
 function userRef(
   id: string | null,

@@ -1,9 +1,15 @@
-import { type ExpressionBuilder, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
+import { PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import { type BranchPageParams, branchPageParams } from '../../db/branch-page.ts';
 import { type Db, withTx } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { lowerLike } from '../../db/search.ts';
 import type { Database, TasksTable } from '../../db/types.ts';
+import {
+  type TaskVisibilityBranch,
+  taskBranchPredicate,
+  taskVisibilityBranches,
+  visibleTasks,
+} from './tasks.policy.ts';
 
 /**
  * Tasks with the names and e-mails of their assignee and creator. The users table is read here,
@@ -27,32 +33,6 @@ function selectTasks(db: Db) {
 }
 
 export type TaskRow = NonNullable<Awaited<ReturnType<typeof findTask>>>;
-
-type TasksEb = ExpressionBuilder<
-  Database & { creator: Database['users']; assignee: Database['users'] },
-  'tasks'
->;
-
-/**
- * Visible: created by or assigned to the caller, or shared with one of their organizations. Each
- * branch has its index (tasks_created_by_idx, tasks_assignee_idx, task_shares_org_idx + primary key).
- */
-function visibleTo(eb: TasksEb, userId: string, orgIds: readonly string[]) {
-  const branches = [eb('tasks.created_by', '=', userId), eb('tasks.assigned_to_user_id', '=', userId)];
-  if (orgIds.length) {
-    branches.push(
-      eb(
-        'tasks.id',
-        'in',
-        eb
-          .selectFrom('task_shares')
-          .select('task_shares.task_id')
-          .where('task_shares.organization_id', 'in', [...orgIds]),
-      ),
-    );
-  }
-  return eb.or(branches);
-}
 
 export interface TaskListOptions {
   userId: string;
@@ -164,35 +144,26 @@ interface PageKeys {
   k2: string;
 }
 
-/** The visibility branches: created by me, assigned to me, shared with each of my organizations. */
+/** A branch of the page: every branch selects these four columns (from tasks or task_shares' copies). */
+type PageBranch = SelectQueryBuilder<Database, 'tasks', PageKeys>;
+
+/**
+ * The task policy's visibility branches (created by me, assigned to me, shared with my organizations),
+ * the shared one split into a branch per organization so each reads task_shares_list_idx in order.
+ */
 function branchesOf(db: Db, p: TaskPageParams) {
+  const viewer = { id: p.userId, orgIds: p.orgIds };
   if (!p.assignedTo) {
-    return [
-      ownBranch(db, 'tasks.created_by', p.userId, p),
-      ownBranch(db, 'tasks.assigned_to_user_id', p.userId, p),
-      ...p.orgIds.map((org) => sharedBranch(db, org, p)),
-    ];
+    return taskVisibilityBranches(viewer).flatMap((b): PageBranch[] =>
+      b.via === 'task_shares'
+        ? b.orgIds.map((org) => sharedBranch(db, org, p) as unknown as PageBranch)
+        : [ownBranch(db, b.via, b.userId, p)],
+    );
   }
   // One person's tasks: read them in order from the assignee index and keep the visible ones.
-  const orgIds = p.orgIds;
   return [
     ownBranch(db, 'tasks.assigned_to_user_id', p.assignedTo, p).$if(p.assignedToOther, (q) =>
-      q.where((eb) =>
-        eb.or([
-          eb('tasks.created_by', '=', p.userId),
-          ...(orgIds.length
-            ? [
-                eb.exists(
-                  eb
-                    .selectFrom('task_shares')
-                    .select('task_shares.task_id')
-                    .whereRef('task_shares.task_id', '=', 'tasks.id')
-                    .where('task_shares.organization_id', 'in', orgIds),
-                ),
-              ]
-            : []),
-        ]),
-      ),
+      q.where(visibleTasks(viewer, 'row')),
     ),
   ];
 }
@@ -301,7 +272,7 @@ export interface UrgentOptions {
 /** Open Urgent and High tasks: Urgent first, then due date (none last), then newest created. */
 export function urgentTasksQuery(db: Db, o: UrgentOptions) {
   return selectTasks(db)
-    .where((eb) => visibleTo(eb, o.userId, o.orgIds))
+    .where(visibleTasks({ id: o.userId, orgIds: o.orgIds }))
     .where('tasks.priority', 'in', [...o.priorities])
     .where('tasks.status', 'not in', [...o.closedStatuses])
     .orderBy(sql`case tasks.priority when 'Urgent' then 0 else 1 end`)
@@ -397,4 +368,62 @@ export async function replaceShares(db: Db, taskId: string, orgIds: readonly str
       .execute();
     await syncShareCopies(db, taskId);
   }
+}
+
+export interface OpenTaskRow {
+  id: string;
+  title: string;
+  status: string;
+  priority: string;
+  due_date: string | null;
+  assigned_to_user_id: string | null;
+  created_by: string;
+}
+
+/**
+ * The open tasks of one visibility branch, soonest due first: the dated half (by due date) or the
+ * undated half (by id), at most `limit`. Halves are read separately because NULLs sort first on SQLite
+ * and last on PostgreSQL, and each half stays a range on the (creator|assignee, due_date) index.
+ */
+export function openTasksOfBranch(
+  db: Db,
+  branch: TaskVisibilityBranch,
+  o: { closedStatuses: readonly string[]; dated: boolean; limit: number },
+): Promise<OpenTaskRow[]> {
+  const q = db
+    .selectFrom('tasks')
+    .select([
+      'tasks.id',
+      'tasks.title',
+      'tasks.status',
+      'tasks.priority',
+      'tasks.due_date',
+      'tasks.assigned_to_user_id',
+      'tasks.created_by',
+    ])
+    .where('tasks.status', 'not in', [...o.closedStatuses])
+    .where(taskBranchPredicate(branch));
+  return (
+    o.dated
+      ? q.where('tasks.due_date', 'is not', null).orderBy('tasks.due_date')
+      : q.where('tasks.due_date', 'is', null).orderBy('tasks.id')
+  )
+    .limit(o.limit)
+    .execute();
+}
+
+/** The titles of the open tasks of one visibility branch, at most `limit` (in no particular order). */
+export async function openTaskTitlesOfBranch(
+  db: Db,
+  branch: TaskVisibilityBranch,
+  o: { closedStatuses: readonly string[]; limit: number },
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('tasks')
+    .select('tasks.title')
+    .where('tasks.status', 'not in', [...o.closedStatuses])
+    .where(taskBranchPredicate(branch))
+    .limit(o.limit)
+    .execute();
+  return rows.map((r) => r.title);
 }

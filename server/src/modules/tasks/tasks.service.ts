@@ -14,50 +14,28 @@ import {
 import type { z } from 'zod';
 import { nowIso, withTx } from '../../db/index.ts';
 import type { TasksTable } from '../../db/types.ts';
-import { managesAny, type Memberships, memberOfAny } from '../../platform/access.ts';
+import { assertShareable, memberOfAny } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { membershipLevelsOf, organizationIdsOf } from '../organizations/memberships.service.ts';
+import { loadViewer, loadWithRights, type Viewer, type ViewerScope } from '../../platform/viewer.ts';
+import { organizationIdsOf } from '../organizations/memberships.service.ts';
 import { getUserSummary } from '../users/users.service.ts';
-import { presentTask, type TaskRights } from './tasks.presenter.ts';
+import { presentTask } from './tasks.presenter.ts';
+import { canShareTask, taskRights, taskVisibilityBranches } from './tasks.policy.ts';
 import * as repo from './tasks.repository.ts';
 
 const URGENT_PRIORITIES = ['Urgent', 'High'];
 
-/**
- * The per-caller flags (ARCHITECTURE.md section 3): the creator may do all three; the assignee may
- * edit; an admin or manager of an organization the task is shared with may edit and assign; a ceo who
- * is a member of an organization the task is shared with may assign. Visible to the creator, the
- * assignee and the members of the shared organizations.
- */
-export function taskRights(
-  task: { created_by: string; assigned_to_user_id: string | null },
-  sharedOrgIds: readonly string[],
-  caller: AuthUser,
-  levels: Memberships,
-): TaskRights {
-  const creator = task.created_by === caller.id;
-  const assignee = task.assigned_to_user_id === caller.id;
-  const member = memberOfAny(levels, sharedOrgIds);
-  const manager = managesAny(levels, sharedOrgIds);
-  const ceo = caller.user_level === 'ceo' && member;
-  return {
-    visible: creator || assignee || member,
-    canEdit: creator || assignee || manager,
-    canDelete: creator,
-    canAssign: creator || manager || ceo,
-  };
-}
-
+/** The task, its shares and the caller's rights; 404 when the caller may not see it. */
 async function load(ctx: AppContext, caller: AuthUser, id: string) {
-  const row = await repo.findTask(ctx.db, id);
-  if (!row) throw notFound('Task not found');
-  const levels = await membershipLevelsOf(ctx, caller.id);
-  const shared = (await repo.sharesOf(ctx.db, [id])).get(id) ?? [];
-  const rights = taskRights(row, shared, caller, levels);
-  if (!rights.visible) throw notFound('Task not found');
-  return { row, levels, shared, rights };
+  const { row, shares, viewer, rights } = await loadWithRights(ctx, caller, {
+    find: () => repo.findTask(ctx.db, id),
+    shares: async () => (await repo.sharesOf(ctx.db, [id])).get(id) ?? [],
+    rights: taskRights,
+    missing: 'Task not found',
+  });
+  return { row, viewer, shared: shares, rights };
 }
 
 async function present(ctx: AppContext, caller: AuthUser, id: string): Promise<TTask> {
@@ -65,14 +43,14 @@ async function present(ctx: AppContext, caller: AuthUser, id: string): Promise<T
   return presentTask(row, shared, rights);
 }
 
-async function presentRows(ctx: AppContext, caller: AuthUser, levels: Memberships, rows: repo.TaskRow[]) {
+async function presentRows(ctx: AppContext, viewer: Viewer, rows: repo.TaskRow[]) {
   const shares = await repo.sharesOf(
     ctx.db,
     rows.map((r) => r.id),
   );
   return rows.map((r) => {
     const shared = shares.get(r.id) ?? [];
-    return presentTask(r, shared, taskRights(r, shared, caller, levels));
+    return presentTask(r, shared, taskRights(r, shared, viewer));
   });
 }
 
@@ -80,22 +58,13 @@ async function presentRows(ctx: AppContext, caller: AuthUser, levels: Membership
  * Who can be assigned: the caller, or an approved (not waitlisted) user who shares an organization
  * with the caller. Anyone else is refused with 400.
  */
-async function assertAssignable(ctx: AppContext, caller: AuthUser, levels: Memberships, userId: string) {
-  if (userId === caller.id) return;
+async function assertAssignable(ctx: AppContext, viewer: Viewer, userId: string) {
+  if (userId === viewer.id) return;
   const message = 'The assignee must be you or a member of one of your organizations.';
   const target = await getUserSummary(ctx, userId);
   if (!target || target.user_level === 'waitlisted') throw badRequest(message);
   const theirs = await organizationIdsOf(ctx, userId);
-  if (!memberOfAny(levels, theirs)) throw badRequest(message);
-}
-
-/** Share targets must be the caller's organizations (ids already shared may stay). */
-function assertShareable(levels: Memberships, ids: readonly string[], alreadyShared: readonly string[] = []) {
-  for (const id of ids) {
-    if (!levels.has(id) && !alreadyShared.includes(id)) {
-      throw forbidden('You can only share with organizations you belong to.');
-    }
-  }
+  if (!memberOfAny(viewer.levels, theirs)) throw badRequest(message);
 }
 
 export async function listTasks(
@@ -103,10 +72,10 @@ export async function listTasks(
   caller: AuthUser,
   q: z.output<typeof ZTaskListQuery>,
 ): Promise<TTask[]> {
-  const levels = await membershipLevelsOf(ctx, caller.id);
+  const viewer = await loadViewer(ctx, caller);
   const rows = await repo.listTasks(ctx.db, {
-    userId: caller.id,
-    orgIds: [...levels.keys()],
+    userId: viewer.id,
+    orgIds: viewer.orgIds,
     search: q.search,
     status: q.status,
     priority: q.priority,
@@ -118,7 +87,7 @@ export async function listTasks(
   });
   return rows.map((r) => {
     const shared = repo.sharedIdsOf(r);
-    return presentTask(r, shared, taskRights(r, shared, caller, levels));
+    return presentTask(r, shared, taskRights(r, shared, viewer));
   });
 }
 
@@ -127,15 +96,15 @@ export async function urgentTasks(
   caller: AuthUser,
   q: z.output<typeof ZUrgentTaskQuery>,
 ): Promise<TTask[]> {
-  const levels = await membershipLevelsOf(ctx, caller.id);
+  const viewer = await loadViewer(ctx, caller);
   const rows = await repo.urgentTasks(ctx.db, {
-    userId: caller.id,
-    orgIds: [...levels.keys()],
+    userId: viewer.id,
+    orgIds: viewer.orgIds,
     priorities: URGENT_PRIORITIES,
     closedStatuses: CLOSED_TASK_STATUSES,
     limit: q.limit,
   });
-  return presentRows(ctx, caller, levels, rows);
+  return presentRows(ctx, viewer, rows);
 }
 
 export const getTask = present;
@@ -145,10 +114,10 @@ export async function createTask(
   caller: AuthUser,
   body: z.output<typeof ZCreateTaskRequest>,
 ): Promise<TTask> {
-  const levels = await membershipLevelsOf(ctx, caller.id);
+  const viewer = await loadViewer(ctx, caller);
   const shares = body.shared_org_ids ?? [];
-  assertShareable(levels, shares);
-  if (body.assigned_to_user_id) await assertAssignable(ctx, caller, levels, body.assigned_to_user_id);
+  assertShareable(viewer.levels, shares);
+  if (body.assigned_to_user_id) await assertAssignable(ctx, viewer, body.assigned_to_user_id);
   const now = nowIso();
   const id = randomUUID();
   const row = {
@@ -175,7 +144,7 @@ export async function createTask(
   const created = await repo.findTask(ctx.db, id);
   if (!created) throw notFound('Task not found');
   const shared = [...new Set(shares)].sort();
-  return presentTask(created, shared, taskRights(created, shared, caller, levels));
+  return presentTask(created, shared, taskRights(created, shared, viewer));
 }
 
 export async function updateTask(
@@ -184,7 +153,7 @@ export async function updateTask(
   id: string,
   body: z.output<typeof ZUpdateTaskRequest>,
 ): Promise<TTask> {
-  const { row, levels, rights } = await load(ctx, caller, id);
+  const { row, viewer, rights } = await load(ctx, caller, id);
   const { assigned_to_user_id: assignee, ...fields } = body;
   const set: Partial<TasksTable> = {};
   for (const [k, v] of Object.entries(fields)) {
@@ -196,7 +165,7 @@ export async function updateTask(
   }
   if (reassign) {
     if (!rights.canAssign) throw forbidden('You cannot assign this task.');
-    if (assignee) await assertAssignable(ctx, caller, levels, assignee);
+    if (assignee) await assertAssignable(ctx, viewer, assignee);
     set.assigned_to_user_id = assignee;
   }
   await repo.updateTask(ctx.db, id, { ...set, updated_at: nowIso() });
@@ -209,10 +178,10 @@ export async function assignTask(
   id: string,
   body: z.output<typeof ZAssignTaskRequest>,
 ): Promise<TTask> {
-  const { row, levels, rights } = await load(ctx, caller, id);
+  const { row, viewer, rights } = await load(ctx, caller, id);
   if (!rights.canAssign) throw forbidden('You cannot assign this task.');
   const assignee = body.assigned_to_user_id;
-  if (assignee && assignee !== row.assigned_to_user_id) await assertAssignable(ctx, caller, levels, assignee);
+  if (assignee && assignee !== row.assigned_to_user_id) await assertAssignable(ctx, viewer, assignee);
   await repo.updateTask(ctx.db, id, { assigned_to_user_id: assignee, updated_at: nowIso() });
   return present(ctx, caller, id);
 }
@@ -234,9 +203,9 @@ export async function shareTask(
   id: string,
   body: z.output<typeof ZShareOrgsRequest>,
 ): Promise<TTask> {
-  const { levels, shared, rights } = await load(ctx, caller, id);
-  if (!rights.canDelete) throw forbidden('Only the creator can change who this task is shared with.');
-  assertShareable(levels, body.ids, shared);
+  const { viewer, shared, rights } = await load(ctx, caller, id);
+  if (!canShareTask(rights)) throw forbidden('Only the creator can change who this task is shared with.');
+  assertShareable(viewer.levels, body.ids, shared);
   const now = nowIso();
   await withTx(ctx.db, async (trx) => {
     await repo.replaceShares(trx, id, body.ids, now);
@@ -248,4 +217,44 @@ export async function shareTask(
 export async function listShares(ctx: AppContext, caller: AuthUser, id: string): Promise<TTaskShare[]> {
   await load(ctx, caller, id);
   return repo.sharedOrganizations(ctx.db, id);
+}
+
+/**
+ * The viewer's open tasks (not Done or Cancelled) for the AI workspace snapshot: each visibility
+ * branch of the task policy read in its dated and undated halves, at most `perBranch` rows each, without
+ * repeats. `truncated` when a half was cut at its limit.
+ */
+export async function openTasksFor(
+  ctx: AppContext,
+  viewer: ViewerScope,
+  perBranch: number,
+): Promise<{ rows: repo.OpenTaskRow[]; truncated: boolean }> {
+  const halves = taskVisibilityBranches(viewer).flatMap((branch) =>
+    [true, false].map((dated) =>
+      repo.openTasksOfBranch(ctx.db, branch, {
+        closedStatuses: CLOSED_TASK_STATUSES,
+        dated,
+        limit: perBranch,
+      }),
+    ),
+  );
+  const results = await Promise.all(halves);
+  const byId = new Map<string, repo.OpenTaskRow>();
+  for (const r of results.flat()) byId.set(r.id, r);
+  return { rows: [...byId.values()], truncated: results.some((r) => r.length >= perBranch) };
+}
+
+/**
+ * The titles of the viewer's open tasks, at most `perBranch` per visibility branch, each branch on its
+ * own index (task suggestions must not repeat an open task).
+ */
+export async function openTaskTitlesFor(
+  ctx: AppContext,
+  viewer: ViewerScope,
+  perBranch: number,
+): Promise<string[]> {
+  const branches = taskVisibilityBranches(viewer).map((branch) =>
+    repo.openTaskTitlesOfBranch(ctx.db, branch, { closedStatuses: CLOSED_TASK_STATUSES, limit: perBranch }),
+  );
+  return (await Promise.all(branches)).flat();
 }
