@@ -15,7 +15,6 @@ import type {
 export const factoryKeys = {
   all: ['factory'] as const,
   list: (kind: FactoryKind) => [...factoryKeys.all, kind] as const,
-  models: ['models'] as const,
 };
 
 const PATHS: Record<FactoryKind, string> = {
@@ -39,28 +38,6 @@ export const useCrews = () => useList<Crew>('crew');
 export const useAgents = () => useList<Agent>('agent');
 export const useTools = () => useList<Tool>('tool');
 export const useFlows = () => useList<Flow>('flow');
-
-/** The spec's four models (section 9); the server's list is filtered to them and falls back to all four. */
-export const ALLOWED_MODELS = ['gpt-5-chat', 'gpt-5', 'gpt-5-mini', 'gemini-2.5-pro'] as const;
-export const DEFAULT_MODEL = 'gpt-5-chat';
-
-type ModelEntry = string | { id?: string; name?: string };
-type ModelsReply = ModelEntry[] | { models?: ModelEntry[] };
-
-function modelIds(reply: ModelsReply | undefined): string[] {
-  const list: ModelEntry[] = Array.isArray(reply) ? reply : (reply?.models ?? []);
-  const ids = list
-    .map((m) => (typeof m === 'string' ? m : (m.id ?? m.name ?? '')))
-    .filter((id): id is string => (ALLOWED_MODELS as readonly string[]).includes(id));
-  return ids.length ? ids : [...ALLOWED_MODELS];
-}
-
-export const useModels = () =>
-  useQuery({
-    queryKey: factoryKeys.models,
-    queryFn: ({ signal }) => api<ModelsReply>('/api/models', { signal }),
-    select: modelIds,
-  });
 
 function useCreate<B, R>(kind: FactoryKind) {
   const queryClient = useQueryClient();
