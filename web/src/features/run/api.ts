@@ -1,5 +1,4 @@
 import {
-  CONVERSATIONS_PAGE_SIZE,
   MESSAGES_PAGE_SIZE,
   type TChatRequest,
   type TChatResponse,
@@ -7,53 +6,20 @@ import {
   type TFileItem,
   type TMessagesPage,
 } from '@cc/contract';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { conversationKeys } from '../../lib/queries/conversations';
 import { transfer } from '../../lib/upload';
 
 export type Conversation = TConversation;
 
-export const conversationKeys = {
-  all: ['conversations'] as const,
-  list: () => [...conversationKeys.all, 'list'] as const,
-  detail: (id: string) => [...conversationKeys.all, 'detail', id] as const,
-};
-
-const CONVERSATIONS = '/api/conversations/';
 export const conversationPath = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
-
-export const conversationsQuery = () =>
-  queryOptions({
-    queryKey: conversationKeys.list(),
-    queryFn: ({ signal }) =>
-      api<Conversation[]>(CONVERSATIONS, { signal, query: { skip: 0, limit: CONVERSATIONS_PAGE_SIZE } }),
-  });
-
-/** The caller's conversations, most recently updated first. */
-export function useConversations() {
-  return useQuery(conversationsQuery());
-}
 
 export function useConversation(id: string) {
   return useQuery({
     queryKey: conversationKeys.detail(id),
     queryFn: ({ signal }) => api<Conversation>(conversationPath(id), { signal }),
     retry: (count, err) => (err as { status?: number }).status !== 404 && count < 1,
-  });
-}
-
-export function createConversation(name?: string) {
-  return api<Conversation>(CONVERSATIONS, { method: 'POST', json: name === undefined ? {} : { name } });
-}
-
-export function useCreateConversation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (name?: string) => createConversation(name),
-    onSuccess: (c) => {
-      queryClient.setQueryData(conversationKeys.detail(c.id), c);
-      void queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
-    },
   });
 }
 

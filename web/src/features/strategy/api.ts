@@ -7,7 +7,6 @@ import {
   type TGoal,
   type TGoalSort,
   type TGoalStatus,
-  type TOrganization,
   type TUpdateAdviceRequest,
   type TUpdateGoalRequest,
 } from '@cc/contract';
@@ -47,7 +46,6 @@ export const strategyKeys = {
   goalList: (params: Query) => [...strategyKeys.goals, 'list', params] as const,
   advice: ['strategic-advice'] as const,
   adviceList: () => [...strategyKeys.advice, 'list'] as const,
-  organizations: ['organizations', 'list'] as const,
 };
 
 export const goalsQuery = (filters: GoalFilters) => {
@@ -66,15 +64,8 @@ export const adviceListQuery = () =>
     queryFn: ({ signal }) => api<TAdvice[]>('/api/strategic-advice', { signal }),
   });
 
-export const myOrganizationsQuery = () =>
-  queryOptions({
-    queryKey: strategyKeys.organizations,
-    queryFn: ({ signal }) => api<TOrganization[]>('/api/organizations', { signal }),
-  });
-
 export const useGoals = (filters: GoalFilters) => useQuery(goalsQuery(filters));
 export const useAdviceList = () => useQuery(adviceListQuery());
-export const useMyOrganizations = () => useQuery(myOrganizationsQuery());
 
 const goalPath = (id: string) => `/api/strategic-goals/${encodeURIComponent(id)}`;
 const advicePath = (id: string) => `/api/strategic-advice/${encodeURIComponent(id)}`;

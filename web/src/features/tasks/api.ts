@@ -1,7 +1,5 @@
 import type {
-  TAssignableUser,
   TCreateTaskRequest,
-  TOrganization,
   TTask,
   TTaskPriority,
   TTaskShare,
@@ -44,8 +42,6 @@ export const taskKeys = {
   all: ['tasks'] as const,
   list: (params: Query) => [...taskKeys.all, 'list', params] as const,
   shares: (id: string) => [...taskKeys.all, id, 'shares'] as const,
-  assignable: ['contacts', 'assignable'] as const,
-  organizations: ['organizations', 'list'] as const,
 };
 
 export const tasksQuery = (filters: TaskFilters) => {
@@ -58,18 +54,6 @@ export const tasksQuery = (filters: TaskFilters) => {
 };
 
 export const useTasks = (filters: TaskFilters) => useQuery(tasksQuery(filters));
-
-export const useAssignableUsers = () =>
-  useQuery({
-    queryKey: taskKeys.assignable,
-    queryFn: ({ signal }) => api<TAssignableUser[]>('/api/contacts/assignable', { signal }),
-  });
-
-export const useTaskOrganizations = () =>
-  useQuery({
-    queryKey: taskKeys.organizations,
-    queryFn: ({ signal }) => api<TOrganization[]>('/api/organizations', { signal }),
-  });
 
 export const useTaskShares = (id: string | undefined) =>
   useQuery({

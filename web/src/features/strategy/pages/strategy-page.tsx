@@ -8,6 +8,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { notify } from '../../../lib/toast';
+import { useOrganizations } from '../../../lib/queries/organizations';
 import {
   DEFAULT_GOAL_FILTERS,
   type GoalFilters as Filters,
@@ -15,7 +16,6 @@ import {
   useDeleteAdvice,
   useDeleteGoal,
   useGoals,
-  useMyOrganizations,
   useSaveAdvice,
   useSaveFeedback,
   useSaveGoal,
@@ -50,7 +50,7 @@ export default function StrategyPage() {
   const search = useDebounced(filters.search);
   const goals = useGoals({ ...filters, search });
   const advice = useAdviceList();
-  const orgs = useMyOrganizations();
+  const orgs = useOrganizations();
   const organizations = orgs.data ?? [];
 
   const saveGoal = useSaveGoal();

@@ -6,10 +6,10 @@ import {
 } from '@cc/contract';
 import { Check, Sparkles } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Button } from '../../../../components/ui/button';
-import { Spinner } from '../../../../components/ui/spinner';
-import { notify } from '../../../../lib/toast';
-import { useGenerateSuggestions } from './api';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { notify } from '../../../lib/toast';
+import { useGenerateSuggestions } from '../api';
 
 export type GenerateState = 'idle' | 'generating' | 'done';
 

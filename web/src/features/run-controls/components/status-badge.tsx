@@ -1,6 +1,6 @@
-import { Badge } from '../../../../components/ui/badge';
-import type { RunKind } from './api';
-import { type RunStatus, statusLabel } from './run-state';
+import { Badge } from '../../../components/ui/badge';
+import type { RunKind } from '../api';
+import { type RunStatus, statusLabel } from '../run-state';
 
 const variantOf = (s: RunStatus) =>
   s === 'completed'

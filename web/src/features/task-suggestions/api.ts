@@ -5,7 +5,7 @@ import type {
   TTaskSuggestion,
 } from '@cc/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../../lib/api';
+import { api } from '../../lib/api';
 
 /** Pending AI task suggestions (ceo only). Approving refreshes 'tasks' too (list and dashboard). */
 export const suggestionKeys = {
@@ -13,11 +13,10 @@ export const suggestionKeys = {
   list: () => [...suggestionKeys.all, 'list'] as const,
 };
 
-export const useTaskSuggestions = (enabled: boolean) =>
+export const useTaskSuggestions = () =>
   useQuery({
     queryKey: suggestionKeys.list(),
     queryFn: ({ signal }) => api<TTaskSuggestion[]>('/api/task-suggestions/', { signal }),
-    enabled,
   });
 
 export function useGenerateSuggestions() {

@@ -2,9 +2,9 @@ import type { TTaskSuggestion, TUser } from '@cc/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { makeUser } from '../../../../test/fixtures';
-import { type Handler, mockApi } from '../../../../test/mock-api';
-import { renderApp } from '../../../../test/render';
+import { makeUser } from '../../test/fixtures';
+import { type Handler, mockApi } from '../../test/mock-api';
+import { renderApp } from '../../test/render';
 
 function makeSuggestion(over: Partial<TTaskSuggestion> = {}): TTaskSuggestion {
   return {

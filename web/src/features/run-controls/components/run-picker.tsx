@@ -2,19 +2,20 @@ import type { TCrewInputSchema } from '@cc/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Search, Users, Workflow } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Alert } from '../../../../components/ui/alert';
-import { Badge } from '../../../../components/ui/badge';
+import { Alert } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from '../../../../components/ui/dialog';
-import { Input } from '../../../../components/ui/input';
-import { Skeleton } from '../../../../components/ui/skeleton';
-import { Spinner } from '../../../../components/ui/spinner';
-import { inputSchemaQuery, type RunKind, usePickerCrews, usePickerFlows } from './api';
+} from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { useCrews, useFlows } from '../../../lib/queries/factory-items';
+import { inputSchemaQuery, type RunKind } from '../api';
 import { CrewInputForm } from './crew-input-form';
 
 export interface PickedItem {
@@ -42,8 +43,8 @@ interface RunPickerProps {
 /** The searchable picker of crews and flows; a crew that needs input asks "Enter questions" first. */
 export function RunPicker({ open, onOpenChange, asking, onAskingChange, pending, onStart }: RunPickerProps) {
   const queryClient = useQueryClient();
-  const crews = usePickerCrews();
-  const flows = usePickerFlows();
+  const crews = useCrews();
+  const flows = useFlows();
   const [search, setSearch] = useState('');
   const [loadingId, setLoadingId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);

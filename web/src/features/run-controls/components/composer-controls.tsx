@@ -1,17 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ChevronDown, Square, X } from 'lucide-react';
 import { useState } from 'react';
-import { Alert } from '../../../../components/ui/alert';
-import { Button } from '../../../../components/ui/button';
-import { Spinner } from '../../../../components/ui/spinner';
-import { notify } from '../../../../lib/toast';
-import { cn } from '../../../../lib/utils';
-import { type RunKind, runKeys, useContinueRun, useStopRun } from './api';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { notify } from '../../../lib/toast';
+import { cn } from '../../../lib/utils';
+import { type RunKind, runKeys, useContinueRun, useStopRun } from '../api';
 import { HumanPrompt } from './human-prompt';
-import { isActiveStatus } from './run-state';
+import { isActiveStatus } from '../run-state';
 import { RunTimeline } from './run-timeline';
-import { useRunSession } from './session-store';
-import { useRunView } from './use-run';
+import { useRunSession } from '../session-store';
+import { useRunView } from '../use-run';
 
 const START_FAILED: Record<RunKind, string> = {
   crew: 'Failed to start the crew. Please check the console for details.',

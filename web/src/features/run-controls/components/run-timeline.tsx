@@ -10,7 +10,7 @@ import {
   Play,
   Wrench,
 } from 'lucide-react';
-import { cn } from '../../../../lib/utils';
+import { cn } from '../../../lib/utils';
 
 const ICONS: Record<string, typeof CircleDot> = {
   crew_start: Play,

@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
-import { Button } from '../../../../components/ui/button';
-import { Spinner } from '../../../../components/ui/spinner';
-import { Textarea } from '../../../../components/ui/textarea';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { Textarea } from '../../../components/ui/textarea';
 
 export const ANSWER_REQUIRED = 'An answer is required';
 

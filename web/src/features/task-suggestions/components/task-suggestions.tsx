@@ -1,21 +1,30 @@
 import { Sparkles } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { Button } from '../../../../components/ui/button';
-import { Card } from '../../../../components/ui/card';
-import { useAuth } from '../../../../lib/auth';
-import { useAssignableUsers } from '../../api';
-import { assignablePeople } from '../people';
-import { useTaskSuggestions } from './api';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { useAuth } from '../../../lib/auth';
+import { assignablePeople } from '../../../lib/assignable-people';
+import { useAssignableUsers } from '../../../lib/queries/users';
+import { useTaskSuggestions } from '../api';
 import { GenerateTasksButton } from './generate-tasks-button';
 import { ReviewDialog } from './review-dialog';
 
 /**
- * The ceo's AI task suggestions on the Tasks page: the Generate tasks button, and a review banner
- * while suggestions wait for review, opening the review dialog.
+ * AI task suggestions (spec: ceo only — fetch GET /api/task-suggestions/, a review banner and a
+ * "Generate tasks" button idle → generating → done → idle after 4 s). Nothing for other users.
  */
 export function TaskSuggestions() {
   const { user } = useAuth();
-  const suggestions = useTaskSuggestions(true);
+  return user?.user_level === 'ceo' ? <TaskSuggestionsPanel /> : null;
+}
+
+/**
+ * The ceo's panel on the Tasks page: the Generate tasks button, and a review banner while
+ * suggestions wait for review, opening the review dialog.
+ */
+function TaskSuggestionsPanel() {
+  const { user } = useAuth();
+  const suggestions = useTaskSuggestions();
   const assignable = useAssignableUsers();
   const people = useMemo(() => assignablePeople(user, assignable.data ?? []), [user, assignable.data]);
   const [reviewing, setReviewing] = useState(false);

@@ -1,9 +1,9 @@
 import type { TCrewInputField, TCrewInputSchema } from '@cc/contract';
 import { type FormEvent, useState } from 'react';
-import { FormField } from '../../../../components/form-field';
-import { Button } from '../../../../components/ui/button';
-import { Spinner } from '../../../../components/ui/spinner';
-import { Textarea } from '../../../../components/ui/textarea';
+import { FormField } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { Textarea } from '../../../components/ui/textarea';
 
 /** The one free-text field shown when a crew requires input but declares none (spec section 5). */
 export const INITIAL_GOAL_FIELD: TCrewInputField = {

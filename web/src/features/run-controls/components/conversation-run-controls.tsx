@@ -1,11 +1,11 @@
-import { ComposerRunControls } from './crew-controls/composer-controls';
-import { HeaderRunControls } from './crew-controls/header-controls';
+import { ComposerRunControls } from './composer-controls';
+import { HeaderRunControls } from './header-controls';
 
 /**
- * The crew and flow controls of a conversation, rendered by the conversation page in two places:
- * the header (the "Crew: Inactive" badge and the crew/flow picker) and above the composer (the
- * "Crew running..." banner, questions for a person, the live timeline and Stop). Both halves share
- * one run per conversation (crew-controls/session-store.ts).
+ * The crew and flow controls of a conversation. The conversation route hands them to the conversation
+ * page (features/run), which renders them in two places: the header (the "Crew: Inactive" badge and
+ * the crew/flow picker) and above the composer (the "Crew running..." banner, questions for a person,
+ * the live timeline and Stop). Both halves share one run per conversation (session-store.ts).
  */
 export interface ConversationRunControlsProps {
   conversationId: string;

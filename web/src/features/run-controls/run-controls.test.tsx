@@ -2,15 +2,15 @@ import type { TCrew, TCrewRun, TCrewRunTimeline, TFlow, TRunEvent } from '@cc/co
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeUser } from '../../../../test/fixtures';
-import { type Handler, mockApi } from '../../../../test/mock-api';
-import { renderApp } from '../../../../test/render';
-import { ConversationRunControls } from '../run-controls-slot';
+import { makeUser } from '../../test/fixtures';
+import { type Handler, mockApi } from '../../test/mock-api';
+import { renderApp } from '../../test/render';
+import { ConversationRunControls } from './components/conversation-run-controls';
 import { resetRunSessions } from './session-store';
 
 // The live stream: tests push run events through the handler the controls registered.
 const streams = new Map<string, (msg: { data: unknown }) => void>();
-vi.mock('../../../../lib/event-stream', () => ({
+vi.mock('../../lib/event-stream', () => ({
   useEventStream: (
     path: string | null,
     opts: { onMessage(m: { data: unknown }): void; enabled?: boolean },

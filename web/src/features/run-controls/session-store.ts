@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import type { RunKind } from './api';
-import type { AskingFor } from './run-picker';
+import type { AskingFor } from './components/run-picker';
 
 export interface RunTarget {
   kind: RunKind;

@@ -3,15 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Play } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Button } from '../../../../components/ui/button';
-import { Spinner } from '../../../../components/ui/spinner';
-import { inputSchemaQuery, type RunKind, useConversationRuns } from './api';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { inputSchemaQuery, type RunKind, useConversationRuns } from '../api';
 import { type PickedItem, RunPicker } from './run-picker';
-import { isActiveStatus } from './run-state';
-import { useRunSession } from './session-store';
+import { isActiveStatus } from '../run-state';
+import { useRunSession } from '../session-store';
 import { RunStatusBadge } from './status-badge';
-import { useRunFollower, useRunView } from './use-run';
-import { useStartRunIn } from './use-start-run';
+import { useRunFollower, useRunView } from '../use-run';
+import { useStartRunIn } from '../use-start-run';
 
 /** Navigation state from the Factory's Run buttons (the same shape as its StartRunState). */
 interface StartRunState {

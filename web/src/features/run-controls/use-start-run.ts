@@ -1,7 +1,7 @@
-import { serverDetail } from '../../../../lib/api';
-import { notify } from '../../../../lib/toast';
+import { serverDetail } from '../../lib/api';
+import { notify } from '../../lib/toast';
 import { useStartRun } from './api';
-import type { PickedItem } from './run-picker';
+import type { PickedItem } from './components/run-picker';
 import { patchRunSession } from './session-store';
 
 /** Starts a crew or flow in a conversation and follows it; failures say so in a toast and inline. */

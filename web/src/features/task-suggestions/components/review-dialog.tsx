@@ -9,9 +9,9 @@ import {
   type TTaskSuggestion,
 } from '@cc/contract';
 import { useEffect, useState } from 'react';
-import { FormField, fieldA11y } from '../../../../components/form-field';
-import { Button } from '../../../../components/ui/button';
-import { Checkbox } from '../../../../components/ui/checkbox';
+import { FormField, fieldA11y } from '../../../components/form-field';
+import { Button } from '../../../components/ui/button';
+import { Checkbox } from '../../../components/ui/checkbox';
 import {
   Dialog,
   DialogContent,
@@ -19,14 +19,14 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../../components/ui/dialog';
-import { Input } from '../../../../components/ui/input';
-import { Select } from '../../../../components/ui/select';
-import { Spinner } from '../../../../components/ui/spinner';
-import { Textarea } from '../../../../components/ui/textarea';
-import { notify } from '../../../../lib/toast';
-import type { Person } from '../people';
-import { useApproveSuggestions, useRejectSuggestion } from './api';
+} from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
+import { Spinner } from '../../../components/ui/spinner';
+import { Textarea } from '../../../components/ui/textarea';
+import { notify } from '../../../lib/toast';
+import type { Person } from '../../../lib/assignable-people';
+import { useApproveSuggestions, useRejectSuggestion } from '../api';
 
 interface Draft {
   title: string;

@@ -10,24 +10,21 @@ import { Select } from '../../../components/ui/select';
 import { Spinner } from '../../../components/ui/spinner';
 import { serverDetail } from '../../../lib/api';
 import { notify } from '../../../lib/toast';
-import {
-  useConversationList,
-  useInputSchema,
-  usePickerCrews,
-  useStartRun,
-} from '../components/crew-controls/api';
-import { CrewInputFields, validateCrewInputs } from '../components/crew-controls/crew-input-form';
-import { isActiveStatus } from '../components/crew-controls/run-state';
-import { RunTimeline } from '../components/crew-controls/run-timeline';
-import { RunStatusBadge } from '../components/crew-controls/status-badge';
-import { type RunTarget, useRunFollower, useRunView } from '../components/crew-controls/use-run';
+import { useConversations } from '../../../lib/queries/conversations';
+import { useCrews } from '../../../lib/queries/factory-items';
+import { useInputSchema, useStartRun } from '../api';
+import { CrewInputFields, validateCrewInputs } from '../components/crew-input-form';
+import { isActiveStatus } from '../run-state';
+import { RunTimeline } from '../components/run-timeline';
+import { RunStatusBadge } from '../components/status-badge';
+import { type RunTarget, useRunFollower, useRunView } from '../use-run';
 
 export const PICK_CONVERSATION_AND_CREW = 'Choose a conversation and a crew';
 
 /** /app/test-run: pick a conversation and a crew, fill the crew's input fields, start it and watch it. */
 export default function TestRunPage() {
-  const conversations = useConversationList();
-  const crews = usePickerCrews();
+  const conversations = useConversations();
+  const crews = useCrews();
   const start = useStartRun();
   const [conversationId, setConversationId] = useState('');
   const [crewId, setCrewId] = useState('');

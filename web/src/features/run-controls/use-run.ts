@@ -1,7 +1,7 @@
 import type { TRunEvent } from '@cc/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import { useEventStream } from '../../../../lib/event-stream';
+import { useEventStream } from '../../lib/event-stream';
 import { type RunKind, runEventsPath, useRunTimeline } from './api';
 import {
   asRunEvent,

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { makeUser } from '../../../../test/fixtures';
-import { mockApi } from '../../../../test/mock-api';
-import { renderApp } from '../../../../test/render';
+import { makeUser } from '../../test/fixtures';
+import { mockApi } from '../../test/mock-api';
+import { renderApp } from '../../test/render';
 
-vi.mock('../../../../lib/event-stream', () => ({ useEventStream: () => 'open' }));
+vi.mock('../../lib/event-stream', () => ({ useEventStream: () => 'open' }));
 
 const crew = (id: string, name: string, requires_input: boolean) => ({
   id,

@@ -1,26 +1,20 @@
 import type {
-  TConversation,
-  TCrew,
   TCrewInputSchema,
   TCrewRun,
   TCrewRunTimeline,
-  TFlow,
   TFlowRun,
   TFlowRunTimeline,
   TStartCrewRunResponse,
   TStartFlowRunResponse,
 } from '@cc/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../../lib/api';
+import { api } from '../../lib/api';
 
 export type RunKind = 'crew' | 'flow';
 
-/** The factory lists share the Factory page's keys so both screens use one cache entry. */
+/** The crews, flows and conversations to pick from are the shared lists of lib/queries. */
 export const runKeys = {
   all: ['runs'] as const,
-  crews: ['factory', 'crew'] as const,
-  flows: ['factory', 'flow'] as const,
-  conversations: ['conversations', 'list'] as const,
   inputSchema: (crewId: string) => ['factory', 'crew', crewId, 'input-schema'] as const,
   inConversation: (conversationId: string) => ['runs', 'conversation', conversationId] as const,
   timeline: (kind: RunKind, id: string) => ['runs', kind, id, 'timeline'] as const,
@@ -29,18 +23,6 @@ export const runKeys = {
 const base = (kind: RunKind) => (kind === 'crew' ? '/api/crew-runs/' : '/api/flow-runs/');
 export const runPath = (kind: RunKind, id: string) => `${base(kind)}${encodeURIComponent(id)}`;
 export const runEventsPath = (kind: RunKind, id: string) => `${runPath(kind, id)}/events`;
-
-export const usePickerCrews = () =>
-  useQuery({ queryKey: runKeys.crews, queryFn: ({ signal }) => api<TCrew[]>('/api/crews/', { signal }) });
-
-export const usePickerFlows = () =>
-  useQuery({ queryKey: runKeys.flows, queryFn: ({ signal }) => api<TFlow[]>('/api/flows/', { signal }) });
-
-export const useConversationList = () =>
-  useQuery({
-    queryKey: runKeys.conversations,
-    queryFn: ({ signal }) => api<TConversation[]>('/api/conversations/', { signal }),
-  });
 
 export const inputSchemaQuery = (crewId: string) => ({
   queryKey: runKeys.inputSchema(crewId),
