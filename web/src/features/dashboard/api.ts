@@ -9,15 +9,16 @@ import {
 } from '@cc/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { queryRoots } from '../../lib/queries/query-roots';
 
 /**
  * The dashboard's reads. The roots ('strategic-goals', 'strategic-advice', 'tasks') are the same as
  * the Strategy Center's and the Tasks page's, so their mutations refresh the dashboard too.
  */
 export const dashboardKeys = {
-  goals: () => ['strategic-goals', 'list', {}] as const,
-  latestAdvice: () => ['strategic-advice', 'latest'] as const,
-  urgentTasks: () => ['tasks', 'urgent', DASHBOARD_URGENT_TASKS] as const,
+  goals: () => [...queryRoots.goals, 'list', {}] as const,
+  latestAdvice: () => [...queryRoots.advice, 'latest'] as const,
+  urgentTasks: () => [...queryRoots.tasks, 'urgent', DASHBOARD_URGENT_TASKS] as const,
   adviceRun: (id: string) => ['flow-runs', 'strategic_flow', id] as const,
 };
 
@@ -57,7 +58,7 @@ export function useSaveAdviceFeedback() {
         method: 'PATCH',
         json: { feedback },
       }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['strategic-advice'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryRoots.advice }),
   });
 }
 
@@ -85,7 +86,7 @@ export function useAdviceRun(runId: string | null) {
       const run = await api<TAdviceGeneration>(`/api/flow/runs/${encodeURIComponent(runId ?? '')}`, {
         signal,
       });
-      if (run.status === 'completed') await queryClient.invalidateQueries({ queryKey: ['strategic-advice'] });
+      if (run.status === 'completed') await queryClient.invalidateQueries({ queryKey: queryRoots.advice });
       return run;
     },
     refetchInterval: (q) =>

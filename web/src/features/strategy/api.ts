@@ -12,6 +12,7 @@ import {
 } from '@cc/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Query } from '../../lib/api';
+import { queryRoots } from '../../lib/queries/query-roots';
 
 export interface GoalFilters {
   search: string;
@@ -42,9 +43,9 @@ export function goalQueryParams(f: GoalFilters): Query {
 
 /** Roots shared with the dashboard, so a change here refreshes it too. */
 export const strategyKeys = {
-  goals: ['strategic-goals'] as const,
+  goals: queryRoots.goals,
   goalList: (params: Query) => [...strategyKeys.goals, 'list', params] as const,
-  advice: ['strategic-advice'] as const,
+  advice: queryRoots.advice,
   adviceList: () => [...strategyKeys.advice, 'list'] as const,
 };
 

@@ -6,6 +6,7 @@ import type {
 } from '@cc/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { queryRoots } from '../../lib/queries/query-roots';
 
 /** Pending AI task suggestions (ceo only). Approving refreshes 'tasks' too (list and dashboard). */
 export const suggestionKeys = {
@@ -38,7 +39,7 @@ export function useApproveSuggestions() {
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: suggestionKeys.all }),
-        queryClient.invalidateQueries({ queryKey: ['tasks'] }),
+        queryClient.invalidateQueries({ queryKey: queryRoots.tasks }),
       ]),
   });
 }

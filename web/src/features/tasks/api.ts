@@ -8,6 +8,7 @@ import type {
 } from '@cc/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Query } from '../../lib/api';
+import { queryRoots } from '../../lib/queries/query-roots';
 
 export interface TaskFilters {
   search: string;
@@ -37,9 +38,9 @@ export function taskQueryParams(f: TaskFilters): Query {
   };
 }
 
-/** 'tasks' is also the dashboard's root (urgent tasks), so task changes refresh it. */
+/** Under the shared tasks root (the dashboard's urgent tasks too), so task changes refresh it. */
 export const taskKeys = {
-  all: ['tasks'] as const,
+  all: queryRoots.tasks,
   list: (params: Query) => [...taskKeys.all, 'list', params] as const,
   shares: (id: string) => [...taskKeys.all, id, 'shares'] as const,
 };
