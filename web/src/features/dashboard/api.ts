@@ -50,18 +50,6 @@ export const useDashboardGoals = () => useQuery(dashboardGoalsQuery());
 export const useUrgentTasks = () => useQuery(urgentTasksQuery());
 export const useLatestAdvice = () => useQuery(latestAdviceQuery());
 
-export function useSaveAdviceFeedback() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, feedback }: { id: string; feedback: string }) =>
-      api<TAdvice>(`/api/strategic-advice/${encodeURIComponent(id)}/feedback`, {
-        method: 'PATCH',
-        json: { feedback },
-      }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryRoots.advice }),
-  });
-}
-
 /** Generate Advice: starts the strategic flow for the signed-in user; answers at once with the run. */
 export function useGenerateAdvice() {
   return useMutation({

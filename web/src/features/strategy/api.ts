@@ -113,12 +113,3 @@ export function useDeleteAdvice() {
     onSettled: invalidate,
   });
 }
-
-export function useSaveFeedback() {
-  const invalidate = useInvalidate(strategyKeys.advice);
-  return useMutation({
-    mutationFn: ({ id, feedback }: { id: string; feedback: string }) =>
-      api<TAdvice>(`${advicePath(id)}/feedback`, { method: 'PATCH', json: { feedback } }),
-    onSettled: invalidate,
-  });
-}

@@ -8,6 +8,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { notify } from '../../../lib/toast';
+import { useSaveAdviceFeedback } from '../../../lib/queries/advice';
 import { useOrganizations } from '../../../lib/queries/organizations';
 import {
   DEFAULT_GOAL_FILTERS,
@@ -17,7 +18,6 @@ import {
   useDeleteGoal,
   useGoals,
   useSaveAdvice,
-  useSaveFeedback,
   useSaveGoal,
 } from '../api';
 import { AdviceDialog } from '../components/advice-dialog';
@@ -57,7 +57,7 @@ export default function StrategyPage() {
   const deleteGoal = useDeleteGoal();
   const saveAdvice = useSaveAdvice();
   const deleteAdvice = useDeleteAdvice();
-  const saveFeedback = useSaveFeedback();
+  const saveFeedback = useSaveAdviceFeedback();
 
   const [goalDialog, setGoalDialog] = useState<{ goal: TGoal | null } | null>(null);
   const [deletingGoal, setDeletingGoal] = useState<TGoal | null>(null);
