@@ -1,13 +1,14 @@
-import type { TAdminCreateUserRequest, TAdminUpdateUserRequest, TOrganization, TUser } from '@cc/contract';
+import type { TAdminCreateUserRequest, TAdminUpdateUserRequest, TUser } from '@cc/contract';
 import { MAX_PAGE_SIZE } from '@cc/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { currentUserKey } from '../../lib/auth';
+import { organizationKeys } from '../../lib/queries/organizations';
+import { userKeys } from '../../lib/queries/users';
 
 export const adminKeys = {
   all: ['admin'] as const,
   users: () => [...adminKeys.all, 'users'] as const,
-  organizations: () => [...adminKeys.all, 'organizations'] as const,
 };
 
 export const adminUsersQuery = () =>
@@ -17,18 +18,8 @@ export const adminUsersQuery = () =>
       api<TUser[]>('/api/users/', { signal, query: { skip: 0, limit: MAX_PAGE_SIZE } }),
   });
 
-export const adminOrganizationsQuery = () =>
-  queryOptions({
-    queryKey: adminKeys.organizations(),
-    queryFn: ({ signal }) => api<TOrganization[]>('/api/organizations', { signal }),
-  });
-
 export function useAdminUsers() {
   return useQuery(adminUsersQuery());
-}
-
-export function useAdminOrganizations() {
-  return useQuery(adminOrganizationsQuery());
 }
 
 function useInvalidateUsers() {
@@ -38,7 +29,8 @@ function useInvalidateUsers() {
       queryClient.invalidateQueries({ queryKey: adminKeys.all }),
       // The admin may have changed their own record, or an organization's member list.
       queryClient.invalidateQueries({ queryKey: currentUserKey }),
-      queryClient.invalidateQueries({ queryKey: ['organizations'] }),
+      queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
+      queryClient.invalidateQueries({ queryKey: userKeys.assignable() }),
     ]);
 }
 

@@ -19,7 +19,6 @@ export const commsKeys = {
   thread: (id: string) => ['comms', 'thread', id] as const,
   messages: (id: string) => ['comms', 'messages', id] as const,
   suggestion: (id: string) => ['comms', 'suggestion', id] as const,
-  contacts: ['contacts', 'assignable'] as const,
 };
 
 const threadPath = (id: string) => `/api/comms/threads/${encodeURIComponent(id)}`;
@@ -38,20 +37,6 @@ export const useThread = (id: string | null) =>
     queryKey: commsKeys.thread(id ?? ''),
     queryFn: ({ signal }) => api<Thread>(threadPath(id ?? ''), { signal }),
     enabled: Boolean(id),
-  });
-
-/** App-user contacts the caller may message; a failed load is an empty list (spec section 8). */
-export const useAppContacts = (enabled = true) =>
-  useQuery({
-    queryKey: commsKeys.contacts,
-    queryFn: async ({ signal }) => {
-      try {
-        return await api<AppContact[]>('/api/contacts/assignable', { signal });
-      } catch {
-        return [];
-      }
-    },
-    enabled,
   });
 
 export const useMessages = (id: string | null) =>
@@ -164,5 +149,3 @@ export const putSuggestion = (threadId: string, text: string, context: string | 
 
 export const createThread = (participantIds: string[]) =>
   api<Thread>('/api/comms/threads', { method: 'POST', json: { participant_ids: participantIds } });
-
-export const fetchAppContacts = () => api<AppContact[]>('/api/contacts/assignable');

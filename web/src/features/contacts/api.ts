@@ -12,7 +12,6 @@ import {
   type QueryClient,
   useInfiniteQuery,
   useMutation,
-  useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -20,9 +19,6 @@ import { api } from '../../lib/api';
 
 export type Contact = TContact;
 export type OrganizationRef = Pick<TOrganization, 'id' | 'name' | 'my_access_level'>;
-
-/** The same key as the organization screen uses, so both read one cached list. */
-const organizationsKey = ['organizations', 'list'] as const;
 
 const CONTACTS = '/api/contacts/';
 const contactPath = (id: string) => `/api/contacts/${encodeURIComponent(id)}`;
@@ -72,14 +68,6 @@ export function useContacts(search: string) {
       .filter((c) => !seen.has(c.id) && Boolean(seen.add(c.id)));
   }, [query.data]);
   return { ...query, contacts };
-}
-
-/** GET /api/organizations: names for "Shared with: …" and the sharing checkboxes. */
-export function useContactOrganizations() {
-  return useQuery({
-    queryKey: organizationsKey,
-    queryFn: ({ signal }) => api<TOrganization[]>('/api/organizations', { signal }),
-  });
 }
 
 /** Case-insensitive match on the name, the role or any e-mail, as the server's search. */

@@ -9,15 +9,16 @@ import {
 } from '@cc/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { queryRoots } from '../../lib/queries/query-roots';
 
 /**
  * The dashboard's reads. The roots ('strategic-goals', 'strategic-advice', 'tasks') are the same as
  * the Strategy Center's and the Tasks page's, so their mutations refresh the dashboard too.
  */
 export const dashboardKeys = {
-  goals: () => ['strategic-goals', 'list', {}] as const,
-  latestAdvice: () => ['strategic-advice', 'latest'] as const,
-  urgentTasks: () => ['tasks', 'urgent', DASHBOARD_URGENT_TASKS] as const,
+  goals: () => [...queryRoots.goals, 'list', {}] as const,
+  latestAdvice: () => [...queryRoots.advice, 'latest'] as const,
+  urgentTasks: () => [...queryRoots.tasks, 'urgent', DASHBOARD_URGENT_TASKS] as const,
   adviceRun: (id: string) => ['flow-runs', 'strategic_flow', id] as const,
 };
 
@@ -49,18 +50,6 @@ export const useDashboardGoals = () => useQuery(dashboardGoalsQuery());
 export const useUrgentTasks = () => useQuery(urgentTasksQuery());
 export const useLatestAdvice = () => useQuery(latestAdviceQuery());
 
-export function useSaveAdviceFeedback() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, feedback }: { id: string; feedback: string }) =>
-      api<TAdvice>(`/api/strategic-advice/${encodeURIComponent(id)}/feedback`, {
-        method: 'PATCH',
-        json: { feedback },
-      }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['strategic-advice'] }),
-  });
-}
-
 /** Generate Advice: starts the strategic flow for the signed-in user; answers at once with the run. */
 export function useGenerateAdvice() {
   return useMutation({
@@ -85,7 +74,7 @@ export function useAdviceRun(runId: string | null) {
       const run = await api<TAdviceGeneration>(`/api/flow/runs/${encodeURIComponent(runId ?? '')}`, {
         signal,
       });
-      if (run.status === 'completed') await queryClient.invalidateQueries({ queryKey: ['strategic-advice'] });
+      if (run.status === 'completed') await queryClient.invalidateQueries({ queryKey: queryRoots.advice });
       return run;
     },
     refetchInterval: (q) =>

@@ -1,5 +1,6 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { FACTORY_PATHS, type FactoryKind, factoryKeys } from '../../lib/queries/factory-items';
 import type {
   Agent,
   CreateAgentBody,
@@ -7,65 +8,16 @@ import type {
   CreateFlowBody,
   CreateToolBody,
   Crew,
-  FactoryKind,
   Flow,
   Tool,
 } from './types';
 
-export const factoryKeys = {
-  all: ['factory'] as const,
-  list: (kind: FactoryKind) => [...factoryKeys.all, kind] as const,
-  models: ['models'] as const,
-};
-
-const PATHS: Record<FactoryKind, string> = {
-  crew: '/api/crews/',
-  agent: '/api/agents/',
-  tool: '/api/tools/',
-  flow: '/api/flows/',
-};
-
-export const itemPath = (kind: FactoryKind, id: string) => `${PATHS[kind]}${encodeURIComponent(id)}`;
-
-function useList<T>(kind: FactoryKind) {
-  return useQuery({
-    queryKey: factoryKeys.list(kind),
-    queryFn: ({ signal }) => api<T[]>(PATHS[kind], { signal }),
-    placeholderData: keepPreviousData,
-  });
-}
-
-export const useCrews = () => useList<Crew>('crew');
-export const useAgents = () => useList<Agent>('agent');
-export const useTools = () => useList<Tool>('tool');
-export const useFlows = () => useList<Flow>('flow');
-
-/** The spec's four models (section 9); the server's list is filtered to them and falls back to all four. */
-export const ALLOWED_MODELS = ['gpt-5-chat', 'gpt-5', 'gpt-5-mini', 'gemini-2.5-pro'] as const;
-export const DEFAULT_MODEL = 'gpt-5-chat';
-
-type ModelEntry = string | { id?: string; name?: string };
-type ModelsReply = ModelEntry[] | { models?: ModelEntry[] };
-
-function modelIds(reply: ModelsReply | undefined): string[] {
-  const list: ModelEntry[] = Array.isArray(reply) ? reply : (reply?.models ?? []);
-  const ids = list
-    .map((m) => (typeof m === 'string' ? m : (m.id ?? m.name ?? '')))
-    .filter((id): id is string => (ALLOWED_MODELS as readonly string[]).includes(id));
-  return ids.length ? ids : [...ALLOWED_MODELS];
-}
-
-export const useModels = () =>
-  useQuery({
-    queryKey: factoryKeys.models,
-    queryFn: ({ signal }) => api<ModelsReply>('/api/models', { signal }),
-    select: modelIds,
-  });
+export const itemPath = (kind: FactoryKind, id: string) => `${FACTORY_PATHS[kind]}${encodeURIComponent(id)}`;
 
 function useCreate<B, R>(kind: FactoryKind) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: B) => api<R>(PATHS[kind], { method: 'POST', json: body }),
+    mutationFn: (body: B) => api<R>(FACTORY_PATHS[kind], { method: 'POST', json: body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: factoryKeys.list(kind) }),
   });
 }
@@ -81,15 +33,5 @@ export const useDeleteItem = () => {
     mutationFn: ({ kind, id }: { kind: FactoryKind; id: string }) =>
       api<void>(itemPath(kind, id), { method: 'DELETE' }),
     onSettled: (_d, _e, { kind }) => queryClient.invalidateQueries({ queryKey: factoryKeys.list(kind) }),
-  });
-};
-
-/** A conversation named after the crew or flow being run (the run starts on the conversation page). */
-export const useCreateConversation = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (name: string) =>
-      api<{ id: string; name: string }>('/api/conversations/', { json: { name } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['conversations'] }),
   });
 };

@@ -9,7 +9,7 @@ import type {
   TTool,
 } from '@cc/contract';
 
-export type FactoryKind = 'crew' | 'agent' | 'tool' | 'flow';
+export type { FactoryKind } from '../../lib/queries/factory-items';
 
 export type Crew = TCrew;
 export type Agent = TAgent;

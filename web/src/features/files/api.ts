@@ -1,18 +1,11 @@
-import { FILES_PAGE_SIZE, type TFileItem, type TOrganization, type TUpdateFileRequest } from '@cc/contract';
-import {
-  keepPreviousData,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { FILES_PAGE_SIZE, type TFileItem, type TUpdateFileRequest } from '@cc/contract';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { saveBlob, transfer } from '../../lib/upload';
 
 export const fileKeys = {
   all: ['files'] as const,
   list: (search: string) => [...fileKeys.all, 'list', search] as const,
-  organizations: ['organizations', 'list'] as const,
 };
 
 const filePath = (id: string) => `/api/files/${encodeURIComponent(id)}`;
@@ -30,12 +23,6 @@ export const useFiles = (search: string) =>
     getNextPageParam: (last, pages) =>
       last.length === FILES_PAGE_SIZE ? pages.reduce((n, p) => n + p.length, 0) : undefined,
     placeholderData: keepPreviousData,
-  });
-
-export const useFileOrganizations = () =>
-  useQuery({
-    queryKey: fileKeys.organizations,
-    queryFn: ({ signal }) => api<TOrganization[]>('/api/organizations', { signal }),
   });
 
 /** Uploads files in one request; `onProgress` gets 0..1 for the whole request. */

@@ -8,24 +8,18 @@ import type {
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { currentUserKey } from '../../lib/auth';
+import { organizationKeys } from '../../lib/queries/organizations';
+import { userKeys } from '../../lib/queries/users';
 
 /** An organization as the API returns it, with the caller's rights (`can_manage`, `can_edit`). */
 export type Organization = TOrganization;
 
 export const orgKeys = {
-  all: ['organizations'] as const,
-  list: () => [...orgKeys.all, 'list'] as const,
-  members: (orgId: string) => [...orgKeys.all, orgId, 'members'] as const,
+  members: (orgId: string) => [...organizationKeys.all, orgId, 'members'] as const,
 };
 
 /** The signed-in person's pending invitations (not under orgKeys: they are the invitee's, not an org's). */
 export const invitationKeys = { mine: ['invitations', 'mine'] as const };
-
-export const organizationsQuery = () =>
-  queryOptions({
-    queryKey: orgKeys.list(),
-    queryFn: ({ signal }) => api<Organization[]>('/api/organizations', { signal }),
-  });
 
 export const membersQuery = (orgId: string) =>
   queryOptions({
@@ -33,10 +27,6 @@ export const membersQuery = (orgId: string) =>
     queryFn: ({ signal }) =>
       api<TOrgMember[]>(`/api/organizations/${encodeURIComponent(orgId)}/users`, { signal }),
   });
-
-export function useOrganizations() {
-  return useQuery(organizationsQuery());
-}
 
 export function useOrgMembers(orgId: string | undefined) {
   return useQuery({ ...membersQuery(orgId ?? ''), enabled: Boolean(orgId) });
@@ -47,8 +37,10 @@ function useInvalidateOrgs() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: orgKeys.all }),
+      queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
       queryClient.invalidateQueries({ queryKey: currentUserKey }),
+      // Who the caller may assign tasks to and message follows the memberships.
+      queryClient.invalidateQueries({ queryKey: userKeys.assignable() }),
     ]);
 }
 

@@ -1,64 +1,25 @@
 import {
-  ALLOWED_MODELS,
-  CONVERSATIONS_PAGE_SIZE,
   MESSAGES_PAGE_SIZE,
-  selectableModels,
-  type TAiCapabilities,
   type TChatRequest,
   type TChatResponse,
   type TConversation,
   type TFileItem,
   type TMessagesPage,
-  type TModelInfo,
 } from '@cc/contract';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { conversationKeys } from '../../lib/queries/conversations';
 import { transfer } from '../../lib/upload';
 
 export type Conversation = TConversation;
 
-export const conversationKeys = {
-  all: ['conversations'] as const,
-  list: () => [...conversationKeys.all, 'list'] as const,
-  detail: (id: string) => [...conversationKeys.all, 'detail', id] as const,
-};
-export const modelKeys = { all: ['models'] as const };
-
-const CONVERSATIONS = '/api/conversations/';
 export const conversationPath = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
-
-export const conversationsQuery = () =>
-  queryOptions({
-    queryKey: conversationKeys.list(),
-    queryFn: ({ signal }) =>
-      api<Conversation[]>(CONVERSATIONS, { signal, query: { skip: 0, limit: CONVERSATIONS_PAGE_SIZE } }),
-  });
-
-/** The caller's conversations, most recently updated first. */
-export function useConversations() {
-  return useQuery(conversationsQuery());
-}
 
 export function useConversation(id: string) {
   return useQuery({
     queryKey: conversationKeys.detail(id),
     queryFn: ({ signal }) => api<Conversation>(conversationPath(id), { signal }),
     retry: (count, err) => (err as { status?: number }).status !== 404 && count < 1,
-  });
-}
-
-export function createConversation(name?: string) {
-  return api<Conversation>(CONVERSATIONS, { method: 'POST', json: name === undefined ? {} : { name } });
-}
-
-export function useCreateConversation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (name?: string) => createConversation(name),
-    onSuccess: (c) => {
-      queryClient.setQueryData(conversationKeys.detail(c.id), c);
-      void queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
-    },
   });
 }
 
@@ -107,57 +68,6 @@ export function mineMemory(conversationId: string, content: string) {
   return api('/api/memory/mine', {
     method: 'POST',
     json: { content, metadata: { conversation_id: conversationId } },
-  });
-}
-
-export interface ModelsInfo {
-  /** The spec's models the server serves (all four when it lists none of them). */
-  models: string[];
-  /** Which engine serves each listed model. */
-  engines: Record<string, string>;
-  internetSearch: boolean | null;
-  offline: boolean;
-}
-
-/** GET /api/models may answer a list, or `{models, capabilities}`; both are read. */
-export function readModels(data: unknown): ModelsInfo {
-  const obj = (data && typeof data === 'object' ? data : {}) as {
-    models?: TModelInfo[];
-    capabilities?: Partial<TAiCapabilities>;
-    internet_search?: boolean;
-    offline?: boolean;
-  };
-  const list: TModelInfo[] = Array.isArray(data) ? (data as TModelInfo[]) : (obj.models ?? []);
-  const caps = obj.capabilities ?? obj;
-  const engines: Record<string, string> = {};
-  for (const m of list) if (m && typeof m.id === 'string') engines[m.id] = m.engine;
-  const models = selectableModels(list.filter((m) => m && m.available !== false));
-  const offline =
-    typeof caps.offline === 'boolean'
-      ? caps.offline
-      : models.length > 0 && models.every((id) => engines[id] === 'offline');
-  return {
-    models,
-    engines,
-    internetSearch: typeof caps.internet_search === 'boolean' ? caps.internet_search : null,
-    offline,
-  };
-}
-
-/** The model select's options: the server list filtered to the spec's four, falling back to all four. */
-export function useModels() {
-  return useQuery({
-    queryKey: modelKeys.all,
-    queryFn: async ({ signal }) => {
-      // The capabilities (internet search configured, offline engine) are optional for the select.
-      const [list, caps] = await Promise.all([
-        api<unknown>('/api/models', { signal }),
-        api<TAiCapabilities>('/api/ai/capabilities', { signal }).catch(() => null),
-      ]);
-      return readModels(caps ? { models: Array.isArray(list) ? list : [], capabilities: caps } : list);
-    },
-    placeholderData: { models: [...ALLOWED_MODELS], engines: {}, internetSearch: null, offline: false },
-    staleTime: 5 * 60_000,
   });
 }
 

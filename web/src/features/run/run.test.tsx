@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../test/fixtures';
 import { type Handler, mockApi } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
-import { defaultInteractionName, readModels } from './api';
+import { defaultInteractionName } from './api';
 import { ChatComposer } from './components/chat-composer';
 import { readContextMessages } from './components/chat-settings';
 import { MessageBody } from './components/message-item';
@@ -103,21 +103,6 @@ describe('chat helpers', () => {
     expect(readContextMessages('-3')).toBe(0);
     expect(readContextMessages('')).toBe(2);
     expect(readContextMessages('abc')).toBe(2);
-  });
-
-  it('the model list is filtered to the spec four and falls back to all four', () => {
-    const list = [
-      { id: 'gpt-5', name: 'GPT-5', engine: 'openai', available: true, is_default: false },
-      { id: 'llama3', name: 'llama3', engine: 'openai-compatible', available: true, is_default: false },
-    ];
-    expect(readModels(list).models).toEqual(['gpt-5']);
-    expect(
-      readModels({ models: list, capabilities: { internet_search: false, offline: false } }),
-    ).toMatchObject({
-      models: ['gpt-5'],
-      internetSearch: false,
-    });
-    expect(readModels([]).models).toEqual(['gpt-5-chat', 'gpt-5', 'gpt-5-mini', 'gemini-2.5-pro']);
   });
 
   it('the run list names a new conversation "Conversation" plus the local date and time', () => {

@@ -8,7 +8,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../lib/api';
 import { type StreamMessage, useEventStream } from '../../lib/event-stream';
-import { conversationKeys, conversationPath, fetchMessages, mineMemory, sendChat, stopChat } from './api';
+import { conversationKeys } from '../../lib/queries/conversations';
+import { conversationPath, fetchMessages, mineMemory, sendChat, stopChat } from './api';
 import { MessageStore } from './message-store';
 
 export type ChatSettings = Omit<TChatRequest, 'message_text'>;

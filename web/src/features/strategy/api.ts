@@ -7,12 +7,12 @@ import {
   type TGoal,
   type TGoalSort,
   type TGoalStatus,
-  type TOrganization,
   type TUpdateAdviceRequest,
   type TUpdateGoalRequest,
 } from '@cc/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Query } from '../../lib/api';
+import { queryRoots } from '../../lib/queries/query-roots';
 
 export interface GoalFilters {
   search: string;
@@ -43,11 +43,10 @@ export function goalQueryParams(f: GoalFilters): Query {
 
 /** Roots shared with the dashboard, so a change here refreshes it too. */
 export const strategyKeys = {
-  goals: ['strategic-goals'] as const,
+  goals: queryRoots.goals,
   goalList: (params: Query) => [...strategyKeys.goals, 'list', params] as const,
-  advice: ['strategic-advice'] as const,
+  advice: queryRoots.advice,
   adviceList: () => [...strategyKeys.advice, 'list'] as const,
-  organizations: ['organizations', 'list'] as const,
 };
 
 export const goalsQuery = (filters: GoalFilters) => {
@@ -66,15 +65,8 @@ export const adviceListQuery = () =>
     queryFn: ({ signal }) => api<TAdvice[]>('/api/strategic-advice', { signal }),
   });
 
-export const myOrganizationsQuery = () =>
-  queryOptions({
-    queryKey: strategyKeys.organizations,
-    queryFn: ({ signal }) => api<TOrganization[]>('/api/organizations', { signal }),
-  });
-
 export const useGoals = (filters: GoalFilters) => useQuery(goalsQuery(filters));
 export const useAdviceList = () => useQuery(adviceListQuery());
-export const useMyOrganizations = () => useQuery(myOrganizationsQuery());
 
 const goalPath = (id: string) => `/api/strategic-goals/${encodeURIComponent(id)}`;
 const advicePath = (id: string) => `/api/strategic-advice/${encodeURIComponent(id)}`;
@@ -118,15 +110,6 @@ export function useDeleteAdvice() {
   const invalidate = useInvalidate(strategyKeys.advice);
   return useMutation({
     mutationFn: (id: string) => api<void>(advicePath(id), { method: 'DELETE' }),
-    onSettled: invalidate,
-  });
-}
-
-export function useSaveFeedback() {
-  const invalidate = useInvalidate(strategyKeys.advice);
-  return useMutation({
-    mutationFn: ({ id, feedback }: { id: string; feedback: string }) =>
-      api<TAdvice>(`${advicePath(id)}/feedback`, { method: 'PATCH', json: { feedback } }),
     onSettled: invalidate,
   });
 }

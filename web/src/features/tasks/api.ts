@@ -1,7 +1,5 @@
 import type {
-  TAssignableUser,
   TCreateTaskRequest,
-  TOrganization,
   TTask,
   TTaskPriority,
   TTaskShare,
@@ -10,6 +8,7 @@ import type {
 } from '@cc/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Query } from '../../lib/api';
+import { queryRoots } from '../../lib/queries/query-roots';
 
 export interface TaskFilters {
   search: string;
@@ -39,13 +38,11 @@ export function taskQueryParams(f: TaskFilters): Query {
   };
 }
 
-/** 'tasks' is also the dashboard's root (urgent tasks), so task changes refresh it. */
+/** Under the shared tasks root (the dashboard's urgent tasks too), so task changes refresh it. */
 export const taskKeys = {
-  all: ['tasks'] as const,
+  all: queryRoots.tasks,
   list: (params: Query) => [...taskKeys.all, 'list', params] as const,
   shares: (id: string) => [...taskKeys.all, id, 'shares'] as const,
-  assignable: ['contacts', 'assignable'] as const,
-  organizations: ['organizations', 'list'] as const,
 };
 
 export const tasksQuery = (filters: TaskFilters) => {
@@ -58,18 +55,6 @@ export const tasksQuery = (filters: TaskFilters) => {
 };
 
 export const useTasks = (filters: TaskFilters) => useQuery(tasksQuery(filters));
-
-export const useAssignableUsers = () =>
-  useQuery({
-    queryKey: taskKeys.assignable,
-    queryFn: ({ signal }) => api<TAssignableUser[]>('/api/contacts/assignable', { signal }),
-  });
-
-export const useTaskOrganizations = () =>
-  useQuery({
-    queryKey: taskKeys.organizations,
-    queryFn: ({ signal }) => api<TOrganization[]>('/api/organizations', { signal }),
-  });
 
 export const useTaskShares = (id: string | undefined) =>
   useQuery({

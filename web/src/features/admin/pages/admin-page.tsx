@@ -11,7 +11,8 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { serverDetail } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { notify } from '../../../lib/toast';
-import { useAdminOrganizations, useAdminUsers, useCreateUser, useDeleteUser, useUpdateUser } from '../api';
+import { useOrganizations } from '../../../lib/queries/organizations';
+import { useAdminUsers, useCreateUser, useDeleteUser, useUpdateUser } from '../api';
 import { CreateUserDialog, EditUserDialog } from '../components/user-dialogs';
 import { type EditUserValues, editUserChanges, filterUsers } from '../components/user-rules';
 import { UserTable } from '../components/user-table';
@@ -19,7 +20,7 @@ import { UserTable } from '../components/user-table';
 export default function AdminPage() {
   const { user: me } = useAuth();
   const users = useAdminUsers();
-  const orgs = useAdminOrganizations();
+  const orgs = useOrganizations();
   const create = useCreateUser();
   const update = useUpdateUser();
   const remove = useDeleteUser();

@@ -9,7 +9,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useAuth } from '../../../lib/auth';
 import { notify } from '../../../lib/toast';
 import { cn } from '../../../lib/utils';
-import { commsKeys, useAppContacts, useCreateThread, useThreads } from '../api';
+import { useAssignableUsers } from '../../../lib/queries/users';
+import { commsKeys, useCreateThread, useThreads } from '../api';
 import { CreateConversationDialog } from '../components/create-conversation-dialog';
 import { ThreadList } from '../components/thread-list';
 import { ThreadView } from '../components/thread-view';
@@ -27,7 +28,7 @@ export default function CommsPage() {
   const activeId = params.get('thread');
   const threads = useThreads();
   const [creating, setCreating] = useState(false);
-  const contacts = useAppContacts(creating);
+  const contacts = useAssignableUsers(creating);
   const create = useCreateThread();
   const [preparing, setPreparing] = useState(false);
   const handled = useRef<string | null>(null);

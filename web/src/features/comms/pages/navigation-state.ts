@@ -1,4 +1,5 @@
-import { createThread, fetchAppContacts, putSuggestion } from '../api';
+import { fetchAssignableUsers } from '../../../lib/queries/users';
+import { createThread, putSuggestion } from '../api';
 
 /** What other screens may pass to /app/comms as navigation state (spec: Comms Center). */
 export interface CommsNavigationState {
@@ -18,7 +19,7 @@ export async function openFromNavigation(state: CommsNavigationState): Promise<s
   let threadId = state.activateThreadId ?? null;
   if (!threadId && state.recipientName) {
     const wanted = norm(state.recipientName);
-    const contacts = await fetchAppContacts().catch(() => []);
+    const contacts = await fetchAssignableUsers().catch(() => []);
     const match =
       contacts.find((c) => norm(c.name) === wanted) ??
       contacts.find((c) => norm(c.name).split(' ')[0] === wanted.split(' ')[0]);

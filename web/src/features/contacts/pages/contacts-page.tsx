@@ -17,11 +17,11 @@ import { useAuth } from '../../../lib/auth';
 import { useDebounced } from '../../../lib/use-debounced';
 import { notify } from '../../../lib/toast';
 import { cn } from '../../../lib/utils';
+import { useOrganizations } from '../../../lib/queries/organizations';
 import {
   type Contact,
   type OrganizationRef,
   sharedOrgNames,
-  useContactOrganizations,
   useContacts,
   useCreateContact,
   useDeleteContact,
@@ -45,7 +45,7 @@ export default function ContactsPage() {
   const [search, setSearch] = useState('');
   const searched = useDebounced(search.trim(), 250);
   const contacts = useContacts(searched);
-  const orgs = useContactOrganizations();
+  const orgs = useOrganizations();
   const create = useCreateContact();
   const update = useUpdateContact();
   const remove = useDeleteContact();

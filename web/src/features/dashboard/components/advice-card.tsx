@@ -11,7 +11,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
 import { useAuth } from '../../../lib/auth';
 import { notify } from '../../../lib/toast';
-import { useAdviceRun, useGenerateAdvice, useLatestAdvice, useSaveAdviceFeedback } from '../api';
+import { useSaveAdviceFeedback } from '../../../lib/queries/advice';
+import { useAdviceRun, useGenerateAdvice, useLatestAdvice } from '../api';
 import { formatDay } from '../../../lib/format';
 
 function AdviceFeedback({ advice }: { advice: TAdvice }) {

@@ -1,16 +1,24 @@
+import { DEFAULT_MODEL } from '@cc/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { FormField } from '../../../components/form-field';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { Textarea } from '../../../components/ui/textarea';
-import { DEFAULT_MODEL, useCreateAgent } from '../api';
+import { useCreateAgent } from '../api';
 import type { Tool } from '../types';
 import { CreateDialog, closeOnSaved } from './create-dialog';
 import { CheckList } from './form-bits';
 
 export const AGENT_REQUIRED = 'Name, role and goal are required';
 
-const EMPTY = { name: '', description: '', role: '', goal: '', backstory: '', llmModel: DEFAULT_MODEL };
+const EMPTY = {
+  name: '',
+  description: '',
+  role: '',
+  goal: '',
+  backstory: '',
+  llmModel: DEFAULT_MODEL as string,
+};
 
 interface AgentDialogProps {
   open: boolean;

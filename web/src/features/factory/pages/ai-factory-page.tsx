@@ -1,3 +1,4 @@
+import { ALLOWED_MODELS } from '@cc/contract';
 import { Bot, Users, Workflow, Wrench } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -5,16 +6,10 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeader } from '../../../components/page-header';
 import { serverDetail } from '../../../lib/api';
 import { notify } from '../../../lib/toast';
-import {
-  ALLOWED_MODELS,
-  useAgents,
-  useCreateConversation,
-  useCrews,
-  useDeleteItem,
-  useFlows,
-  useModels,
-  useTools,
-} from '../api';
+import { useModels } from '../../../lib/queries/models';
+import { useCreateConversation } from '../../../lib/queries/conversations';
+import { useAgents, useCrews, useFlows, useTools } from '../../../lib/queries/factory-items';
+import { useDeleteItem } from '../api';
 import { AgentDialog } from '../components/agent-dialog';
 import { CrewDialog } from '../components/crew-dialog';
 import { DELETE_CONFIRMATIONS } from '../components/delete-texts';
@@ -183,7 +178,7 @@ export default function AiFactoryPage() {
         open={dialog === 'agent'}
         onOpenChange={(o) => setDialog(o ? 'agent' : null)}
         tools={toolList}
-        models={models.data ?? ALLOWED_MODELS}
+        models={models.data?.models ?? ALLOWED_MODELS}
       />
       <ToolDialog open={dialog === 'tool'} onOpenChange={(o) => setDialog(o ? 'tool' : null)} />
 

@@ -13,7 +13,8 @@ import { serverDetail } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { notify } from '../../../lib/toast';
 import { useDebounced } from '../../../lib/use-debounced';
-import { downloadFile, useDeleteFile, useFileOrganizations, useFiles, useUpdateFile } from '../api';
+import { useOrganizations } from '../../../lib/queries/organizations';
+import { downloadFile, useDeleteFile, useFiles, useUpdateFile } from '../api';
 import { RenameDialog, ShareFileDialog } from '../components/file-dialogs';
 import { FileList } from '../components/file-list';
 import { PreviewDialog } from '../components/preview-dialog';
@@ -26,7 +27,7 @@ export default function FilesPage() {
   const term = useDebounced(search.trim());
   const files = useFiles(term);
   const uploads = useUploads();
-  const orgs = useFileOrganizations();
+  const orgs = useOrganizations();
   const update = useUpdateFile();
   const remove = useDeleteFile();
 

@@ -12,12 +12,12 @@ import { hasLevel, ORG_CREATOR_LEVELS } from '../../../lib/access';
 import { serverDetail } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { cn } from '../../../lib/utils';
+import { useOrganizations } from '../../../lib/queries/organizations';
 import { notify } from '../../../lib/toast';
 import {
   type Organization,
   useCreateOrganization,
   useDeleteOrganization,
-  useOrganizations,
   useRenameOrganization,
 } from '../api';
 import { InvitationsPanel } from '../components/invitations-panel';

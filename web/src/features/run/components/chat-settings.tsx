@@ -11,8 +11,8 @@ import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
+import { useModels } from '../../../lib/queries/models';
 import { cn } from '../../../lib/utils';
-import { useModels } from '../api';
 import type { ChatSettings } from '../use-conversation-log';
 
 /** What the Context Messages control falls back to when its value cannot be read (spec section 9). */

@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { notify } from '../../../lib/toast';
 import { type Conversation, useDeleteConversation, useRenameConversation } from '../api';
-import { ConversationRunControls } from './run-controls-slot';
+import type { RenderRunControls } from '../run-controls-seam';
 
 export const DELETE_CONFIRMATION =
   'Are you sure you want to delete this conversation? This action cannot be undone.';
@@ -15,9 +15,11 @@ export const DELETE_CONFIRMATION =
 export function ConversationHeader({
   conversation,
   replying,
+  renderRunControls,
 }: {
   conversation: Conversation;
   replying: boolean;
+  renderRunControls?: RenderRunControls;
 }) {
   const navigate = useNavigate();
   const rename = useRenameConversation();
@@ -102,7 +104,7 @@ export function ConversationHeader({
         )}
       </div>
       <div className="flex items-center gap-2">
-        <ConversationRunControls conversationId={conversation.id} placement="header" replying={replying} />
+        {renderRunControls?.({ conversationId: conversation.id, placement: 'header', replying })}
         <Button variant="outline" size="sm" onClick={() => setConfirming(true)}>
           <Trash2 aria-hidden="true" />
           Delete

@@ -10,11 +10,12 @@ import { ChatSettingsPanel, DEFAULT_CHAT_SETTINGS } from '../components/chat-set
 import { ConversationAttachments } from '../components/conversation-attachments';
 import { ConversationHeader } from '../components/conversation-header';
 import { MessageLog } from '../components/message-log';
-import { ConversationRunControls } from '../components/run-controls-slot';
 import { loadChatSettings, saveChatSettings } from '../settings-storage';
+import type { RenderRunControls } from '../run-controls-seam';
 import { useConversationLog } from '../use-conversation-log';
 
-export default function ConversationPage() {
+/** /app/conversations/:id. `renderRunControls` is the crew/flow controls the route composes in. */
+export default function ConversationPage({ renderRunControls }: { renderRunControls?: RenderRunControls }) {
   const { conversationId = '' } = useParams();
   const conversation = useConversation(conversationId);
 
@@ -42,20 +43,32 @@ export default function ConversationPage() {
     );
   }
   // Keyed by id: another conversation starts with a fresh log, stream and composer.
-  return <ConversationView key={conversationId} conversation={conversation.data} />;
+  return (
+    <ConversationView
+      key={conversationId}
+      conversation={conversation.data}
+      renderRunControls={renderRunControls}
+    />
+  );
 }
 
 function ConversationView({
   conversation,
+  renderRunControls,
 }: {
   conversation: NonNullable<ReturnType<typeof useConversation>['data']>;
+  renderRunControls?: RenderRunControls;
 }) {
   const log = useConversationLog(conversation.id);
   const [settings, setSettings] = useState(() => loadChatSettings(DEFAULT_CHAT_SETTINGS));
 
   return (
     <div className="mx-auto flex h-[calc(100dvh-7rem)] min-h-[28rem] w-full max-w-4xl flex-col gap-3">
-      <ConversationHeader conversation={conversation} replying={log.replying} />
+      <ConversationHeader
+        conversation={conversation}
+        replying={log.replying}
+        renderRunControls={renderRunControls}
+      />
       <Card className="flex min-h-0 flex-1 flex-col p-2 sm:p-3">
         {log.loadError ? (
           <Alert>The messages could not be loaded.</Alert>
@@ -69,11 +82,11 @@ function ConversationView({
           />
         )}
       </Card>
-      <ConversationRunControls
-        conversationId={conversation.id}
-        placement="composer"
-        replying={log.replying}
-      />
+      {renderRunControls?.({
+        conversationId: conversation.id,
+        placement: 'composer',
+        replying: log.replying,
+      })}
       <ChatSettingsPanel
         value={settings}
         onChange={(next) => {

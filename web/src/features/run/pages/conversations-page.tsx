@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { Spinner } from '../../../components/ui/spinner';
-import { createConversation, useConversations } from '../api';
+import { createConversation, useConversations } from '../../../lib/queries/conversations';
 
 /**
  * /app/conversations: opens the most recently updated conversation; with none, creates

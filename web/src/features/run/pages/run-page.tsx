@@ -8,7 +8,8 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatDate } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
-import { defaultInteractionName, useConversations, useCreateConversation } from '../api';
+import { useConversations, useCreateConversation } from '../../../lib/queries/conversations';
+import { defaultInteractionName } from '../api';
 
 /** /app/run: the AI interactions (conversations), newest activity first, and "New Interaction". */
 export default function RunPage() {

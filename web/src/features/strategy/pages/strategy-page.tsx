@@ -8,6 +8,8 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { notify } from '../../../lib/toast';
+import { useSaveAdviceFeedback } from '../../../lib/queries/advice';
+import { useOrganizations } from '../../../lib/queries/organizations';
 import {
   DEFAULT_GOAL_FILTERS,
   type GoalFilters as Filters,
@@ -15,9 +17,7 @@ import {
   useDeleteAdvice,
   useDeleteGoal,
   useGoals,
-  useMyOrganizations,
   useSaveAdvice,
-  useSaveFeedback,
   useSaveGoal,
 } from '../api';
 import { AdviceDialog } from '../components/advice-dialog';
@@ -50,14 +50,14 @@ export default function StrategyPage() {
   const search = useDebounced(filters.search);
   const goals = useGoals({ ...filters, search });
   const advice = useAdviceList();
-  const orgs = useMyOrganizations();
+  const orgs = useOrganizations();
   const organizations = orgs.data ?? [];
 
   const saveGoal = useSaveGoal();
   const deleteGoal = useDeleteGoal();
   const saveAdvice = useSaveAdvice();
   const deleteAdvice = useDeleteAdvice();
-  const saveFeedback = useSaveFeedback();
+  const saveFeedback = useSaveAdviceFeedback();
 
   const [goalDialog, setGoalDialog] = useState<{ goal: TGoal | null } | null>(null);
   const [deletingGoal, setDeletingGoal] = useState<TGoal | null>(null);

@@ -15,7 +15,7 @@ import { Select } from '../../../components/ui/select';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { useTaskShares } from '../api';
-import type { Person } from './people';
+import type { Person } from '../../../lib/assignable-people';
 
 interface AssignDialogProps {
   task: TTask | null;

@@ -25,7 +25,7 @@ import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
-import type { Person } from './people';
+import type { Person } from '../../../lib/assignable-people';
 
 /** The create form's priorities are lower case (spec section 4); the server reads them in any case. */
 export const CREATE_PRIORITIES = ['low', 'medium', 'high'] as const;

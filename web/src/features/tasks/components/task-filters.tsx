@@ -3,7 +3,7 @@ import { SearchField } from '../../../components/search-field';
 import { SelectField } from '../../../components/select-field';
 import { Checkbox } from '../../../components/ui/checkbox';
 import type { TaskFilters as Filters } from '../api';
-import type { Person } from './people';
+import type { Person } from '../../../lib/assignable-people';
 
 interface TaskFiltersProps {
   value: Filters;

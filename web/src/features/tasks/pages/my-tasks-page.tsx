@@ -6,7 +6,7 @@ import {
   type TUpdateTaskRequest,
 } from '@cc/contract';
 import { ListTodo, Plus } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeader } from '../../../components/page-header';
 import { Alert } from '../../../components/ui/alert';
@@ -14,34 +14,34 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../../lib/auth';
+import { useOrganizations } from '../../../lib/queries/organizations';
+import { useAssignableUsers } from '../../../lib/queries/users';
 import {
   DEFAULT_TASK_FILTERS,
   type TaskFilters as Filters,
-  useAssignableUsers,
   useAssignTask,
   useCreateTask,
   useDeleteTask,
   useShareTask,
-  useTaskOrganizations,
   useTasks,
   useUpdateTask,
 } from '../api';
 import { AssignDialog, ShareDialog } from '../components/assign-share-dialogs';
-import { assignablePeople } from '../components/people';
+import { assignablePeople } from '../../../lib/assignable-people';
 import { TaskCard } from '../components/task-card';
 import { TaskDialog } from '../components/task-dialog';
 import { TaskFilters } from '../components/task-filters';
-import { TaskSuggestionsSlot } from '../components/task-suggestions-slot';
 import { useDebounced } from '../../../lib/use-debounced';
 
-export default function MyTasksPage() {
+/** /app/my-tasks. `suggestions` is the AI task suggestions panel the route composes in. */
+export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }) {
   const { user } = useAuth();
   const isCeo = user?.user_level === 'ceo';
   const [filters, setFilters] = useState<Filters>(DEFAULT_TASK_FILTERS);
   const search = useDebounced(filters.search);
   const tasks = useTasks({ ...filters, search, assignedTo: isCeo ? filters.assignedTo : '' });
   const assignable = useAssignableUsers();
-  const orgs = useTaskOrganizations();
+  const orgs = useOrganizations();
   const organizations = orgs.data ?? [];
   const people = useMemo(() => assignablePeople(user, assignable.data ?? []), [user, assignable.data]);
   const orgNames = useMemo(() => new Map(organizations.map((o) => [o.id, o.name])), [organizations]);
@@ -96,7 +96,7 @@ export default function MyTasksPage() {
           </Button>
         }
       />
-      <TaskSuggestionsSlot enabled={isCeo} />
+      {suggestions}
       <Card className="p-4 sm:p-5">
         <TaskFilters value={filters} onChange={setFilters} people={isCeo ? people : null} />
       </Card>

@@ -1,0 +1,114 @@
+import type {
+  TCrewInputSchema,
+  TCrewRun,
+  TCrewRunTimeline,
+  TFlowRun,
+  TFlowRunTimeline,
+  TStartCrewRunResponse,
+  TStartFlowRunResponse,
+} from '@cc/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+
+export type RunKind = 'crew' | 'flow';
+
+/** The crews, flows and conversations to pick from are the shared lists of lib/queries. */
+export const runKeys = {
+  all: ['runs'] as const,
+  inputSchema: (crewId: string) => ['factory', 'crew', crewId, 'input-schema'] as const,
+  inConversation: (conversationId: string) => ['runs', 'conversation', conversationId] as const,
+  timeline: (kind: RunKind, id: string) => ['runs', kind, id, 'timeline'] as const,
+};
+
+const base = (kind: RunKind) => (kind === 'crew' ? '/api/crew-runs/' : '/api/flow-runs/');
+export const runPath = (kind: RunKind, id: string) => `${base(kind)}${encodeURIComponent(id)}`;
+export const runEventsPath = (kind: RunKind, id: string) => `${runPath(kind, id)}/events`;
+
+export const inputSchemaQuery = (crewId: string) => ({
+  queryKey: runKeys.inputSchema(crewId),
+  queryFn: ({ signal }: { signal?: AbortSignal }) =>
+    api<TCrewInputSchema>(`/api/crews/${encodeURIComponent(crewId)}/input-schema`, { signal }),
+});
+
+export const useInputSchema = (crewId: string | null) =>
+  useQuery({ ...inputSchemaQuery(crewId ?? ''), enabled: Boolean(crewId) });
+
+export interface ConversationRuns {
+  crewRuns: TCrewRun[];
+  flowRuns: TFlowRun[];
+}
+
+/** Both run lists of a conversation (newest first); a failed list counts as empty. */
+export const useConversationRuns = (conversationId: string | null) =>
+  useQuery({
+    queryKey: runKeys.inConversation(conversationId ?? ''),
+    enabled: Boolean(conversationId),
+    queryFn: async ({ signal }): Promise<ConversationRuns> => {
+      const query = { conversation_id: conversationId };
+      const [crewRuns, flowRuns] = await Promise.all([
+        api<TCrewRun[]>('/api/crew-runs/', { signal, query }).catch(() => []),
+        api<TFlowRun[]>('/api/flow-runs/', { signal, query }).catch(() => []),
+      ]);
+      return { crewRuns, flowRuns };
+    },
+    staleTime: 0,
+  });
+
+export type RunTimeline = TCrewRunTimeline | TFlowRunTimeline;
+
+/** The run with its timeline; a failed load gives an empty timeline (spec section 8). */
+export const useRunTimeline = (kind: RunKind, id: string | null) =>
+  useQuery({
+    queryKey: runKeys.timeline(kind, id ?? ''),
+    enabled: Boolean(id),
+    queryFn: ({ signal }) => api<RunTimeline>(`${runPath(kind, id ?? '')}/timeline`, { signal }),
+    retry: false,
+    staleTime: 0,
+  });
+
+export interface StartRunVars {
+  kind: RunKind;
+  itemId: string;
+  conversationId: string;
+  inputs: Record<string, string>;
+}
+
+/** Starts a crew or flow run; a reply without a run id is a failure (spec section 7). */
+export const useStartRun = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ kind, itemId, conversationId, inputs }: StartRunVars) => {
+      const query = { conversation_id: conversationId };
+      if (kind === 'crew') {
+        const reply = await api<TStartCrewRunResponse>(base('crew'), {
+          method: 'POST',
+          query,
+          json: { crew_id: itemId, inputs },
+        });
+        if (!reply?.crew_run_id) throw new Error('The server did not return a run id');
+        return reply.crew_run_id;
+      }
+      const reply = await api<TStartFlowRunResponse>(base('flow'), {
+        method: 'POST',
+        query,
+        json: { flow_id: itemId, inputs },
+      });
+      if (!reply?.flow_run_id) throw new Error('The server did not return a run id');
+      return reply.flow_run_id;
+    },
+    onSettled: (_id, _err, { conversationId }) =>
+      queryClient.invalidateQueries({ queryKey: runKeys.inConversation(conversationId) }),
+  });
+};
+
+export const useContinueRun = () =>
+  useMutation({
+    mutationFn: ({ kind, id, userInput }: { kind: RunKind; id: string; userInput: string }) =>
+      api<unknown>(`${runPath(kind, id)}/continue`, { method: 'POST', json: { user_input: userInput } }),
+  });
+
+export const useStopRun = () =>
+  useMutation({
+    mutationFn: ({ kind, id }: { kind: RunKind; id: string }) =>
+      api<unknown>(`${runPath(kind, id)}/stop`, { method: 'POST' }),
+  });

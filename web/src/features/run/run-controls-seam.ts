@@ -1,0 +1,17 @@
+import type { ReactNode } from 'react';
+
+/** Where the conversation page shows run controls: the header (badge, picker) or above the composer. */
+export type RunControlsPlacement = 'header' | 'composer';
+
+export interface RunControlsSlotProps {
+  conversationId: string;
+  placement: RunControlsPlacement;
+  /** A chat reply is streaming (runs may wait for it). */
+  replying: boolean;
+}
+
+/**
+ * The crew and flow controls are a feature of their own (features/run-controls); the route that shows
+ * a conversation passes them in, so this feature does not import another one. Absent: no run controls.
+ */
+export type RenderRunControls = (props: RunControlsSlotProps) => ReactNode;
