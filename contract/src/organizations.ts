@@ -21,7 +21,7 @@ export const ZOrganization = z.object({
 });
 export type TOrganization = z.infer<typeof ZOrganization>;
 
-export const ZOrganizationName = z.object({
+export const ZOrganizationName = z.strictObject({
   name: z.string().trim().min(1, 'Organization name is required').max(200),
 });
 

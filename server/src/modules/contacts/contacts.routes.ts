@@ -8,6 +8,7 @@ import {
   ZId,
   ZIdParams,
   ZInteractionRequest,
+  ZPastInteraction,
   ZUpdateContactRequest,
 } from '@cc/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -124,6 +125,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.put(
     '/api/contacts/:id/past-interactions/:interactionId',
     {
+      config: { echoes: ZPastInteraction },
       schema: {
         tags,
         summary: 'Edit a past interaction; returns the contact',

@@ -133,7 +133,10 @@ export async function updateMe(
   body: z.output<typeof ZUpdateMeRequest>,
 ): Promise<TUser> {
   const input = body;
-  if (input.user_level !== undefined) throw forbidden('You cannot change your own user level.');
+  // The level read back unchanged (a round-trip body) is fine; only a change is refused.
+  if (input.user_level !== undefined && input.user_level !== me.user_level) {
+    throw forbidden('You cannot change your own user level.');
+  }
   if (input.custom_prompts !== undefined && !isAdmin(me)) {
     throw forbidden('Only administrators can edit custom prompts.');
   }
