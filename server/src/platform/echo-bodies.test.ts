@@ -453,7 +453,9 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
         // A tampered value is unique: seeing it back means the server applied it.
         if (typeof sent[k] === 'string') expect(after[k], `${k} was applied`).not.toEqual(sent[k]);
       }
-      for (const k of IDENTITY.filter((k) => k in record && !(c.replaces && (k === 'id' || k === 'created_at')))) {
+      for (const k of IDENTITY.filter(
+        (k) => k in record && !(c.replaces && (k === 'id' || k === 'created_at')),
+      )) {
         expect(after[k], `${k} must not change`).toEqual(record[k]);
       }
 
