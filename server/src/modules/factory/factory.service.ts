@@ -25,6 +25,7 @@ import {
   type StoredCrewTask,
   type StoredFlowStep,
 } from './factory.presenter.ts';
+import { resolveRef } from './factory.refs.ts';
 import * as repo from './factory.repository.ts';
 
 /** ceo and admin create factory items (spec section 6: the Factory is theirs). */
@@ -231,17 +232,34 @@ export const deleteTool = (ctx: AppContext, caller: AuthUser, id: string) =>
 
 type CrewInput = z.output<typeof ZCreateCrewRequest>;
 
+/** Each task's agent, given by id or name (agent_id, agent, agent_name), as a visible agent's id. */
+async function crewTaskAgents(ctx: AppContext, caller: AuthUser, input: CrewInput) {
+  const ids: (string | null)[] = [];
+  for (const [i, t] of (input.tasks ?? []).entries()) {
+    const at = (field: string) => ['tasks', i, field];
+    ids.push(
+      await resolveRef(ctx, caller, 'factory_agents', [
+        { path: at('agent_id'), value: t.agent_id, as: 'id' },
+        { path: at('agent'), value: t.agent, as: 'id-or-name' },
+        { path: at('agent_name'), value: t.agent_name, as: 'name' },
+      ]),
+    );
+  }
+  return ids;
+}
+
 async function crewColumns(ctx: AppContext, caller: AuthUser, input: CrewInput) {
-  const taskAgentIds = (input.tasks ?? []).flatMap((t) => (t.agent_id ? [t.agent_id] : []));
+  const taskAgents = await crewTaskAgents(ctx, caller, input);
+  const taskAgentIds = taskAgents.filter((id): id is string => !!id);
   const agentIds = input.agentIds.length ? input.agentIds : [...new Set(taskAgentIds)];
-  await assertVisibleIds(ctx, 'factory_agents', caller, [...agentIds, ...taskAgentIds]);
+  await assertVisibleIds(ctx, 'factory_agents', caller, agentIds);
   let tasks: StoredCrewTask[];
   if (input.tasks?.length) {
     tasks = input.tasks.map((t, i) => ({
-      name: t.name ?? `Task ${i + 1}`,
+      name: t.name ?? t.title ?? `Task ${i + 1}`,
       description: t.description,
       expected_output: t.expected_output,
-      agent_id: t.agent_id ?? null,
+      agent_id: taskAgents[i],
       human_input: t.human_input,
     }));
   } else {
@@ -314,25 +332,24 @@ export async function crewInputSchema(
 type FlowInput = z.output<typeof ZCreateFlowRequest>;
 
 async function flowColumns(ctx: AppContext, caller: AuthUser, input: FlowInput) {
-  const steps: StoredFlowStep[] = input.steps.map((s) => ({
-    title: s.title,
-    kind: s.kind,
-    prompt: s.prompt,
-    agent_id: s.agent_id ?? null,
-    tool_id: s.tool_id ?? null,
-  }));
-  await assertVisibleIds(
-    ctx,
-    'factory_agents',
-    caller,
-    steps.flatMap((s) => (s.agent_id ? [s.agent_id] : [])),
-  );
-  await assertVisibleIds(
-    ctx,
-    'factory_tools',
-    caller,
-    steps.flatMap((s) => (s.tool_id ? [s.tool_id] : [])),
-  );
+  const steps: StoredFlowStep[] = [];
+  for (const [i, s] of input.steps.entries()) {
+    const at = (field: string) => ['steps', i, field];
+    steps.push({
+      // The schema guarantees one of the two.
+      title: (s.title ?? s.name) as string,
+      kind: s.kind,
+      prompt: s.prompt,
+      agent_id: await resolveRef(ctx, caller, 'factory_agents', [
+        { path: at('agent_id'), value: s.agent_id, as: 'id' },
+        { path: at('agent'), value: s.agent, as: 'id-or-name' },
+      ]),
+      tool_id: await resolveRef(ctx, caller, 'factory_tools', [
+        { path: at('tool_id'), value: s.tool_id, as: 'id' },
+        { path: at('tool'), value: s.tool, as: 'id-or-name' },
+      ]),
+    });
+  }
   const toolless = steps.findIndex((s) => s.kind === 'tool' && !s.tool_id);
   if (toolless >= 0) throw new AppError(422, `Step ${toolless + 1} runs a tool: choose one`);
   return {
