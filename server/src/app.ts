@@ -30,6 +30,7 @@ import { LoginGuard } from './platform/auth/login-guard.ts';
 import { TokenSigner } from './platform/auth/tokens.ts';
 import type { AppContext } from './platform/context.ts';
 import { registerDurableResponses } from './platform/durable-responses.ts';
+import { registerEtags } from './platform/concurrency.ts';
 import { registerEchoBodies } from './platform/echo-bodies.ts';
 import { registerErrorHandler, sendNotFound } from './platform/error-handler.ts';
 import { loggerOptions } from './platform/logging.ts';
@@ -121,6 +122,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   });
   registerResponseCache(app, ctx.changes, config.readCacheBytes);
   registerEchoBodies(app);
+  registerEtags(app);
   // After the cache's own onSend, so a page is stored (for the requests behind it) while it waits.
   registerDurableResponses(app, handle.durability);
   registerSecurityHeaders(app, {

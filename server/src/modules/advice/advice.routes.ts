@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { getStrategicFlowRun, startStrategicFlowRun } from '../runs/runs.strategic.ts';
 import * as advice from './advice.service.ts';
@@ -65,7 +66,7 @@ export const adviceRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         response: { 200: ZAdvice, ...errors },
       },
     },
-    async (req) => advice.updateAdvice(ctx, currentUser(req), req.params.id, req.body),
+    async (req) => advice.updateAdvice(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.patch(
@@ -79,7 +80,7 @@ export const adviceRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         response: { 200: ZAdvice, ...errors },
       },
     },
-    async (req) => advice.setFeedback(ctx, currentUser(req), req.params.id, req.body),
+    async (req) => advice.setFeedback(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.delete(

@@ -14,6 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as contacts from './contacts.service.ts';
 
@@ -88,7 +89,8 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         response: { 200: ZContact, ...errors },
       },
     },
-    async (req) => contacts.updateContact(ctx, currentUser(req), req.params.id, req.body),
+    async (req) =>
+      contacts.updateContact(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.delete(

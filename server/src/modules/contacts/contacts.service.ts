@@ -19,6 +19,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { membershipLevelsOf } from '../organizations/organizations.service.ts';
 import { parseList, presentAssignable, presentContact } from './contacts.presenter.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './contacts.repository.ts';
 
 /**
@@ -152,8 +153,10 @@ export async function updateContact(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZUpdateContactRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TContact> {
   const { row, levels, shared, canDelete: isOwner } = await editable(ctx, caller, id);
+  pre.check(row.updated_at);
   const orgChange = body.organization_id !== undefined && body.organization_id !== row.organization_id;
   const organizationId = body.organization_id !== undefined ? body.organization_id : row.organization_id;
   let nextShares: string[] | null = null;
@@ -183,7 +186,7 @@ export async function updateContact(
   if (body.phones !== undefined) set.phones = JSON.stringify(body.phones);
   if (body.notes !== undefined) set.notes = body.notes;
   if (orgChange) set.organization_id = organizationId;
-  const now = nowIso();
+  const now = nextVersion(row.updated_at);
   await withTx(ctx.db, async (trx) => {
     await repo.updateContact(trx, id, { ...set, updated_at: now });
     if (nextShares) await repo.replaceShares(trx, id, nextShares, now);

@@ -21,6 +21,7 @@ import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { membershipLevelsOf, organizationIdsOf } from '../organizations/organizations.service.ts';
 import { getUserSummary } from '../users/users.service.ts';
 import { presentTask, type TaskRights } from './tasks.presenter.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './tasks.repository.ts';
 
 const URGENT_PRIORITIES = ['Urgent', 'High'];
@@ -183,6 +184,7 @@ export async function updateTask(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZUpdateTaskRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TTask> {
   const { row, levels, rights } = await load(ctx, caller, id);
   const { assigned_to_user_id: assignee, ...fields } = body;
@@ -199,7 +201,8 @@ export async function updateTask(
     if (assignee) await assertAssignable(ctx, caller, levels, assignee);
     set.assigned_to_user_id = assignee;
   }
-  await repo.updateTask(ctx.db, id, { ...set, updated_at: nowIso() });
+  pre.check(row.updated_at);
+  await repo.updateTask(ctx.db, id, { ...set, updated_at: nextVersion(row.updated_at) });
   return present(ctx, caller, id);
 }
 
@@ -208,12 +211,17 @@ export async function assignTask(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZAssignTaskRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TTask> {
   const { row, levels, rights } = await load(ctx, caller, id);
   if (!rights.canAssign) throw forbidden('You cannot assign this task.');
+  pre.check(row.updated_at);
   const assignee = body.assigned_to_user_id;
   if (assignee && assignee !== row.assigned_to_user_id) await assertAssignable(ctx, caller, levels, assignee);
-  await repo.updateTask(ctx.db, id, { assigned_to_user_id: assignee, updated_at: nowIso() });
+  await repo.updateTask(ctx.db, id, {
+    assigned_to_user_id: assignee,
+    updated_at: nextVersion(row.updated_at),
+  });
   return present(ctx, caller, id);
 }
 
