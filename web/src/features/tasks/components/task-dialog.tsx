@@ -11,6 +11,7 @@ import {
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormField, fieldA11y } from '../../../components/form-field';
+import { StaleVersionBanner } from '../../../components/stale-version-banner';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import {
@@ -70,6 +71,10 @@ interface TaskDialogProps {
   pending: boolean;
   onCreate: (body: TCreateTaskRequest) => void;
   onUpdate: (task: TTask, body: TUpdateTaskRequest) => void;
+  /** The task as stored now, after a save was refused because it changed since the form opened. */
+  stale?: TTask | null;
+  /** Drop the typed values for the stale (fresh) version's. */
+  onUseTheirs?: () => void;
 }
 
 export function TaskDialog({
@@ -81,6 +86,8 @@ export function TaskDialog({
   pending,
   onCreate,
   onUpdate,
+  stale,
+  onUseTheirs,
 }: TaskDialogProps) {
   const editing = task !== null;
   const { register, handleSubmit, reset, formState } = useForm<TaskFormValues>({
@@ -128,6 +135,19 @@ export function TaskDialog({
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+          {stale ? (
+            <StaleVersionBanner
+              fields={[
+                ['Title', stale.title],
+                ['Description', stale.description],
+                ['Priority', stale.priority],
+                ['Status', stale.status],
+                ['Due date', stale.due_date?.slice(0, 10)],
+                ['Notes', stale.notes],
+              ]}
+              onUseTheirs={() => onUseTheirs?.()}
+            />
+          ) : null}
           <FormField id="task-title" label="Title" error={titleError}>
             <Input
               aria-required="true"

@@ -16,6 +16,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../../lib/auth';
 import {
   DEFAULT_TASK_FILTERS,
+  readTask,
   type TaskFilters as Filters,
   useAssignableUsers,
   useAssignTask,
@@ -33,6 +34,7 @@ import { TaskDialog } from '../components/task-dialog';
 import { TaskFilters } from '../components/task-filters';
 import { TaskSuggestionsSlot } from '../components/task-suggestions-slot';
 import { useDebounced } from '../../../lib/use-debounced';
+import { useStaleVersion } from '../../../lib/use-stale-version';
 
 export default function MyTasksPage() {
   const { user } = useAuth();
@@ -69,8 +71,21 @@ export default function MyTasksPage() {
 
   // Other task mutations fail silently (spec section 8); each one refetches the list when it settles.
   const onCreate = (body: TCreateTaskRequest) => create.mutate(body, { onSuccess: () => setDialog(null) });
+  const stale = useStaleVersion(readTask);
+  const closeDialog = () => {
+    stale.clear();
+    setDialog(null);
+  };
   const onUpdate = (task: TTask, body: TUpdateTaskRequest) =>
-    update.mutate({ id: task.id, body }, { onSuccess: () => setDialog(null) });
+    update.mutate(
+      { id: task.id, body, ifMatch: stale.version(task) },
+      { onSuccess: closeDialog, onError: (err) => void stale.onSaveError(err, task.id) },
+    );
+  const onUseTheirs = () => {
+    // The form resets to the task it is given: the fresh one.
+    if (stale.fresh) setDialog({ task: stale.fresh });
+    stale.clear();
+  };
   const onStatus = (task: TTask, status: TTaskStatus) => {
     setBusyId(task.id);
     update.mutate({ id: task.id, body: { status } }, { onSettled: () => setBusyId(null) });
@@ -135,13 +150,15 @@ export default function MyTasksPage() {
 
       <TaskDialog
         open={dialog !== null}
-        onOpenChange={(open) => !open && setDialog(null)}
+        onOpenChange={(open) => !open && closeDialog()}
         task={dialog?.task ?? null}
         people={people}
         organizations={organizations}
         pending={create.isPending || update.isPending}
         onCreate={onCreate}
         onUpdate={onUpdate}
+        stale={stale.fresh}
+        onUseTheirs={onUseTheirs}
       />
       <AssignDialog
         task={assigning}
