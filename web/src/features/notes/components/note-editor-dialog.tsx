@@ -1,6 +1,7 @@
 import { Eye, PencilLine } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Markdown } from '../../../components/markdown/markdown';
+import { StaleVersionBanner } from '../../../components/stale-version-banner';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -29,12 +30,23 @@ interface NoteEditorDialogProps {
   entry?: NoteEntry | null;
   pending: boolean;
   onSubmit: (draft: NoteDraft) => void;
+  /** The entry as stored now, after a save was refused because it changed since the editor opened. */
+  stale?: NoteEntry | null;
+  onUseTheirs?: () => void;
 }
 
 type Mode = 'write' | 'preview';
 
 /** Write or edit a note entry: markdown with a Write/Preview toggle and an entry date (today by default). */
-export function NoteEditorDialog({ open, onOpenChange, entry, pending, onSubmit }: NoteEditorDialogProps) {
+export function NoteEditorDialog({
+  open,
+  onOpenChange,
+  entry,
+  pending,
+  onSubmit,
+  stale,
+  onUseTheirs,
+}: NoteEditorDialogProps) {
   const editing = Boolean(entry);
   const ids = useId();
   const [content, setContent] = useState('');
@@ -65,6 +77,15 @@ export function NoteEditorDialog({ open, onOpenChange, entry, pending, onSubmit 
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+          {stale ? (
+            <StaleVersionBanner
+              fields={[
+                ['Entry date', stale.entry_date.slice(0, 10)],
+                ['Content', stale.content],
+              ]}
+              onUseTheirs={() => onUseTheirs?.()}
+            />
+          ) : null}
           <div className="flex flex-col gap-2 sm:max-w-56">
             <Label htmlFor={`${ids}-date`}>Entry date</Label>
             <Input
