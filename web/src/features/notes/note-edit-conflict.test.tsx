@@ -62,7 +62,7 @@ describe('note edit: the entry changed in another tab', () => {
     expect(await screen.findByText('Note entry updated.')).toBeInTheDocument();
     const second = callsTo('PUT', '/api/journals/n5')[1];
     expect(second.headers['If-Match']).toBe(`"${THEIRS}"`);
-    expect(second.body).toMatchObject({ content: 'Decisions taken' });
+    expect(second.body).toEqual({ content: 'Decisions taken', entry_date: '2026-03-05' });
   });
 
   it('"Use their version" loads the fresh text into the editor', async () => {

@@ -64,7 +64,7 @@ async function editTitle(title: string) {
 }
 
 describe('task edit: someone else saved first', () => {
-  it('sends If-Match, shows the fresh version on 412 and keeps the typed text; saving again applies it on top', async () => {
+  it('sends If-Match, shows the fresh version on 412 and keeps the typed text; saving again applies only the typed changes on top', async () => {
     const { callsTo } = setup();
     const dialog = await editTitle('Mine');
 
@@ -81,7 +81,8 @@ describe('task edit: someone else saved first', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const second = callsTo('PUT', '/api/tasks/task-1')[1];
     expect(second.headers['If-Match']).toBe(`"${THEIRS}"`);
-    expect(second.body).toMatchObject({ title: 'Mine' });
+    // Only what was typed goes over their version: their status (Review) stays.
+    expect(second.body).toEqual({ title: 'Mine' });
   });
 
   it('"Use their version" replaces the typed values with the fresh ones', async () => {

@@ -64,7 +64,11 @@ export function NoteEditorDialog({
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     if (blank || pending) return;
-    onSubmit({ content, entry_date: entryDate || todayIso() });
+    const draft = { content, entry_date: entryDate || todayIso() };
+    // Saving over someone else's newer version keeps their date unless this form changed it.
+    if (stale && entry && draft.entry_date === entry.entry_date.slice(0, 10))
+      draft.entry_date = stale.entry_date;
+    onSubmit(draft);
   };
 
   return (

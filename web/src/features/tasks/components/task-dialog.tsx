@@ -61,6 +61,16 @@ function toValues(task: TTask | null): TaskFormValues {
   };
 }
 
+/**
+ * Saving over someone else's newer version sends only the fields typed since the form opened, so
+ * their changes to the other fields stay.
+ */
+function changedSince(task: TTask, v: TaskFormValues, body: TUpdateTaskRequest): TUpdateTaskRequest {
+  const opened = toValues(task);
+  const keys = Object.keys(body) as (keyof TUpdateTaskRequest & keyof TaskFormValues)[];
+  return Object.fromEntries(keys.filter((k) => v[k] !== opened[k]).map((k) => [k, body[k]]));
+}
+
 interface TaskDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -107,11 +117,12 @@ export function TaskDialog({
       notes: v.notes.trim() || null,
     };
     if (task) {
-      onUpdate(task, {
+      const body: TUpdateTaskRequest = {
         ...common,
         priority: v.priority as TUpdateTaskRequest['priority'],
         status: v.status as TUpdateTaskRequest['status'],
-      });
+      };
+      onUpdate(task, stale ? changedSince(task, v, body) : body);
     } else {
       onCreate({
         ...common,
