@@ -79,6 +79,20 @@ apiSuite('optimistic concurrency: ETag on reads, If-Match on writes', () => {
       field: 'content',
       body: (v) => ({ content: v }),
     },
+    agents: {
+      create: ['/api/agents', { name: 'Analyst', role: 'Analyst', goal: 'Analyse' }],
+      url: (id) => `/api/agents/${id}`,
+      method: 'PUT',
+      field: 'name',
+      body: (v) => ({ name: v, role: 'Analyst', goal: 'Analyse' }),
+    },
+    conversations: {
+      create: ['/api/conversations', { name: 'Plans' }],
+      url: (id) => `/api/conversations/${id}`,
+      method: 'PUT',
+      field: 'name',
+      body: (v) => ({ name: v }),
+    },
   };
 
   for (const [name, d] of Object.entries(domains)) {
@@ -152,6 +166,33 @@ apiSuite('optimistic concurrency: ETag on reads, If-Match on writes', () => {
     );
     expect(fb.statusCode).toBe(412);
     expect((await send('GET', `/api/strategic-advice/${advice.id}`, owner)).json().feedback).toBeNull();
+  });
+
+  it("a contact's interaction carries its own version, and a stale If-Match on it gets 412", async () => {
+    const contact = (await send('POST', '/api/contacts', owner, { name: 'Bo' })).json();
+    const url = `/api/contacts/${contact.id}/past-interactions`;
+    const first = (await send('POST', url, owner, { date: '2026-11-01', summary: 'Lunch' })).json()
+      .past_interactions[0];
+    const v1 = `"${first.updated_at}"`;
+    const ok = await send(
+      'PUT',
+      `${url}/${first.id}`,
+      owner,
+      { date: '2026-11-01', summary: 'Long lunch' },
+      v1,
+    );
+    expect(ok.statusCode, ok.body).toBe(200);
+    const stale = await send(
+      'PUT',
+      `${url}/${first.id}`,
+      owner,
+      { date: '2026-11-01', summary: 'Brunch' },
+      v1,
+    );
+    expect(stale.statusCode).toBe(412);
+    const now = (await send('GET', `/api/contacts/${contact.id}`, owner)).json().past_interactions[0];
+    expect(now.summary).toBe('Long lunch');
+    expect(now.updated_at).not.toBe(first.updated_at);
   });
 
   it('a body served from the read cache carries the same ETag as a fresh one, and a new one after a write', async () => {

@@ -137,7 +137,14 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       },
     },
     async (req) =>
-      contacts.updateInteraction(ctx, currentUser(req), req.params.id, req.params.interactionId, req.body),
+      contacts.updateInteraction(
+        ctx,
+        currentUser(req),
+        req.params.id,
+        req.params.interactionId,
+        req.body,
+        preconditionOf(req),
+      ),
   );
 
   app.delete(

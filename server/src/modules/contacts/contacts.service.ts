@@ -240,10 +240,12 @@ export async function updateInteraction(
   contactId: string,
   interactionId: string,
   body: z.output<typeof ZInteractionRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TContact> {
   await editable(ctx, caller, contactId);
-  await ownInteraction(ctx, contactId, interactionId);
-  const now = nowIso();
+  const current = await ownInteraction(ctx, contactId, interactionId);
+  pre.check(current.updated_at);
+  const now = nextVersion(current.updated_at);
   await withTx(ctx.db, async (trx) => {
     await repo.updateInteraction(trx, interactionId, {
       date: body.date,

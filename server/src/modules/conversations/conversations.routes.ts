@@ -14,6 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { openSseStream } from '../../platform/realtime/sse.ts';
 import { chat, stopAllReplies, stopChat } from './conversations.chat.ts';
@@ -84,7 +85,8 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
         response: { 200: ZConversation, ...errors },
       },
     },
-    async (req) => conversations.renameConversation(ctx, currentUser(req), req.params.id, req.body),
+    async (req) =>
+      conversations.renameConversation(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.delete(

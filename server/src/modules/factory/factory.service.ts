@@ -25,6 +25,7 @@ import {
   type StoredCrewTask,
   type StoredFlowStep,
 } from './factory.presenter.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import { resolveRef } from './factory.refs.ts';
 import * as repo from './factory.repository.ts';
 
@@ -176,10 +177,20 @@ export async function createAgent(ctx: AppContext, caller: AuthUser, input: Agen
   return getAgent(ctx, caller, row.id);
 }
 
-export async function updateAgent(ctx: AppContext, caller: AuthUser, id: string, input: AgentInput) {
-  await loadEditable(ctx, 'factory_agents', caller, id);
+export async function updateAgent(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  input: AgentInput,
+  pre: Precondition = ANY_VERSION,
+) {
+  const current = await loadEditable(ctx, 'factory_agents', caller, id);
+  pre.check(current.updated_at);
   await assertVisibleIds(ctx, 'factory_tools', caller, input.toolIds);
-  await repo.update(ctx.db, 'factory_agents', id, { ...agentColumns(input), updated_at: nowIso() });
+  await repo.update(ctx.db, 'factory_agents', id, {
+    ...agentColumns(input),
+    updated_at: nextVersion(current.updated_at),
+  });
   return getAgent(ctx, caller, id);
 }
 
@@ -219,9 +230,19 @@ export async function createTool(ctx: AppContext, caller: AuthUser, input: ToolI
   return getTool(ctx, caller, row.id);
 }
 
-export async function updateTool(ctx: AppContext, caller: AuthUser, id: string, input: ToolInput) {
-  await loadEditable(ctx, 'factory_tools', caller, id);
-  await repo.update(ctx.db, 'factory_tools', id, { ...toolColumns(input), updated_at: nowIso() });
+export async function updateTool(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  input: ToolInput,
+  pre: Precondition = ANY_VERSION,
+) {
+  const current = await loadEditable(ctx, 'factory_tools', caller, id);
+  pre.check(current.updated_at);
+  await repo.update(ctx.db, 'factory_tools', id, {
+    ...toolColumns(input),
+    updated_at: nextVersion(current.updated_at),
+  });
   return getTool(ctx, caller, id);
 }
 
@@ -308,10 +329,17 @@ export async function createCrew(ctx: AppContext, caller: AuthUser, input: CrewI
   return getCrew(ctx, caller, row.id);
 }
 
-export async function updateCrew(ctx: AppContext, caller: AuthUser, id: string, input: CrewInput) {
-  await loadEditable(ctx, 'factory_crews', caller, id);
+export async function updateCrew(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  input: CrewInput,
+  pre: Precondition = ANY_VERSION,
+) {
+  const current = await loadEditable(ctx, 'factory_crews', caller, id);
+  pre.check(current.updated_at);
   const cols = await crewColumns(ctx, caller, input);
-  await repo.update(ctx.db, 'factory_crews', id, { ...cols, updated_at: nowIso() });
+  await repo.update(ctx.db, 'factory_crews', id, { ...cols, updated_at: nextVersion(current.updated_at) });
   return getCrew(ctx, caller, id);
 }
 
@@ -377,10 +405,17 @@ export async function createFlow(ctx: AppContext, caller: AuthUser, input: FlowI
   return getFlow(ctx, caller, row.id);
 }
 
-export async function updateFlow(ctx: AppContext, caller: AuthUser, id: string, input: FlowInput) {
-  await loadEditable(ctx, 'factory_flows', caller, id);
+export async function updateFlow(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  input: FlowInput,
+  pre: Precondition = ANY_VERSION,
+) {
+  const current = await loadEditable(ctx, 'factory_flows', caller, id);
+  pre.check(current.updated_at);
   const cols = await flowColumns(ctx, caller, input);
-  await repo.update(ctx.db, 'factory_flows', id, { ...cols, updated_at: nowIso() });
+  await repo.update(ctx.db, 'factory_flows', id, { ...cols, updated_at: nextVersion(current.updated_at) });
   return getFlow(ctx, caller, id);
 }
 

@@ -12,6 +12,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../platform/errors
 import { membershipLevelsOf } from '../organizations/organizations.service.ts';
 import { presentFile } from './files.presenter.ts';
 import './files.search.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './files.repository.ts';
 import { detectType, extractText, MAX_EXTRACTED_TEXT, sanitizeUploadName } from './files.sniff.ts';
 import { fileStore, type StagedUpload } from './files.storage.ts';
@@ -192,8 +193,9 @@ export async function updateFile(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZUpdateFileRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TFileItem> {
-  const { levels, shares, canEdit, canShare } = await load(ctx, caller, id);
+  const { row, levels, shares, canEdit, canShare } = await load(ctx, caller, id);
   const shared = shares.map((s) => s.organization_id);
   if (body.name !== undefined && !canEdit) throw forbidden('Only the owner can rename this file.');
   let nextShares: string[] | null = null;
@@ -210,7 +212,8 @@ export async function updateFile(
       nextShares = body.shared_org_ids;
     }
   }
-  const now = nowIso();
+  pre.check(row.updated_at);
+  const now = nextVersion(row.updated_at);
   await withTx(ctx.db, async (trx) => {
     await repo.updateFile(trx, id, {
       ...(body.name !== undefined ? { name: body.name } : {}),

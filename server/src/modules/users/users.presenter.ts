@@ -24,7 +24,9 @@ export function presentUser(row: UserRow, opts: { withCustomPrompts: boolean }):
     created_at: row.created_at,
     // The account's version covers its profile too (a profile edit changes the ETag).
     updated_at:
-      row.profile_updated_at && row.profile_updated_at > row.updated_at ? row.profile_updated_at : row.updated_at,
+      row.profile_updated_at && row.profile_updated_at > row.updated_at
+        ? row.profile_updated_at
+        : row.updated_at,
     profile: {
       user_id: row.id,
       name: row.profile_name,
