@@ -11,6 +11,7 @@ export const ZOrganization = z.object({
   id: z.string(),
   name: z.string(),
   created_at: z.string(),
+  updated_at: z.string(),
   member_count: z.number(),
   /** The caller's own membership level in this organization, null when not a member (platform admin). */
   my_access_level: ZOrgAccessLevel.nullable(),
@@ -36,6 +37,7 @@ export const ZOrgMember = z.object({
   org_access_level: ZOrgAccessLevel,
   is_invite: z.boolean(),
   created_at: z.string(),
+  updated_at: z.string(),
 });
 export type TOrgMember = z.infer<typeof ZOrgMember>;
 

@@ -55,6 +55,8 @@ export interface OrganizationMembersTable {
   org_access_level: string;
   is_invite: number;
   created_at: string;
+  /** Null only in the insert type: the repository fills it with created_at. */
+  updated_at: import('kysely').ColumnType<string, string | undefined, string>;
 }
 
 export interface StrategicGoalsTable {
@@ -239,6 +241,7 @@ export interface CommsSuggestionsTable {
   context: string | null;
   for_seq: number;
   created_at: string;
+  updated_at: string;
 }
 export interface CommsScriptedUsersTable {
   user_id: string;

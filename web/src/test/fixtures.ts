@@ -39,6 +39,7 @@ export function makeOrg(over: Partial<TOrganization> = {}): TOrganization {
     id: 'org-1',
     name: 'Northwind Ventures',
     created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
     member_count: 2,
     my_access_level: 'admin',
     can_manage: true,
@@ -59,6 +60,7 @@ export function makeMember(over: Partial<TOrgMember> = {}): TOrgMember {
     org_access_level: 'user',
     is_invite: false,
     created_at: '2026-01-02T00:00:00.000Z',
+    updated_at: '2026-01-02T00:00:00.000Z',
     ...over,
   };
 }

@@ -11,6 +11,7 @@ import * as m0008 from './0008_files.ts';
 import * as m0009 from './0009_runs.ts';
 import * as m0010 from './0010_realtime.ts';
 import * as m0011 from './0011_interrupted_replies.ts';
+import * as m0012 from './0012_record_versions.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009_runs': m0009,
   '0010_realtime': m0010,
   '0011_interrupted_replies': m0011,
+  '0012_record_versions': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
-import type { Db } from '../../db/index.ts';
+import type { Insertable } from 'kysely';
+import { type Db, nowIso } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import type { OrganizationMembersTable, OrganizationsTable } from '../../db/types.ts';
 
@@ -12,6 +13,7 @@ export function listOrganizations(db: Db, opts: { memberUserId?: string; limit: 
     'organizations.id',
     'organizations.name',
     'organizations.created_at',
+    'organizations.updated_at',
     eb
       .selectFrom('organization_members as m')
       .select((e) => e.fn.countAll<number>().as('n'))
@@ -82,6 +84,7 @@ export function listMembers(db: Db, orgId: string) {
       'm.org_access_level',
       'm.is_invite',
       'm.created_at',
+      'm.updated_at',
       'u.first_name',
       'u.last_name',
       'u.user_level',
@@ -105,16 +108,23 @@ export async function deleteOrganization(db: Db, id: string): Promise<void> {
   await db.deleteFrom('organizations').where('id', '=', id).execute();
 }
 
-export async function insertMember(db: Db, m: OrganizationMembersTable): Promise<void> {
-  await db.insertInto('organization_members').values(m).execute();
+export async function insertMember(db: Db, m: Insertable<OrganizationMembersTable>): Promise<void> {
+  await db
+    .insertInto('organization_members')
+    .values({ ...m, updated_at: m.updated_at ?? m.created_at })
+    .execute();
 }
 
 export async function updateMember(
   db: Db,
   id: string,
-  set: Partial<OrganizationMembersTable>,
+  set: Partial<Insertable<OrganizationMembersTable>>,
 ): Promise<void> {
-  await db.updateTable('organization_members').set(set).where('id', '=', id).execute();
+  await db
+    .updateTable('organization_members')
+    .set({ ...set, updated_at: nowIso() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteMember(db: Db, id: string): Promise<void> {
@@ -125,7 +135,7 @@ export async function deleteMember(db: Db, id: string): Promise<void> {
 export async function claimInvites(db: Db, userId: string, email: string): Promise<string[]> {
   const rows = await db
     .updateTable('organization_members')
-    .set({ user_id: userId, is_invite: 0 })
+    .set({ user_id: userId, is_invite: 0, updated_at: nowIso() })
     .where('email', '=', email)
     .where('is_invite', '=', 1)
     .returning('organization_id')
@@ -135,5 +145,9 @@ export async function claimInvites(db: Db, userId: string, email: string): Promi
 
 /** Keeps membership e-mails in step with an account's e-mail change. */
 export async function setMemberEmail(db: Db, userId: string, email: string): Promise<void> {
-  await db.updateTable('organization_members').set({ email }).where('user_id', '=', userId).execute();
+  await db
+    .updateTable('organization_members')
+    .set({ email, updated_at: nowIso() })
+    .where('user_id', '=', userId)
+    .execute();
 }

@@ -48,6 +48,7 @@ function presentMember(m: Awaited<ReturnType<typeof repo.listMembers>>[number]):
     org_access_level: m.org_access_level as OrgAccess,
     is_invite: Boolean(m.is_invite),
     created_at: m.created_at,
+    updated_at: m.updated_at,
   };
 }
 
@@ -64,6 +65,7 @@ export async function listOrganizations(ctx: AppContext, caller: AuthUser): Prom
       id: o.id,
       name: o.name,
       created_at: o.created_at,
+      updated_at: o.updated_at,
       member_count: Number(o.member_count ?? 0),
       my_access_level: (level as OrgAccess | undefined) ?? null,
       can_manage: r.canManage,
