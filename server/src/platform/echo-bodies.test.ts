@@ -54,6 +54,8 @@ interface EchoCase {
   entity: z.core.$ZodType;
   /** The PUT writes a new record in place of the old one (the comms suggestion): a new id is right. */
   replaces?: boolean;
+  /** Why this write takes no If-Match (its record has no version a client holds). */
+  unversioned?: string;
   make(): Promise<{
     url: string;
     token: string;
@@ -339,6 +341,7 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
     'PATCH /api/comms/threads/{id}': {
       body: ZRenameThreadRequest,
       entity: ZCommsThread,
+      unversioned: "a thread's updated_at moves with every message: a rename needs no guard",
       async make() {
         const th = await call('POST', '/api/comms/threads', { participant_ids: [colleague.id] });
         const pick = (x: Obj) => x.id === th.id;
@@ -355,6 +358,7 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
       body: ZPutSuggestionRequest,
       entity: ZCommsSuggestion,
       replaces: true,
+      unversioned: 'a suggestion is replaced, not edited',
       async make() {
         const th = await call('POST', '/api/comms/threads', { participant_ids: [colleague.id] });
         const url = `/api/comms/threads/${th.id}/suggestion`;
@@ -437,7 +441,7 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
   });
 
   for (const [op, c] of Object.entries(cases)) {
-    it(`${op}: the returned object plus a change → 200, the change applied, server-owned fields untouched`, async () => {
+    it(`${op}: the returned object plus a change → 200, the change applied, server-owned fields untouched; a stale If-Match → 412`, async () => {
       const { url, token, record, change, reread } = await c.make();
       const method = op.split(' ')[0] as 'PUT' | 'PATCH';
       const owned = readOnlyKeys(c.body, c.entity).filter((k) => k in record);
@@ -457,6 +461,17 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
         (k) => k in record && !(c.replaces && (k === 'id' || k === 'created_at')),
       )) {
         expect(after[k], `${k} must not change`).toEqual(record[k]);
+      }
+
+      if (!c.unversioned) {
+        // The record as read before the change is stale now: the same body with its version is refused.
+        const stale = await t.app.inject({
+          method,
+          url,
+          headers: { authorization: `Bearer ${token}`, 'if-match': `"${record.updated_at}"` },
+          payload: sent,
+        });
+        expect(stale.statusCode, `${op} with a stale If-Match: ${stale.body}`).toBe(412);
       }
 
       const unknown = await t.req({ method, url, token, body: { ...record, no_such_field: 1 } });

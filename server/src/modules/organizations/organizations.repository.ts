@@ -122,7 +122,7 @@ export async function updateMember(
 ): Promise<void> {
   await db
     .updateTable('organization_members')
-    .set({ ...set, updated_at: nowIso() })
+    .set({ updated_at: nowIso(), ...set })
     .where('id', '=', id)
     .execute();
 }

@@ -11,6 +11,7 @@ import {
   setPrimaryOrganization,
   updateAccount,
 } from '../users/users.service.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './organizations.repository.ts';
 
 const ORG_LIST_LIMIT = 200;
@@ -107,10 +108,18 @@ export async function createOrganization(
   return presentOrganization(ctx, caller, id);
 }
 
-export async function renameOrganization(ctx: AppContext, caller: AuthUser, id: string, name: string) {
+export async function renameOrganization(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  name: string,
+  pre: Precondition = ANY_VERSION,
+) {
   const a = await access(ctx, caller, id);
   if (!a.canEdit) throw forbidden('Only a CEO or an administrator can rename this organization.');
-  await repo.renameOrganization(ctx.db, id, name, nowIso());
+  const current = await presentOrganization(ctx, caller, id);
+  pre.check(current.updated_at);
+  await repo.renameOrganization(ctx.db, id, name, nextVersion(current.updated_at));
   return presentOrganization(ctx, caller, id);
 }
 
@@ -174,10 +183,12 @@ export async function updateMember(
   orgId: string,
   userId: string,
   body: z.output<typeof ZUpdateOrgUserRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TOrgMember> {
   const a = await access(ctx, caller, orgId);
   if (!a.canManage) throw forbidden('You cannot manage the members of this organization.');
   const m = await findTarget(ctx, orgId, userId);
+  pre.check(m.updated_at);
   const { org_access_level, ...account } = body;
   const touchesAccount = Object.values(account).some((v) => v !== undefined);
   if (touchesAccount && caller.user_level !== 'admin') {
@@ -190,8 +201,13 @@ export async function updateMember(
     }
   }
   if (touchesAccount) await updateAccount(ctx, m.user_id, account);
-  if (org_access_level !== undefined && org_access_level !== m.org_access_level) {
-    await repo.updateMember(ctx.db, m.id, { org_access_level });
+  const levelChange = org_access_level !== undefined && org_access_level !== m.org_access_level;
+  // The member row's version covers the account fields it shows, so any change moves it.
+  if (levelChange || touchesAccount) {
+    await repo.updateMember(ctx.db, m.id, {
+      ...(levelChange ? { org_access_level } : {}),
+      updated_at: nextVersion(m.updated_at),
+    });
   }
   return memberView(ctx, orgId, m.id);
 }

@@ -22,6 +22,7 @@ import {
   syncMemberEmail,
 } from '../organizations/organizations.service.ts';
 import { deleteWithOwnedFiles } from '../files/files.service.ts';
+import { ANY_VERSION, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './users.repository.ts';
 import { presentUser } from './users.presenter.ts';
 
@@ -131,8 +132,10 @@ export async function updateMe(
   me: AuthUser,
   sessionId: string,
   body: z.output<typeof ZUpdateMeRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TUser> {
   const input = body;
+  if (pre !== ANY_VERSION) pre.check((await load(ctx, me.id, me)).updated_at);
   // The level read back unchanged (a round-trip body) is fine; only a change is refused.
   if (input.user_level !== undefined && input.user_level !== me.user_level) {
     throw forbidden('You cannot change your own user level.');
@@ -236,8 +239,10 @@ export async function adminUpdateUser(
   admin: AuthUser,
   id: string,
   body: z.output<typeof ZAdminUpdateUserRequest>,
+  pre: Precondition = ANY_VERSION,
 ) {
   const input = body;
+  if (pre !== ANY_VERSION) pre.check((await load(ctx, id, admin)).updated_at);
   if (id === admin.id && input.user_level !== undefined && input.user_level !== admin.user_level) {
     throw forbidden('You cannot change your own user level.');
   }
