@@ -17,8 +17,13 @@ export function useStaleVersion<T extends Versioned>(readFresh: (id: string) => 
   const onSaveError = useCallback(
     async (err: unknown, id: string) => {
       if (!isStaleVersion(err)) return false;
-      setFresh(await readFresh(id));
-      return true;
+      try {
+        setFresh(await readFresh(id));
+        return true;
+      } catch {
+        // Gone or unreadable meanwhile: the form reports the failed save as any other.
+        return false;
+      }
     },
     [readFresh],
   );
