@@ -96,6 +96,7 @@ export const ZAdviceGeneration = z.object({
   error: z.string().nullable(),
   message: z.string(),
   created_at: z.string(),
+  updated_at: z.string(),
   finished_at: z.string().nullable(),
 });
 export type TAdviceGeneration = z.infer<typeof ZAdviceGeneration>;

@@ -76,6 +76,7 @@ export const ZCommsSuggestion = z.object({
   text: z.string(),
   context: z.string().nullable(),
   created_at: z.string(),
+  updated_at: z.string(),
 });
 export type TCommsSuggestion = z.infer<typeof ZCommsSuggestion>;
 

@@ -27,6 +27,8 @@ export const ZPastInteraction = z.object({
   /** Shown as Title. */
   summary: z.string(),
   notes: z.string().nullable(),
+  /** The interaction's version (its If-Match when edited). */
+  updated_at: z.string(),
 });
 export type TPastInteraction = z.infer<typeof ZPastInteraction>;
 

@@ -184,11 +184,22 @@ const ZFieldName = z
   .max(64)
   .regex(/^[A-Za-z_][A-Za-z0-9_ -]*$/, 'Field names use letters, digits, spaces, _ and -');
 
+/** An agent or tool named in a crew task or flow step: its id, or its name (spec section 3). */
+const ZItemRef = z.string().trim().min(1).max(200).nullable().optional();
+
+/**
+ * A crew task. Its agent may be given as `agent_id` (an id), `agent` (an id or a name) or
+ * `agent_name` (a name); when several are sent they must name the same agent. `title` is the
+ * spec's other word for `name`.
+ */
 export const ZCrewTaskInput = z.strictObject({
   name: optionalText(200),
+  title: optionalText(200),
   description: requiredText(TASK_DESCRIPTION_REQUIRED, 8_000),
   expected_output: optionalText(4_000),
   agent_id: z.string().min(1).max(64).nullable().optional(),
+  agent: ZItemRef,
+  agent_name: ZItemRef,
   human_input: z.boolean().default(false),
 });
 
@@ -251,13 +262,24 @@ export const ZFlow = z.object({
 });
 export type TFlow = z.infer<typeof ZFlow>;
 
-export const ZFlowStepInput = z.strictObject({
-  title: requiredText('Each step needs a title', 200),
-  kind: z.enum(FLOW_STEP_KINDS).default('agent'),
-  prompt: optionalText(8_000),
-  agent_id: z.string().min(1).max(64).nullable().optional(),
-  tool_id: z.string().min(1).max(64).nullable().optional(),
-});
+export const FLOW_STEP_TITLE_REQUIRED = 'Each step needs a title';
+
+/**
+ * A flow step: `title` or `name` (the same text); its agent as `agent_id` or `agent`, its tool as
+ * `tool_id` or `tool` (`agent` and `tool` take an id or a name; both forms must agree when sent).
+ */
+export const ZFlowStepInput = z
+  .strictObject({
+    title: optionalText(200),
+    name: optionalText(200),
+    kind: z.enum(FLOW_STEP_KINDS).default('agent'),
+    prompt: optionalText(8_000),
+    agent_id: z.string().min(1).max(64).nullable().optional(),
+    agent: ZItemRef,
+    tool_id: z.string().min(1).max(64).nullable().optional(),
+    tool: ZItemRef,
+  })
+  .refine((s) => !!(s.title ?? s.name), { message: FLOW_STEP_TITLE_REQUIRED, path: ['title'] });
 export type TFlowStepInput = z.input<typeof ZFlowStepInput>;
 
 /** POST /api/flows/ and PUT /api/flows/{id}. */

@@ -4,6 +4,7 @@ export * from './common.ts';
 export * from './comms.ts';
 export * from './contacts.ts';
 export * from './conversations.ts';
+export * from './echo-body.ts';
 export * from './factory.ts';
 export * from './fields.ts';
 export * from './files.ts';

@@ -18,6 +18,7 @@ export const ZMemory = z.object({
   content: z.string(),
   conversation_id: z.string().nullable(),
   created_at: ZTimestamp,
+  updated_at: ZTimestamp,
 });
 export type TMemory = z.infer<typeof ZMemory>;
 

@@ -11,6 +11,7 @@ export const ZOrganization = z.object({
   id: z.string(),
   name: z.string(),
   created_at: z.string(),
+  updated_at: z.string(),
   member_count: z.number(),
   /** The caller's own membership level in this organization, null when not a member (platform admin). */
   my_access_level: ZOrgAccessLevel.nullable(),
@@ -21,7 +22,7 @@ export const ZOrganization = z.object({
 });
 export type TOrganization = z.infer<typeof ZOrganization>;
 
-export const ZOrganizationName = z.object({
+export const ZOrganizationName = z.strictObject({
   name: z.string().trim().min(1, 'Organization name is required').max(200),
 });
 
@@ -50,6 +51,7 @@ export const ZOrgMember = z.object({
    * but not for the organization's ceo or a platform admin (only a platform admin may).
    */
   can_change_access: z.boolean(),
+  updated_at: z.string(),
 });
 export type TOrgMember = z.infer<typeof ZOrgMember>;
 

@@ -45,6 +45,7 @@ export const ZTaskSuggestion = z.object({
   /** The organization the task is shared with when approved. */
   organization_id: z.string().nullable(),
   created_at: z.string(),
+  updated_at: z.string(),
 });
 export type TTaskSuggestion = z.infer<typeof ZTaskSuggestion>;
 
@@ -72,6 +73,7 @@ export const ZApprovedSuggestion = z.strictObject({
   source_id: z.string().nullable().optional(),
   organization_id: z.string().nullable().optional(),
   created_at: z.string().optional(),
+  updated_at: z.string().optional(),
 });
 export type TApprovedSuggestion = z.input<typeof ZApprovedSuggestion>;
 

@@ -38,6 +38,8 @@ import { TokenSigner } from './platform/auth/tokens.ts';
 import type { AppContext } from './platform/context.ts';
 import { createLimits } from './platform/limits/limits.ts';
 import { registerDurableResponses } from './platform/durable-responses.ts';
+import { registerEtags } from './platform/concurrency.ts';
+import { registerEchoBodies } from './platform/echo-bodies.ts';
 import { registerErrorHandler, sendNotFound } from './platform/error-handler.ts';
 import { loggerOptions } from './platform/logging.ts';
 import { type EventBus, InProcessEventBus } from './platform/realtime/event-bus.ts';
@@ -129,6 +131,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(authPlugin, {
     sessions: sessionReader(ctx.db, ctx.signer, ctx.changes, config.readCacheBytes),
   });
+  registerEchoBodies(app);
+  registerEtags(app);
   // After the cache's own onSend, so a page is stored (for the requests behind it) while it waits.
   registerDurableResponses(app, handle.durability);
   registerSecurityHeaders(app, {

@@ -61,6 +61,8 @@ export interface OrganizationMembersTable {
   invited_by?: string | null;
   /** pending | accepted | declined; null for a membership that never was an invitation (0012) */
   invite_status?: string | null;
+  /** Null only in the insert type: the repository fills it with created_at. */
+  updated_at: import('kysely').ColumnType<string, string | undefined, string>;
 }
 
 export interface StrategicGoalsTable {
@@ -245,6 +247,7 @@ export interface CommsSuggestionsTable {
   context: string | null;
   for_seq: number;
   created_at: string;
+  updated_at: string;
 }
 export interface CommsScriptedUsersTable {
   user_id: string;

@@ -108,6 +108,15 @@ export function onSessionInvalid(): void {
   notify.error('Session Expired', 'Please log in again.', { id: 'session-expired' });
 }
 
+/**
+ * The ETag the server gives a record: its version, `updated_at`. Sent back as `If-Match` so a save
+ * never overwrites a change made since the form was opened.
+ */
+export const versionOf = (record: { updated_at: string }) => `"${record.updated_at}"`;
+
+/** The record changed since the form read it (412): not a session problem, the form shows both. */
+export const isStaleVersion = (err: unknown) => isApiError(err) && err.status === 412;
+
 // ---------------------------------------------------------------------------------------------
 // Requests
 
@@ -124,6 +133,8 @@ export interface RequestOptions {
   token?: string;
   /** Send no Authorization header at all. */
   anonymous?: boolean;
+  /** The record version the write applies to (`If-Match`; see versionOf): a newer one answers 412. */
+  ifMatch?: string;
   /** Do not apply the 401/403 session rule (the login call, the logout call). */
   skipSessionRule?: boolean;
   signal?: AbortSignal;
@@ -153,6 +164,7 @@ export async function api<T = unknown>(path: string, opts: RequestOptions = {}):
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = opts.anonymous ? null : (opts.token ?? getToken());
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (opts.ifMatch) headers['If-Match'] = opts.ifMatch;
 
   let body: BodyInit | undefined;
   if (opts.form) {

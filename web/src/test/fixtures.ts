@@ -39,6 +39,7 @@ export function makeOrg(over: Partial<TOrganization> = {}): TOrganization {
     id: 'org-1',
     name: 'Northwind Ventures',
     created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
     member_count: 2,
     my_access_level: 'admin',
     can_manage: true,
@@ -61,6 +62,7 @@ export function makeMember(over: Partial<TOrgMember> = {}): TOrgMember {
     created_at: '2026-01-02T00:00:00.000Z',
     can_edit_account: true,
     can_change_access: true,
+    updated_at: '2026-01-02T00:00:00.000Z',
     ...over,
   };
 }

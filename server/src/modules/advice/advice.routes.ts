@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { limitMessages } from '../../platform/limits/limit-messages.ts';
 import { enforceLimit } from '../../platform/limits/limits.ts';
@@ -67,7 +68,7 @@ export const adviceRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         response: { 200: ZAdvice, ...errors },
       },
     },
-    async (req) => advice.updateAdvice(ctx, currentUser(req), req.params.id, req.body),
+    async (req) => advice.updateAdvice(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.patch(
@@ -81,7 +82,7 @@ export const adviceRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         response: { 200: ZAdvice, ...errors },
       },
     },
-    async (req) => advice.setFeedback(ctx, currentUser(req), req.params.id, req.body),
+    async (req) => advice.setFeedback(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.delete(

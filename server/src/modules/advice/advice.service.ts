@@ -16,6 +16,7 @@ import { forbidden } from '../../platform/errors.ts';
 import { loadViewer, loadWithRights } from '../../platform/viewer.ts';
 import { adviceRights } from './advice.policy.ts';
 import { presentAdvice } from './advice.presenter.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './advice.repository.ts';
 
 /** The advice and the caller's rights; 404 when the caller may not see it. */
@@ -83,12 +84,17 @@ export async function updateAdvice(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZUpdateAdviceRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TAdvice> {
   const { row, levels } = await editable(ctx, caller, id);
+  pre.check(row.updated_at);
   if (body.organization_id !== undefined && body.organization_id !== row.organization_id) {
     assertMemberOf(levels, body.organization_id);
   }
-  const set: Partial<StrategicAdviceTable> = { content: body.content, updated_at: nowIso() };
+  const set: Partial<StrategicAdviceTable> = {
+    content: body.content,
+    updated_at: nextVersion(row.updated_at),
+  };
   if (body.advice_title !== undefined) set.advice_title = body.advice_title;
   if (body.feedback !== undefined) set.feedback = body.feedback;
   if (body.crew_run_id !== undefined) set.crew_run_id = body.crew_run_id;
@@ -102,9 +108,11 @@ export async function setFeedback(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZAdviceFeedbackRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TAdvice> {
-  await editable(ctx, caller, id);
-  await repo.updateAdvice(ctx.db, id, { feedback: body.feedback, updated_at: nowIso() });
+  const { row } = await editable(ctx, caller, id);
+  pre.check(row.updated_at);
+  await repo.updateAdvice(ctx.db, id, { feedback: body.feedback, updated_at: nextVersion(row.updated_at) });
   return getAdvice(ctx, caller, id);
 }
 

@@ -71,5 +71,6 @@ export function presentSuggestion(s: CommsSuggestionsTable): TCommsSuggestion {
     text: s.text,
     context: s.context,
     created_at: s.created_at,
+    updated_at: s.updated_at,
   };
 }

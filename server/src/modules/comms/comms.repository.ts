@@ -1,4 +1,4 @@
-import type { Db } from '../../db/index.ts';
+import { type Db, nowIso } from '../../db/index.ts';
 import type {
   CommsMessagesTable,
   CommsParticipantsTable,
@@ -204,7 +204,11 @@ export function findSuggestion(db: Db, threadId: string, userId: string) {
 }
 
 /** Replaces the recipient's current suggestion (one per thread and person). */
-export async function putSuggestion(db: Db, s: CommsSuggestionsTable): Promise<void> {
+export async function putSuggestion(
+  db: Db,
+  suggestion: Omit<CommsSuggestionsTable, 'updated_at'>,
+): Promise<void> {
+  const s = { ...suggestion, updated_at: suggestion.created_at };
   await db
     .insertInto('comms_suggestions')
     .values(s)
@@ -216,6 +220,7 @@ export async function putSuggestion(db: Db, s: CommsSuggestionsTable): Promise<v
         context: s.context,
         for_seq: s.for_seq,
         created_at: s.created_at,
+        updated_at: s.updated_at,
       }),
     )
     .execute();
@@ -225,7 +230,7 @@ export async function putSuggestion(db: Db, s: CommsSuggestionsTable): Promise<v
 export async function completeSuggestion(db: Db, id: string, text: string): Promise<boolean> {
   const res = await db
     .updateTable('comms_suggestions')
-    .set({ status: 'ready', text })
+    .set({ status: 'ready', text, updated_at: nowIso() })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .executeTakeFirst();

@@ -12,7 +12,7 @@ export function parseList(text: string): string[] {
 }
 
 export function presentInteraction(r: ContactInteractionsTable): TPastInteraction {
-  return { id: r.id, date: r.date, summary: r.summary, notes: r.notes };
+  return { id: r.id, date: r.date, summary: r.summary, notes: r.notes, updated_at: r.updated_at };
 }
 
 /** The API shape of a contact: `linkedUserId` is the app user one of its e-mails belongs to, if any. */

@@ -8,11 +8,13 @@ import {
   ZId,
   ZIdParams,
   ZInteractionRequest,
+  ZPastInteraction,
   ZUpdateContactRequest,
 } from '@cc/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as contacts from './contacts.service.ts';
 
@@ -87,7 +89,8 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         response: { 200: ZContact, ...errors },
       },
     },
-    async (req) => contacts.updateContact(ctx, currentUser(req), req.params.id, req.body),
+    async (req) =>
+      contacts.updateContact(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.delete(
@@ -124,6 +127,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.put(
     '/api/contacts/:id/past-interactions/:interactionId',
     {
+      config: { echoes: ZPastInteraction },
       schema: {
         tags,
         summary: 'Edit a past interaction; returns the contact',
@@ -133,7 +137,14 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       },
     },
     async (req) =>
-      contacts.updateInteraction(ctx, currentUser(req), req.params.id, req.params.interactionId, req.body),
+      contacts.updateInteraction(
+        ctx,
+        currentUser(req),
+        req.params.id,
+        req.params.interactionId,
+        req.body,
+        preconditionOf(req),
+      ),
   );
 
   app.delete(

@@ -20,6 +20,7 @@ import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { loadViewer, loadWithRights, type Viewer } from '../../platform/viewer.ts';
 import { canShareContact, contactRights } from './contacts.policy.ts';
 import { parseList, presentAssignable, presentContact } from './contacts.presenter.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './contacts.repository.ts';
 
 /** The contact, its shared organization ids and the caller's rights; 404 when the caller may not see it. */
@@ -129,8 +130,10 @@ export async function updateContact(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZUpdateContactRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TContact> {
   const { row, viewer, shared, ...rights } = await editable(ctx, caller, id);
+  pre.check(row.updated_at);
   const orgChange = body.organization_id !== undefined && body.organization_id !== row.organization_id;
   const organizationId = body.organization_id !== undefined ? body.organization_id : row.organization_id;
   let nextShares: string[] | null = null;
@@ -161,7 +164,7 @@ export async function updateContact(
   if (body.phones !== undefined) set.phones = JSON.stringify(body.phones);
   if (body.notes !== undefined) set.notes = body.notes;
   if (orgChange) set.organization_id = organizationId;
-  const now = nowIso();
+  const now = nextVersion(row.updated_at);
   await withTx(ctx.db, async (trx) => {
     await repo.updateContact(trx, id, { ...set, updated_at: now });
     if (nextShares) await repo.replaceShares(trx, id, nextShares, now);
@@ -215,10 +218,12 @@ export async function updateInteraction(
   contactId: string,
   interactionId: string,
   body: z.output<typeof ZInteractionRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TContact> {
   await editable(ctx, caller, contactId);
-  await ownInteraction(ctx, contactId, interactionId);
-  const now = nowIso();
+  const current = await ownInteraction(ctx, contactId, interactionId);
+  pre.check(current.updated_at);
+  const now = nextVersion(current.updated_at);
   await withTx(ctx.db, async (trx) => {
     await repo.updateInteraction(trx, interactionId, {
       date: body.date,

@@ -269,6 +269,7 @@ apiSuite('contacts', () => {
       date: '2026-04-01',
       summary: 'Dinner',
       notes: 'Talked about **funding**',
+      updated_at: expect.any(String),
     });
     const blank = await t.req({
       method: 'PUT',

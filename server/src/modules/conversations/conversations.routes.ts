@@ -14,6 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { limitMessages } from '../../platform/limits/limit-messages.ts';
 import { enforceLimit } from '../../platform/limits/limits.ts';
@@ -86,7 +87,8 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
         response: { 200: ZConversation, ...errors },
       },
     },
-    async (req) => conversations.renameConversation(ctx, currentUser(req), req.params.id, req.body),
+    async (req) =>
+      conversations.renameConversation(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.delete(

@@ -16,6 +16,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { SseMessage } from '../../platform/realtime/sse.ts';
 import { presentConversation, presentMessage } from './conversations.presenter.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './conversations.repository.ts';
 
 /** Bus channel of a conversation's stream: notes `{kind:'message'}` (reload) and `{kind:'delta', …}`. */
@@ -57,9 +58,11 @@ export async function renameConversation(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZUpdateConversationRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TConversation> {
   const row = await ownConversation(ctx, caller, id);
-  const updated = { ...row, name: body.name, updated_at: nowIso() };
+  pre.check(row.updated_at);
+  const updated = { ...row, name: body.name, updated_at: nextVersion(row.updated_at) };
   await repo.updateConversation(ctx.db, id, { name: updated.name, updated_at: updated.updated_at });
   return presentConversation(updated);
 }

@@ -95,6 +95,27 @@ export async function findVisibleByName<T extends FactoryTable>(
     .executeTakeFirst();
 }
 
+/** The item with this name the user may see: their own first, then a public one, then the catalogue's. */
+export async function findVisibleByNamePreferOwn<T extends FactoryTable>(
+  db: Db,
+  table: T,
+  name: string,
+  userId: string,
+): Promise<FactoryRow<T> | undefined> {
+  const rows: FactoryRow<T>[] = await q(db)
+    .selectFrom(table)
+    .selectAll()
+    .where('name', '=', name)
+    .where((eb: Untyped) =>
+      eb.or([eb('created_by', '=', userId), eb('is_public', '=', 1), eb('is_auto_gen', '=', 1)]),
+    )
+    .orderBy('created_at', 'asc')
+    .limit(20)
+    .execute();
+  const rank = (r: FactoryRow<T>) => (r.created_by === userId ? 0 : r.is_public === 1 ? 1 : 2);
+  return rows.sort((a, b) => rank(a) - rank(b))[0];
+}
+
 export async function insert<T extends FactoryTable>(
   db: Db,
   table: T,

@@ -14,6 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as factory from './factory.service.ts';
 
@@ -116,7 +117,7 @@ export const factoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
           response: { 200: r.item, ...errors },
         },
       },
-      async (req) => res.update(ctx, currentUser(req), req.params.id, req.body),
+      async (req) => res.update(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
     );
     app.delete(
       `${r.path}/:id`,

@@ -24,7 +24,9 @@ import {
   type StoredCrewTask,
   type StoredFlowStep,
 } from './factory.presenter.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import { FACTORY_CREATOR_LEVELS, factoryItemRights, factoryItemVisible } from './factory.policy.ts';
+import { resolveRef } from './factory.refs.ts';
 import * as repo from './factory.repository.ts';
 
 const LABELS: Record<repo.FactoryTable, string> = {
@@ -169,10 +171,20 @@ export async function createAgent(ctx: AppContext, caller: AuthUser, input: Agen
   return getAgent(ctx, caller, row.id);
 }
 
-export async function updateAgent(ctx: AppContext, caller: AuthUser, id: string, input: AgentInput) {
-  await loadEditable(ctx, 'factory_agents', caller, id);
+export async function updateAgent(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  input: AgentInput,
+  pre: Precondition = ANY_VERSION,
+) {
+  const current = await loadEditable(ctx, 'factory_agents', caller, id);
+  pre.check(current.updated_at);
   await assertVisibleIds(ctx, 'factory_tools', caller, input.toolIds);
-  await repo.update(ctx.db, 'factory_agents', id, { ...agentColumns(input), updated_at: nowIso() });
+  await repo.update(ctx.db, 'factory_agents', id, {
+    ...agentColumns(input),
+    updated_at: nextVersion(current.updated_at),
+  });
   return getAgent(ctx, caller, id);
 }
 
@@ -212,9 +224,19 @@ export async function createTool(ctx: AppContext, caller: AuthUser, input: ToolI
   return getTool(ctx, caller, row.id);
 }
 
-export async function updateTool(ctx: AppContext, caller: AuthUser, id: string, input: ToolInput) {
-  await loadEditable(ctx, 'factory_tools', caller, id);
-  await repo.update(ctx.db, 'factory_tools', id, { ...toolColumns(input), updated_at: nowIso() });
+export async function updateTool(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  input: ToolInput,
+  pre: Precondition = ANY_VERSION,
+) {
+  const current = await loadEditable(ctx, 'factory_tools', caller, id);
+  pre.check(current.updated_at);
+  await repo.update(ctx.db, 'factory_tools', id, {
+    ...toolColumns(input),
+    updated_at: nextVersion(current.updated_at),
+  });
   return getTool(ctx, caller, id);
 }
 
@@ -225,17 +247,34 @@ export const deleteTool = (ctx: AppContext, caller: AuthUser, id: string) =>
 
 type CrewInput = z.output<typeof ZCreateCrewRequest>;
 
+/** Each task's agent, given by id or name (agent_id, agent, agent_name), as a visible agent's id. */
+async function crewTaskAgents(ctx: AppContext, caller: AuthUser, input: CrewInput) {
+  const ids: (string | null)[] = [];
+  for (const [i, t] of (input.tasks ?? []).entries()) {
+    const at = (field: string) => ['tasks', i, field];
+    ids.push(
+      await resolveRef(ctx, caller, 'factory_agents', [
+        { path: at('agent_id'), value: t.agent_id, as: 'id' },
+        { path: at('agent'), value: t.agent, as: 'id-or-name' },
+        { path: at('agent_name'), value: t.agent_name, as: 'name' },
+      ]),
+    );
+  }
+  return ids;
+}
+
 async function crewColumns(ctx: AppContext, caller: AuthUser, input: CrewInput) {
-  const taskAgentIds = (input.tasks ?? []).flatMap((t) => (t.agent_id ? [t.agent_id] : []));
+  const taskAgents = await crewTaskAgents(ctx, caller, input);
+  const taskAgentIds = taskAgents.filter((id): id is string => !!id);
   const agentIds = input.agentIds.length ? input.agentIds : [...new Set(taskAgentIds)];
-  await assertVisibleIds(ctx, 'factory_agents', caller, [...agentIds, ...taskAgentIds]);
+  await assertVisibleIds(ctx, 'factory_agents', caller, agentIds);
   let tasks: StoredCrewTask[];
   if (input.tasks?.length) {
     tasks = input.tasks.map((t, i) => ({
-      name: t.name ?? `Task ${i + 1}`,
+      name: t.name ?? t.title ?? `Task ${i + 1}`,
       description: t.description,
       expected_output: t.expected_output,
-      agent_id: t.agent_id ?? null,
+      agent_id: taskAgents[i],
       human_input: t.human_input,
     }));
   } else {
@@ -284,10 +323,17 @@ export async function createCrew(ctx: AppContext, caller: AuthUser, input: CrewI
   return getCrew(ctx, caller, row.id);
 }
 
-export async function updateCrew(ctx: AppContext, caller: AuthUser, id: string, input: CrewInput) {
-  await loadEditable(ctx, 'factory_crews', caller, id);
+export async function updateCrew(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  input: CrewInput,
+  pre: Precondition = ANY_VERSION,
+) {
+  const current = await loadEditable(ctx, 'factory_crews', caller, id);
+  pre.check(current.updated_at);
   const cols = await crewColumns(ctx, caller, input);
-  await repo.update(ctx.db, 'factory_crews', id, { ...cols, updated_at: nowIso() });
+  await repo.update(ctx.db, 'factory_crews', id, { ...cols, updated_at: nextVersion(current.updated_at) });
   return getCrew(ctx, caller, id);
 }
 
@@ -308,25 +354,24 @@ export async function crewInputSchema(
 type FlowInput = z.output<typeof ZCreateFlowRequest>;
 
 async function flowColumns(ctx: AppContext, caller: AuthUser, input: FlowInput) {
-  const steps: StoredFlowStep[] = input.steps.map((s) => ({
-    title: s.title,
-    kind: s.kind,
-    prompt: s.prompt,
-    agent_id: s.agent_id ?? null,
-    tool_id: s.tool_id ?? null,
-  }));
-  await assertVisibleIds(
-    ctx,
-    'factory_agents',
-    caller,
-    steps.flatMap((s) => (s.agent_id ? [s.agent_id] : [])),
-  );
-  await assertVisibleIds(
-    ctx,
-    'factory_tools',
-    caller,
-    steps.flatMap((s) => (s.tool_id ? [s.tool_id] : [])),
-  );
+  const steps: StoredFlowStep[] = [];
+  for (const [i, s] of input.steps.entries()) {
+    const at = (field: string) => ['steps', i, field];
+    steps.push({
+      // The schema guarantees one of the two.
+      title: (s.title ?? s.name) as string,
+      kind: s.kind,
+      prompt: s.prompt,
+      agent_id: await resolveRef(ctx, caller, 'factory_agents', [
+        { path: at('agent_id'), value: s.agent_id, as: 'id' },
+        { path: at('agent'), value: s.agent, as: 'id-or-name' },
+      ]),
+      tool_id: await resolveRef(ctx, caller, 'factory_tools', [
+        { path: at('tool_id'), value: s.tool_id, as: 'id' },
+        { path: at('tool'), value: s.tool, as: 'id-or-name' },
+      ]),
+    });
+  }
   const toolless = steps.findIndex((s) => s.kind === 'tool' && !s.tool_id);
   if (toolless >= 0) throw new AppError(422, `Step ${toolless + 1} runs a tool: choose one`);
   return {
@@ -354,10 +399,17 @@ export async function createFlow(ctx: AppContext, caller: AuthUser, input: FlowI
   return getFlow(ctx, caller, row.id);
 }
 
-export async function updateFlow(ctx: AppContext, caller: AuthUser, id: string, input: FlowInput) {
-  await loadEditable(ctx, 'factory_flows', caller, id);
+export async function updateFlow(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  input: FlowInput,
+  pre: Precondition = ANY_VERSION,
+) {
+  const current = await loadEditable(ctx, 'factory_flows', caller, id);
+  pre.check(current.updated_at);
   const cols = await flowColumns(ctx, caller, input);
-  await repo.update(ctx.db, 'factory_flows', id, { ...cols, updated_at: nowIso() });
+  await repo.update(ctx.db, 'factory_flows', id, { ...cols, updated_at: nextVersion(current.updated_at) });
   return getFlow(ctx, caller, id);
 }
 

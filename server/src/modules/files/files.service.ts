@@ -11,6 +11,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { loadViewer, loadWithRights, type Viewer } from '../../platform/viewer.ts';
 import { presentFile } from './files.presenter.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import { fileRights } from './files.policy.ts';
 import * as repo from './files.repository.ts';
 import { detectType, extractText, MAX_EXTRACTED_TEXT, sanitizeUploadName } from './files.sniff.ts';
@@ -177,8 +178,9 @@ export async function updateFile(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZUpdateFileRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TFileItem> {
-  const { viewer, shares, canEdit, canShare } = await load(ctx, caller, id);
+  const { row, viewer, shares, canEdit, canShare } = await load(ctx, caller, id);
   const shared = shares.map((s) => s.organization_id);
   if (body.name !== undefined && !canEdit) throw forbidden('Only the owner can rename this file.');
   let nextShares: string[] | null = null;
@@ -191,7 +193,8 @@ export async function updateFile(
       nextShares = body.shared_org_ids;
     }
   }
-  const now = nowIso();
+  pre.check(row.updated_at);
+  const now = nextVersion(row.updated_at);
   await withTx(ctx.db, async (trx) => {
     await repo.updateFile(trx, id, {
       ...(body.name !== undefined ? { name: body.name } : {}),

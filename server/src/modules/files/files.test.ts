@@ -223,8 +223,12 @@ apiSuite('files', () => {
       expect(bad.statusCode, name).toBe(422);
       expect(bad.json().detail[0].loc).toEqual(['body', 'name']);
     }
-    expect((await patch(owner, { name: 'x', user_id: outsider.id })).statusCode).toBe(422);
+    // An unknown field is refused; the owner id read back in a round-trip body is ignored.
+    expect((await patch(owner, { name: 'x', no_such_field: 1 })).statusCode).toBe(422);
     expect((await get(owner, `/api/files/${f.id}`)).json().name).toBe('final.txt');
+    const echoed = await patch(owner, { name: 'final.txt', user_id: outsider.id });
+    expect(echoed.statusCode).toBe(200);
+    expect(echoed.json().user_id).toBe(owner.id);
   });
 
   it('shares with organizations: members see and download it, outsiders get 404', async () => {

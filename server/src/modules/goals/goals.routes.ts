@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as goals from './goals.service.ts';
 
@@ -65,7 +66,7 @@ export const goalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: ZGoal, ...errors },
       },
     },
-    async (req) => goals.updateGoal(ctx, currentUser(req), req.params.id, req.body),
+    async (req) => goals.updateGoal(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.delete(

@@ -18,6 +18,7 @@ import { forbidden } from '../../platform/errors.ts';
 import { loadViewer, loadWithRights, type ViewerScope } from '../../platform/viewer.ts';
 import { goalRights, goalVisibilityBranches } from './goals.policy.ts';
 import { presentGoal } from './goals.presenter.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './goals.repository.ts';
 
 /** The goal and the caller's rights; 404 when the caller may not see it. */
@@ -115,9 +116,11 @@ export async function updateGoal(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZUpdateGoalRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TGoal> {
   const { row, levels, canEdit } = await load(ctx, caller, id);
   if (!canEdit) throw forbidden('You cannot edit this goal.');
+  pre.check(row.updated_at);
   if (body.organization_id !== undefined && body.organization_id !== row.organization_id) {
     assertMemberOf(levels, body.organization_id);
   }
@@ -128,7 +131,7 @@ export async function updateGoal(
       ...(body.description !== undefined ? { description: body.description } : {}),
       ...(body.status !== undefined ? { status: body.status } : {}),
       ...(body.organization_id !== undefined ? { organization_id: body.organization_id } : {}),
-      updated_at: nowIso(),
+      updated_at: nextVersion(row.updated_at),
     });
     if (body.kpis) {
       const existing = await repo.listKpis(trx, [id], MAX_KPIS_PER_GOAL);

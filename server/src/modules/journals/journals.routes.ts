@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as journals from './journals.service.ts';
 
@@ -70,7 +71,8 @@ export const journalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         response: { 200: ZJournal, ...errors },
       },
     },
-    async (req) => journals.updateJournal(ctx, currentUser(req), req.params.id, req.body),
+    async (req) =>
+      journals.updateJournal(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.delete(

@@ -13,6 +13,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import { canSeeNote } from './journals.policy.ts';
 import { presentJournal } from './journals.presenter.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './journals.repository.ts';
 
 /** Notes are private (journals.policy.ts): anyone but the owner gets 404. */
@@ -58,12 +59,14 @@ export async function updateJournal(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZUpdateJournalRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TJournal> {
-  await ownEntry(ctx, caller, id);
+  const row = await ownEntry(ctx, caller, id);
+  pre.check(row.updated_at);
   await repo.updateJournal(ctx.db, id, {
     content: body.content,
     ...(body.entry_date ? { entry_date: body.entry_date } : {}),
-    updated_at: nowIso(),
+    updated_at: nextVersion(row.updated_at),
   });
   return getJournal(ctx, caller, id);
 }

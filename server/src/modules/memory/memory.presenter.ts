@@ -6,4 +6,6 @@ export const presentMemory = (r: MemoryRow): TMemory => ({
   content: r.content,
   conversation_id: r.conversation_id,
   created_at: r.created_at,
+  // A memory is never edited: its version is its creation.
+  updated_at: r.created_at,
 });

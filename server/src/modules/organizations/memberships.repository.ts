@@ -1,4 +1,5 @@
-import type { Db } from '../../db/index.ts';
+import type { Insertable } from 'kysely';
+import { type Db, nowIso } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import type { OrganizationMembersTable } from '../../db/types.ts';
 
@@ -41,16 +42,25 @@ export function findMemberRow(db: Db, memberId: string) {
   return db.selectFrom('organization_members').selectAll().where('id', '=', memberId).executeTakeFirst();
 }
 
-export async function insertMember(db: Db, m: OrganizationMembersTable): Promise<void> {
-  await db.insertInto('organization_members').values(m).execute();
+/** A new row's version (`updated_at`, its ETag) starts at its creation time. */
+export async function insertMember(db: Db, m: Insertable<OrganizationMembersTable>): Promise<void> {
+  await db
+    .insertInto('organization_members')
+    .values({ ...m, updated_at: m.updated_at ?? m.created_at })
+    .execute();
 }
 
+/** Every change moves the row's version, unless the caller gives the next one itself. */
 export async function updateMember(
   db: Db,
   id: string,
-  set: Partial<OrganizationMembersTable>,
+  set: Partial<Insertable<OrganizationMembersTable>>,
 ): Promise<void> {
-  await db.updateTable('organization_members').set(set).where('id', '=', id).execute();
+  await db
+    .updateTable('organization_members')
+    .set({ updated_at: nowIso(), ...set })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteMember(db: Db, id: string): Promise<void> {
@@ -59,7 +69,11 @@ export async function deleteMember(db: Db, id: string): Promise<void> {
 
 /** Keeps membership e-mails in step with an account's e-mail change. */
 export async function setMemberEmail(db: Db, userId: string, email: string): Promise<void> {
-  await db.updateTable('organization_members').set({ email }).where('user_id', '=', userId).execute();
+  await db
+    .updateTable('organization_members')
+    .set({ email, updated_at: nowIso() })
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 const INVITATION_LIMIT = 100;

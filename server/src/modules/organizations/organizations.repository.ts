@@ -13,6 +13,7 @@ export function listOrganizations(db: Db, opts: { memberUserId?: string; limit: 
     'organizations.id',
     'organizations.name',
     'organizations.created_at',
+    'organizations.updated_at',
     eb
       .selectFrom('organization_members as m')
       .select((e) => e.fn.countAll<number>().as('n'))
@@ -53,6 +54,7 @@ export function listMembers(db: Db, orgId: string, only?: { memberId?: string; u
       'm.org_access_level',
       'm.is_invite',
       'm.created_at',
+      'm.updated_at',
       'u.first_name',
       'u.last_name',
       'u.user_level',

@@ -11,6 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { invitationsRoutes } from './invitations.routes.ts';
 import * as orgs from './organizations.service.ts';
@@ -63,7 +64,8 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
         response: { 200: ZOrganization, ...errors },
       },
     },
-    async (req) => orgs.renameOrganization(ctx, currentUser(req), req.params.id, req.body.name),
+    async (req) =>
+      orgs.renameOrganization(ctx, currentUser(req), req.params.id, req.body.name, preconditionOf(req)),
   );
 
   app.delete(
@@ -121,7 +123,15 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
         response: { 200: ZOrgMember, ...errors },
       },
     },
-    async (req) => orgs.updateMember(ctx, currentUser(req), req.params.id, req.params.userId, req.body),
+    async (req) =>
+      orgs.updateMember(
+        ctx,
+        currentUser(req),
+        req.params.id,
+        req.params.userId,
+        req.body,
+        preconditionOf(req),
+      ),
   );
 
   app.delete(

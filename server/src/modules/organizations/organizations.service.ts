@@ -5,6 +5,7 @@ import { nowIso, withTx } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import { updateAccount } from '../users/users.service.ts';
 import * as memberships from './memberships.repository.ts';
 import { setPrimaryOrganization } from './memberships.service.ts';
@@ -59,6 +60,7 @@ function presentMember(caller: AuthUser, a: Access, m: repo.MemberRow): TOrgMemb
     org_access_level: m.org_access_level as OrgAccess,
     is_invite: invite,
     created_at: m.created_at,
+    updated_at: m.updated_at,
     can_edit_account: !invite && accountEditRefusal(caller, a.canManage, a.org.id, targetOf(m)) === null,
     can_change_access: !invite && a.canManage && mayChangeMembership(caller, targetOf(m)),
   };
@@ -77,6 +79,7 @@ export async function listOrganizations(ctx: AppContext, caller: AuthUser): Prom
       id: o.id,
       name: o.name,
       created_at: o.created_at,
+      updated_at: o.updated_at,
       member_count: Number(o.member_count ?? 0),
       my_access_level: (level as OrgAccess | undefined) ?? null,
       can_manage: r.canManage,
@@ -120,10 +123,17 @@ export async function createOrganization(
 
 const EDIT_REFUSED = 'Only a platform administrator, or a CEO who is an admin of this organization, can';
 
-export async function renameOrganization(ctx: AppContext, caller: AuthUser, id: string, name: string) {
+export async function renameOrganization(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  name: string,
+  pre: Precondition = ANY_VERSION,
+) {
   const a = await access(ctx, caller, id);
   if (!a.canEdit) throw forbidden(`${EDIT_REFUSED} rename it.`);
-  await repo.renameOrganization(ctx.db, id, name, nowIso());
+  pre.check(a.org.updated_at);
+  await repo.renameOrganization(ctx.db, id, name, nextVersion(a.org.updated_at));
   return presentOrganization(ctx, caller, id);
 }
 
@@ -209,10 +219,12 @@ export async function updateMember(
   orgId: string,
   userId: string,
   body: z.output<typeof ZUpdateOrgUserRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TOrgMember> {
   const a = await managerAccess(ctx, caller, orgId);
   const m = await findTarget(ctx, orgId, userId);
   const target = targetOf(m);
+  pre.check(m.updated_at);
   const { org_access_level, ...account } = body;
   const levelChange = org_access_level !== undefined && org_access_level !== m.org_access_level;
   if (levelChange) {
@@ -225,7 +237,13 @@ export async function updateMember(
     if (refusal) throw forbidden(refusal);
     await updateAccount(ctx, m.user_id, account);
   }
-  if (levelChange) await memberships.updateMember(ctx.db, m.id, { org_access_level });
+  // The member row's version covers the account fields it shows, so any change moves it.
+  if (levelChange || touchesAccount) {
+    await memberships.updateMember(ctx.db, m.id, {
+      ...(levelChange ? { org_access_level } : {}),
+      updated_at: nextVersion(m.updated_at),
+    });
+  }
   return memberView(ctx, caller, orgId, m.id);
 }
 

@@ -58,6 +58,7 @@ export async function getStrategicFlowRun(
           ? 'Advice generated'
           : (run.error ?? 'Advice generation failed'),
     created_at: run.created_at,
+    updated_at: run.updated_at,
     finished_at: run.finished_at,
   };
 }

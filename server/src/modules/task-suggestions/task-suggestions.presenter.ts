@@ -19,5 +19,6 @@ export function presentSuggestion(row: TaskSuggestionsTable): TTaskSuggestion {
     source_id: row.source_id,
     organization_id: row.organization_id,
     created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }

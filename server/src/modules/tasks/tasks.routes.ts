@@ -13,6 +13,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as tasks from './tasks.service.ts';
 
@@ -81,7 +82,7 @@ export const tasksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: ZTask, ...errors },
       },
     },
-    async (req) => tasks.updateTask(ctx, currentUser(req), req.params.id, req.body),
+    async (req) => tasks.updateTask(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.put(
@@ -95,7 +96,7 @@ export const tasksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: ZTask, ...errors },
       },
     },
-    async (req) => tasks.assignTask(ctx, currentUser(req), req.params.id, req.body),
+    async (req) => tasks.assignTask(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.delete(

@@ -21,6 +21,7 @@ import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { loadViewer, loadWithRights, type Viewer, type ViewerScope } from '../../platform/viewer.ts';
 import { organizationIdsOf } from '../organizations/memberships.service.ts';
 import { getUserSummary } from '../users/users.service.ts';
+import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import { presentTask } from './tasks.presenter.ts';
 import { canShareTask, taskRights, taskVisibilityBranches } from './tasks.policy.ts';
 import * as repo from './tasks.repository.ts';
@@ -152,6 +153,7 @@ export async function updateTask(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZUpdateTaskRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TTask> {
   const { row, viewer, rights } = await load(ctx, caller, id);
   const { assigned_to_user_id: assignee, ...fields } = body;
@@ -168,7 +170,8 @@ export async function updateTask(
     if (assignee) await assertAssignable(ctx, viewer, assignee);
     set.assigned_to_user_id = assignee;
   }
-  await repo.updateTask(ctx.db, id, { ...set, updated_at: nowIso() });
+  pre.check(row.updated_at);
+  await repo.updateTask(ctx.db, id, { ...set, updated_at: nextVersion(row.updated_at) });
   return present(ctx, caller, id);
 }
 
@@ -177,12 +180,17 @@ export async function assignTask(
   caller: AuthUser,
   id: string,
   body: z.output<typeof ZAssignTaskRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TTask> {
   const { row, viewer, rights } = await load(ctx, caller, id);
   if (!rights.canAssign) throw forbidden('You cannot assign this task.');
+  pre.check(row.updated_at);
   const assignee = body.assigned_to_user_id;
   if (assignee && assignee !== row.assigned_to_user_id) await assertAssignable(ctx, viewer, assignee);
-  await repo.updateTask(ctx.db, id, { assigned_to_user_id: assignee, updated_at: nowIso() });
+  await repo.updateTask(ctx.db, id, {
+    assigned_to_user_id: assignee,
+    updated_at: nextVersion(row.updated_at),
+  });
   return present(ctx, caller, id);
 }
 

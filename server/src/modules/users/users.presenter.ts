@@ -22,7 +22,11 @@ export function presentUser(row: UserRow, opts: { withCustomPrompts: boolean }):
     organization_name: row.organization_name ?? null,
     role: row.role,
     created_at: row.created_at,
-    updated_at: row.updated_at,
+    // The account's version covers its profile too (a profile edit changes the ETag).
+    updated_at:
+      row.profile_updated_at && row.profile_updated_at > row.updated_at
+        ? row.profile_updated_at
+        : row.updated_at,
     profile: {
       user_id: row.id,
       name: row.profile_name,

@@ -10,6 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as users from './users.service.ts';
 
@@ -40,7 +41,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: ZUser, 429: ZErrorBody, ...errors },
       },
     },
-    async (req) => users.updateMe(ctx, currentUser(req), req.sessionId ?? '', req.body),
+    async (req) => users.updateMe(ctx, currentUser(req), req.sessionId ?? '', req.body, preconditionOf(req)),
   );
 
   app.get(
@@ -83,7 +84,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: ZUser, ...errors },
       },
     },
-    async (req) => users.adminUpdateUser(ctx, currentUser(req), req.params.id, req.body),
+    async (req) => users.adminUpdateUser(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
   );
 
   app.delete(

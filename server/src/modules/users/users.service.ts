@@ -24,6 +24,7 @@ import {
   ensureMembership,
   syncMemberEmail,
 } from '../organizations/memberships.service.ts';
+import { ANY_VERSION, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './users.repository.ts';
 import { presentUser } from './users.presenter.ts';
 
@@ -132,9 +133,14 @@ export async function updateMe(
   me: AuthUser,
   sessionId: string,
   body: z.output<typeof ZUpdateMeRequest>,
+  pre: Precondition = ANY_VERSION,
 ): Promise<TUser> {
   const input = body;
-  if (input.user_level !== undefined) throw forbidden('You cannot change your own user level.');
+  if (pre !== ANY_VERSION) pre.check((await load(ctx, me.id, me)).updated_at);
+  // The level read back unchanged (a round-trip body) is fine; only a change is refused.
+  if (input.user_level !== undefined && input.user_level !== me.user_level) {
+    throw forbidden('You cannot change your own user level.');
+  }
   if (input.custom_prompts !== undefined && !isAdmin(me)) {
     throw forbidden('Only administrators can edit custom prompts.');
   }
@@ -241,8 +247,10 @@ export async function adminUpdateUser(
   admin: AuthUser,
   id: string,
   body: z.output<typeof ZAdminUpdateUserRequest>,
+  pre: Precondition = ANY_VERSION,
 ) {
   const input = body;
+  if (pre !== ANY_VERSION) pre.check((await load(ctx, id, admin)).updated_at);
   if (id === admin.id && input.user_level !== undefined && input.user_level !== admin.user_level) {
     throw forbidden('You cannot change your own user level.');
   }

@@ -132,11 +132,14 @@ export function useCreateContact() {
   });
 }
 
+/** One contact as stored now (the edit form's fresh version after a refused save). */
+export const readContact = (id: string) => api<Contact>(contactPath(id));
+
 export function useUpdateContact() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: TUpdateContactRequest }) =>
-      api<Contact>(contactPath(id), { method: 'PATCH', json: body }),
+    mutationFn: ({ id, body, ifMatch }: { id: string; body: TUpdateContactRequest; ifMatch?: string }) =>
+      api<Contact>(contactPath(id), { method: 'PATCH', json: body, ifMatch }),
     onSuccess: (contact) => replaceContact(qc, contact),
   });
 }

@@ -380,7 +380,15 @@ describe('contact details: general notes and past interactions', () => {
     const a = makeContact({
       id: 'c-ada',
       name: 'Ada Lovelace',
-      past_interactions: [{ id: 'i1', date: '2026-02-10', summary: 'Intro call', notes: 'Went well' }],
+      past_interactions: [
+        {
+          id: 'i1',
+          date: '2026-02-10',
+          summary: 'Intro call',
+          notes: 'Went well',
+          updated_at: '2026-02-10T00:00:00.000Z',
+        },
+      ],
     });
     const { callsTo } = setup([a], {
       'PUT /api/contacts/c-ada/past-interactions/i1': ({ body }) => ({

@@ -88,11 +88,14 @@ export function useCreateNote() {
   });
 }
 
+/** One entry as stored now (the editor's fresh version after a refused save). */
+export const readNote = (id: string) => api<NoteEntry>(journalPath(id));
+
 export function useUpdateNote() {
   const invalidate = useInvalidateNotes();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: TUpdateJournalRequest }) =>
-      api<NoteEntry>(journalPath(id), { method: 'PUT', json: body }),
+    mutationFn: ({ id, body, ifMatch }: { id: string; body: TUpdateJournalRequest; ifMatch?: string }) =>
+      api<NoteEntry>(journalPath(id), { method: 'PUT', json: body, ifMatch }),
     onSuccess: invalidate,
   });
 }

@@ -76,12 +76,24 @@ function useInvalidate(key: readonly string[]) {
   return () => queryClient.invalidateQueries({ queryKey: key });
 }
 
+/** One goal / one advice as stored now (an edit form's fresh version after a refused save). */
+export const readGoal = (id: string) => api<TGoal>(goalPath(id));
+export const readAdvice = (id: string) => api<TAdvice>(advicePath(id));
+
 export function useSaveGoal() {
   const invalidate = useInvalidate(strategyKeys.goals);
   return useMutation({
-    mutationFn: ({ id, body }: { id?: string; body: TCreateGoalRequest & TUpdateGoalRequest }) =>
+    mutationFn: ({
+      id,
+      body,
+      ifMatch,
+    }: {
+      id?: string;
+      body: TCreateGoalRequest & TUpdateGoalRequest;
+      ifMatch?: string;
+    }) =>
       id
-        ? api<TGoal>(goalPath(id), { method: 'PUT', json: body })
+        ? api<TGoal>(goalPath(id), { method: 'PUT', json: body, ifMatch })
         : api<TGoal>('/api/strategic-goals', { method: 'POST', json: body }),
     onSettled: invalidate,
   });
@@ -98,9 +110,17 @@ export function useDeleteGoal() {
 export function useSaveAdvice() {
   const invalidate = useInvalidate(strategyKeys.advice);
   return useMutation({
-    mutationFn: ({ id, body }: { id?: string; body: TCreateAdviceRequest & TUpdateAdviceRequest }) =>
+    mutationFn: ({
+      id,
+      body,
+      ifMatch,
+    }: {
+      id?: string;
+      body: TCreateAdviceRequest & TUpdateAdviceRequest;
+      ifMatch?: string;
+    }) =>
       id
-        ? api<TAdvice>(advicePath(id), { method: 'PUT', json: body })
+        ? api<TAdvice>(advicePath(id), { method: 'PUT', json: body, ifMatch })
         : api<TAdvice>('/api/strategic-advice', { method: 'POST', json: body }),
     onSettled: invalidate,
   });

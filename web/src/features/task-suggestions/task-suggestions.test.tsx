@@ -21,6 +21,7 @@ function makeSuggestion(over: Partial<TTaskSuggestion> = {}): TTaskSuggestion {
     source_id: 'kpi-1',
     organization_id: 'org-1',
     created_at: '2026-03-01T00:00:00.000Z',
+    updated_at: '2026-03-01T00:00:00.000Z',
     ...over,
   };
 }

@@ -80,9 +80,12 @@ function useTaskMutation<V>(fn: (vars: V) => Promise<unknown>) {
 export const useCreateTask = () =>
   useTaskMutation((body: TCreateTaskRequest) => api<TTask>('/api/tasks', { method: 'POST', json: body }));
 
+/** One task as stored now (the edit form's fresh version after a refused save). */
+export const readTask = (id: string) => api<TTask>(taskPath(id));
+
 export const useUpdateTask = () =>
-  useTaskMutation(({ id, body }: { id: string; body: TUpdateTaskRequest }) =>
-    api<TTask>(taskPath(id), { method: 'PUT', json: body }),
+  useTaskMutation(({ id, body, ifMatch }: { id: string; body: TUpdateTaskRequest; ifMatch?: string }) =>
+    api<TTask>(taskPath(id), { method: 'PUT', json: body, ifMatch }),
   );
 
 export const useAssignTask = () =>

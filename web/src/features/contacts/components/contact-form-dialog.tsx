@@ -10,6 +10,7 @@ import {
 import { Plus, X } from 'lucide-react';
 import { useEffect } from 'react';
 import { type UseFormRegister, useFieldArray, useForm } from 'react-hook-form';
+import { StaleVersionBanner } from '../../../components/stale-version-banner';
 import { FormField, fieldA11y } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import {
@@ -105,6 +106,9 @@ interface ContactFormDialogProps {
   pending: boolean;
   onCreate: (body: TCreateContactRequest) => void;
   onUpdate: (body: TUpdateContactRequest) => void;
+  /** The contact as stored now, after a save was refused because it changed since the form opened. */
+  stale?: Contact | null;
+  onUseTheirs?: () => void;
 }
 
 export function ContactFormDialog({
@@ -116,6 +120,8 @@ export function ContactFormDialog({
   pending,
   onCreate,
   onUpdate,
+  stale,
+  onUseTheirs,
 }: ContactFormDialogProps) {
   const editing = Boolean(contact);
   const ownerOrgId = contact ? contact.organization_id : defaultOwnerOrgId;
@@ -158,6 +164,18 @@ export function ContactFormDialog({
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="flex flex-col gap-5">
+          {stale ? (
+            <StaleVersionBanner
+              fields={[
+                ['Name', stale.name],
+                ['Role', stale.role],
+                ['Emails', stale.emails.join(', ')],
+                ['Phones', stale.phones.join(', ')],
+                ['Notes', stale.notes],
+              ]}
+              onUseTheirs={() => onUseTheirs?.()}
+            />
+          ) : null}
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <FormField id="contact-name" label="Name" error={nameError}>
               <Input

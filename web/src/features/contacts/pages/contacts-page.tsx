@@ -16,11 +16,13 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../../lib/auth';
 import { useDebounced } from '../../../lib/use-debounced';
 import { notify } from '../../../lib/toast';
+import { useStaleVersion } from '../../../lib/use-stale-version';
 import { cn } from '../../../lib/utils';
 import { useOrganizations } from '../../../lib/queries/organizations';
 import {
   type Contact,
   type OrganizationRef,
+  readContact,
   sharedOrgNames,
   useContacts,
   useCreateContact,
@@ -79,20 +81,30 @@ export default function ContactsPage() {
       onError: contactFailed,
     });
 
+  const stale = useStaleVersion(readContact);
+  const closeForm = () => {
+    stale.clear();
+    setForm(null);
+  };
+
   const onUpdate = (body: TUpdateContactRequest) => {
     if (form?.mode !== 'edit') return;
     if (Object.keys(body).length === 0) {
       setForm(null);
       return;
     }
+    const base = form.contact;
     update.mutate(
-      { id: form.contact.id, body },
+      { id: base.id, body, ifMatch: stale.version(base) },
       {
         onSuccess: (contact) => {
-          setForm(null);
+          closeForm();
           notify.success('Contact updated', contact.name);
         },
-        onError: contactFailed,
+        onError: async (err) => {
+          // Changed meanwhile: the form shows both versions instead of an error.
+          if (!(await stale.onSaveError(err, base.id))) contactFailed();
+        },
       },
     );
   };
@@ -238,13 +250,19 @@ export default function ContactsPage() {
       />
       <ContactFormDialog
         open={form !== null}
-        onOpenChange={(next) => !next && setForm(null)}
+        onOpenChange={(next) => !next && closeForm()}
         contact={form?.mode === 'edit' ? form.contact : null}
         organizations={myOrgs}
         defaultOwnerOrgId={defaultOwnerOrgId}
         pending={create.isPending || update.isPending}
         onCreate={onCreate}
         onUpdate={onUpdate}
+        stale={stale.fresh}
+        onUseTheirs={() => {
+          // The form resets to the contact it is given: the fresh one.
+          if (stale.fresh) setForm({ mode: 'edit', contact: stale.fresh });
+          stale.clear();
+        }}
       />
       <InteractionDialog
         open={interactionDialog !== null}

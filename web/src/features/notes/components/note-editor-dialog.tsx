@@ -1,6 +1,7 @@
 import { Eye, PencilLine } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Markdown } from '../../../components/markdown/markdown';
+import { StaleVersionBanner } from '../../../components/stale-version-banner';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -29,12 +30,23 @@ interface NoteEditorDialogProps {
   entry?: NoteEntry | null;
   pending: boolean;
   onSubmit: (draft: NoteDraft) => void;
+  /** The entry as stored now, after a save was refused because it changed since the editor opened. */
+  stale?: NoteEntry | null;
+  onUseTheirs?: () => void;
 }
 
 type Mode = 'write' | 'preview';
 
 /** Write or edit a note entry: markdown with a Write/Preview toggle and an entry date (today by default). */
-export function NoteEditorDialog({ open, onOpenChange, entry, pending, onSubmit }: NoteEditorDialogProps) {
+export function NoteEditorDialog({
+  open,
+  onOpenChange,
+  entry,
+  pending,
+  onSubmit,
+  stale,
+  onUseTheirs,
+}: NoteEditorDialogProps) {
   const editing = Boolean(entry);
   const ids = useId();
   const [content, setContent] = useState('');
@@ -52,7 +64,11 @@ export function NoteEditorDialog({ open, onOpenChange, entry, pending, onSubmit 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     if (blank || pending) return;
-    onSubmit({ content, entry_date: entryDate || todayIso() });
+    const draft = { content, entry_date: entryDate || todayIso() };
+    // Saving over someone else's newer version keeps their date unless this form changed it.
+    if (stale && entry && draft.entry_date === entry.entry_date.slice(0, 10))
+      draft.entry_date = stale.entry_date;
+    onSubmit(draft);
   };
 
   return (
@@ -65,6 +81,15 @@ export function NoteEditorDialog({ open, onOpenChange, entry, pending, onSubmit 
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+          {stale ? (
+            <StaleVersionBanner
+              fields={[
+                ['Entry date', stale.entry_date.slice(0, 10)],
+                ['Content', stale.content],
+              ]}
+              onUseTheirs={() => onUseTheirs?.()}
+            />
+          ) : null}
           <div className="flex flex-col gap-2 sm:max-w-56">
             <Label htmlFor={`${ids}-date`}>Entry date</Label>
             <Input

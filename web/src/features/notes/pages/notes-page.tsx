@@ -21,9 +21,11 @@ import {
   useCreateNote,
   useDeleteNote,
   useNotes,
+  readNote,
   useUpdateNote,
 } from '../api';
 import { useDebounced } from '../../../lib/use-debounced';
+import { useStaleVersion } from '../../../lib/use-stale-version';
 import { NoteCard } from '../components/note-card';
 import { type NoteDraft, NoteEditorDialog } from '../components/note-editor-dialog';
 
@@ -66,16 +68,26 @@ export default function NotesPage() {
     setEditorOpen(true);
   };
 
+  const stale = useStaleVersion(readNote);
+  const setOpen = (open: boolean) => {
+    if (!open) stale.clear();
+    setEditorOpen(open);
+  };
+
   const onSubmit = (draft: NoteDraft) => {
     if (editing) {
       update.mutate(
-        { id: editing.id, body: draft },
+        { id: editing.id, body: draft, ifMatch: stale.version(editing) },
         {
           onSuccess: () => {
-            setEditorOpen(false);
+            setOpen(false);
             notify.success('Note entry updated.');
           },
-          onError: (err) => notify.error(ENTRY_ERROR, serverDetail(err) ?? 'The entry could not be updated.'),
+          onError: async (err) => {
+            // Changed meanwhile: the editor shows both versions instead of an error.
+            if (await stale.onSaveError(err, editing.id)) return;
+            notify.error(ENTRY_ERROR, serverDetail(err) ?? 'The entry could not be updated.');
+          },
         },
       );
     } else {
@@ -241,10 +253,16 @@ export default function NotesPage() {
 
       <NoteEditorDialog
         open={editorOpen}
-        onOpenChange={setEditorOpen}
+        onOpenChange={setOpen}
         entry={editing}
         pending={create.isPending || update.isPending}
         onSubmit={onSubmit}
+        stale={stale.fresh}
+        onUseTheirs={() => {
+          // The editor resets to the entry it is given: the fresh one.
+          if (stale.fresh) setEditing(stale.fresh);
+          stale.clear();
+        }}
       />
       <ConfirmDialog
         open={deleting !== null}

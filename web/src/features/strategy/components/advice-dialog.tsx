@@ -2,6 +2,7 @@ import type { TAdvice, TCreateAdviceRequest, TOrganization } from '@cc/contract'
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormField } from '../../../components/form-field';
+import { StaleVersionBanner } from '../../../components/stale-version-banner';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -36,6 +37,9 @@ interface AdviceDialogProps {
   organizations: readonly TOrganization[];
   pending: boolean;
   onSubmit: (body: TCreateAdviceRequest) => void;
+  /** The advice as stored now, after a save was refused because it changed since the form opened. */
+  stale?: TAdvice | null;
+  onUseTheirs?: () => void;
 }
 
 export function AdviceDialog({
@@ -45,6 +49,8 @@ export function AdviceDialog({
   organizations,
   pending,
   onSubmit,
+  stale,
+  onUseTheirs,
 }: AdviceDialogProps) {
   const { register, handleSubmit, reset } = useForm<AdviceFormValues>({ defaultValues: toValues(advice) });
   useEffect(() => {
@@ -71,6 +77,15 @@ export function AdviceDialog({
           <DialogDescription>The content is markdown.</DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+          {stale ? (
+            <StaleVersionBanner
+              fields={[
+                ['Title', stale.advice_title],
+                ['Content', stale.content],
+              ]}
+              onUseTheirs={() => onUseTheirs?.()}
+            />
+          ) : null}
           <FormField id="advice-title" label="Advice title">
             <Input id="advice-title" {...register('advice_title')} />
           </FormField>

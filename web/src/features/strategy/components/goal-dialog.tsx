@@ -12,6 +12,7 @@ import { Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { FormField } from '../../../components/form-field';
+import { StaleVersionBanner } from '../../../components/stale-version-banner';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -103,9 +104,21 @@ interface GoalDialogProps {
   organizations: readonly TOrganization[];
   pending: boolean;
   onSubmit: (values: GoalFormValues) => void;
+  /** The goal as stored now, after a save was refused because it changed since the form opened. */
+  stale?: TGoal | null;
+  onUseTheirs?: () => void;
 }
 
-export function GoalDialog({ open, onOpenChange, goal, organizations, pending, onSubmit }: GoalDialogProps) {
+export function GoalDialog({
+  open,
+  onOpenChange,
+  goal,
+  organizations,
+  pending,
+  onSubmit,
+  stale,
+  onUseTheirs,
+}: GoalDialogProps) {
   const { register, control, handleSubmit, reset } = useForm<GoalFormValues>({
     defaultValues: toValues(goal),
   });
@@ -143,6 +156,21 @@ export function GoalDialog({ open, onOpenChange, goal, organizations, pending, o
           <DialogDescription>A goal with its KPIs; progress is the average of the KPIs.</DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+          {stale ? (
+            <StaleVersionBanner
+              fields={[
+                ['Title', stale.title],
+                ['Description', stale.description],
+                ['Due date', stale.due_date.slice(0, 10)],
+                ['Status', goalStatusLabel(stale.status)],
+                [
+                  'KPIs',
+                  stale.kpis.map((k) => `${k.name}: ${k.current_value}/${k.target_value ?? '–'}`).join('\n'),
+                ],
+              ]}
+              onUseTheirs={() => onUseTheirs?.()}
+            />
+          ) : null}
           <FormField id="goal-title" label="Title">
             <Input id="goal-title" aria-required="true" {...register('title')} />
           </FormField>

@@ -13,6 +13,8 @@ import { useOrganizations } from '../../../lib/queries/organizations';
 import {
   DEFAULT_GOAL_FILTERS,
   type GoalFilters as Filters,
+  readAdvice,
+  readGoal,
   useAdviceList,
   useDeleteAdvice,
   useDeleteGoal,
@@ -26,6 +28,7 @@ import { GoalCard } from '../components/goal-card';
 import { GoalDialog, type GoalFormValues, goalBody } from '../components/goal-dialog';
 import { GoalFilters } from '../components/goal-filters';
 import { useDebounced } from '../../../lib/use-debounced';
+import { useStaleVersion } from '../../../lib/use-stale-version';
 
 function ListSkeleton({ label }: { label: string }) {
   return (
@@ -65,17 +68,34 @@ export default function StrategyPage() {
   const [deletingAdvice, setDeletingAdvice] = useState<TAdvice | null>(null);
   const [feedbackId, setFeedbackId] = useState<string | null>(null);
 
-  const onSaveGoal = (values: GoalFormValues) =>
+  const staleGoal = useStaleVersion(readGoal);
+  const staleAdvice = useStaleVersion(readAdvice);
+  const closeGoalDialog = () => {
+    staleGoal.clear();
+    setGoalDialog(null);
+  };
+  const closeAdviceDialog = () => {
+    staleAdvice.clear();
+    setAdviceDialog(null);
+  };
+
+  const onSaveGoal = (values: GoalFormValues) => {
+    const goal = goalDialog?.goal;
     saveGoal.mutate(
-      { id: goalDialog?.goal?.id, body: goalBody(values) },
+      { id: goal?.id, body: goalBody(values), ifMatch: goal ? staleGoal.version(goal) : undefined },
       {
         onSuccess: () => {
-          setGoalDialog(null);
+          closeGoalDialog();
           notify.success('Goal saved');
         },
-        onError: (err) => notify.error('Could not save the goal', err.message),
+        onError: async (err) => {
+          // A refused save (changed meanwhile) shows both versions in the dialog instead.
+          if (goal && (await staleGoal.onSaveError(err, goal.id))) return;
+          notify.error('Could not save the goal', err.message);
+        },
       },
     );
+  };
 
   const onDeleteGoal = () => {
     if (!deletingGoal) return;
@@ -88,17 +108,22 @@ export default function StrategyPage() {
     });
   };
 
-  const onSaveAdvice = (body: Parameters<typeof saveAdvice.mutate>[0]['body']) =>
+  const onSaveAdvice = (body: Parameters<typeof saveAdvice.mutate>[0]['body']) => {
+    const advice = adviceDialog?.advice;
     saveAdvice.mutate(
-      { id: adviceDialog?.advice?.id, body },
+      { id: advice?.id, body, ifMatch: advice ? staleAdvice.version(advice) : undefined },
       {
         onSuccess: () => {
-          setAdviceDialog(null);
+          closeAdviceDialog();
           notify.success('Advice saved');
         },
-        onError: (err) => notify.error('Could not save the advice', err.message),
+        onError: async (err) => {
+          if (advice && (await staleAdvice.onSaveError(err, advice.id))) return;
+          notify.error('Could not save the advice', err.message);
+        },
       },
     );
+  };
 
   const onDeleteAdvice = () => {
     if (!deletingAdvice) return;
@@ -202,11 +227,17 @@ export default function StrategyPage() {
 
       <GoalDialog
         open={goalDialog !== null}
-        onOpenChange={(open) => !open && setGoalDialog(null)}
+        onOpenChange={(open) => !open && closeGoalDialog()}
         goal={goalDialog?.goal ?? null}
         organizations={organizations}
         pending={saveGoal.isPending}
         onSubmit={onSaveGoal}
+        stale={staleGoal.fresh}
+        onUseTheirs={() => {
+          // The form resets to the goal it is given: the fresh one.
+          if (staleGoal.fresh) setGoalDialog({ goal: staleGoal.fresh });
+          staleGoal.clear();
+        }}
       />
       <ConfirmDialog
         open={deletingGoal !== null}
@@ -223,11 +254,16 @@ export default function StrategyPage() {
       />
       <AdviceDialog
         open={adviceDialog !== null}
-        onOpenChange={(open) => !open && setAdviceDialog(null)}
+        onOpenChange={(open) => !open && closeAdviceDialog()}
         advice={adviceDialog?.advice ?? null}
         organizations={organizations}
         pending={saveAdvice.isPending}
         onSubmit={onSaveAdvice}
+        stale={staleAdvice.fresh}
+        onUseTheirs={() => {
+          if (staleAdvice.fresh) setAdviceDialog({ advice: staleAdvice.fresh });
+          staleAdvice.clear();
+        }}
       />
       <ConfirmDialog
         open={deletingAdvice !== null}

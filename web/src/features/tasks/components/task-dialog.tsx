@@ -11,6 +11,7 @@ import {
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormField, fieldA11y } from '../../../components/form-field';
+import { StaleVersionBanner } from '../../../components/stale-version-banner';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import {
@@ -60,6 +61,16 @@ function toValues(task: TTask | null): TaskFormValues {
   };
 }
 
+/**
+ * Saving over someone else's newer version sends only the fields typed since the form opened, so
+ * their changes to the other fields stay.
+ */
+function changedSince(task: TTask, v: TaskFormValues, body: TUpdateTaskRequest): TUpdateTaskRequest {
+  const opened = toValues(task);
+  const keys = Object.keys(body) as (keyof TUpdateTaskRequest & keyof TaskFormValues)[];
+  return Object.fromEntries(keys.filter((k) => v[k] !== opened[k]).map((k) => [k, body[k]]));
+}
+
 interface TaskDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -70,6 +81,10 @@ interface TaskDialogProps {
   pending: boolean;
   onCreate: (body: TCreateTaskRequest) => void;
   onUpdate: (task: TTask, body: TUpdateTaskRequest) => void;
+  /** The task as stored now, after a save was refused because it changed since the form opened. */
+  stale?: TTask | null;
+  /** Drop the typed values for the stale (fresh) version's. */
+  onUseTheirs?: () => void;
 }
 
 export function TaskDialog({
@@ -81,6 +96,8 @@ export function TaskDialog({
   pending,
   onCreate,
   onUpdate,
+  stale,
+  onUseTheirs,
 }: TaskDialogProps) {
   const editing = task !== null;
   const { register, handleSubmit, reset, formState } = useForm<TaskFormValues>({
@@ -100,11 +117,12 @@ export function TaskDialog({
       notes: v.notes.trim() || null,
     };
     if (task) {
-      onUpdate(task, {
+      const body: TUpdateTaskRequest = {
         ...common,
         priority: v.priority as TUpdateTaskRequest['priority'],
         status: v.status as TUpdateTaskRequest['status'],
-      });
+      };
+      onUpdate(task, stale ? changedSince(task, v, body) : body);
     } else {
       onCreate({
         ...common,
@@ -128,6 +146,19 @@ export function TaskDialog({
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+          {stale ? (
+            <StaleVersionBanner
+              fields={[
+                ['Title', stale.title],
+                ['Description', stale.description],
+                ['Priority', stale.priority],
+                ['Status', stale.status],
+                ['Due date', stale.due_date?.slice(0, 10)],
+                ['Notes', stale.notes],
+              ]}
+              onUseTheirs={() => onUseTheirs?.()}
+            />
+          ) : null}
           <FormField id="task-title" label="Title" error={titleError}>
             <Input
               aria-required="true"

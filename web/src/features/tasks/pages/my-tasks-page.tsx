@@ -18,6 +18,7 @@ import { useOrganizations } from '../../../lib/queries/organizations';
 import { useAssignableUsers } from '../../../lib/queries/users';
 import {
   DEFAULT_TASK_FILTERS,
+  readTask,
   type TaskFilters as Filters,
   useAssignTask,
   useCreateTask,
@@ -32,6 +33,7 @@ import { TaskCard } from '../components/task-card';
 import { TaskDialog } from '../components/task-dialog';
 import { TaskFilters } from '../components/task-filters';
 import { useDebounced } from '../../../lib/use-debounced';
+import { useStaleVersion } from '../../../lib/use-stale-version';
 
 /** /app/my-tasks. `suggestions` is the AI task suggestions panel the route composes in. */
 export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }) {
@@ -69,8 +71,21 @@ export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }
 
   // Other task mutations fail silently (spec section 8); each one refetches the list when it settles.
   const onCreate = (body: TCreateTaskRequest) => create.mutate(body, { onSuccess: () => setDialog(null) });
+  const stale = useStaleVersion(readTask);
+  const closeDialog = () => {
+    stale.clear();
+    setDialog(null);
+  };
   const onUpdate = (task: TTask, body: TUpdateTaskRequest) =>
-    update.mutate({ id: task.id, body }, { onSuccess: () => setDialog(null) });
+    update.mutate(
+      { id: task.id, body, ifMatch: stale.version(task) },
+      { onSuccess: closeDialog, onError: (err) => void stale.onSaveError(err, task.id) },
+    );
+  const onUseTheirs = () => {
+    // The form resets to the task it is given: the fresh one.
+    if (stale.fresh) setDialog({ task: stale.fresh });
+    stale.clear();
+  };
   const onStatus = (task: TTask, status: TTaskStatus) => {
     setBusyId(task.id);
     update.mutate({ id: task.id, body: { status } }, { onSettled: () => setBusyId(null) });
@@ -135,13 +150,15 @@ export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }
 
       <TaskDialog
         open={dialog !== null}
-        onOpenChange={(open) => !open && setDialog(null)}
+        onOpenChange={(open) => !open && closeDialog()}
         task={dialog?.task ?? null}
         people={people}
         organizations={organizations}
         pending={create.isPending || update.isPending}
         onCreate={onCreate}
         onUpdate={onUpdate}
+        stale={stale.fresh}
+        onUseTheirs={onUseTheirs}
       />
       <AssignDialog
         task={assigning}
