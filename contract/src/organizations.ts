@@ -95,5 +95,6 @@ export const ZInvitation = z.object({
   /** The inviter's display name, null when their account is gone. */
   invited_by_name: z.string().nullable(),
   created_at: z.string(),
+  updated_at: z.string(),
 });
 export type TInvitation = z.infer<typeof ZInvitation>;

@@ -90,6 +90,7 @@ export function listPendingInvitations(db: Db, email: string) {
       'o.name as organization_name',
       'm.org_access_level',
       'm.created_at',
+      'm.updated_at',
       'inviter.first_name as inviter_first_name',
       'inviter.last_name as inviter_last_name',
       'inviter.email as inviter_email',

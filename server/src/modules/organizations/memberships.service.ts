@@ -96,6 +96,7 @@ export async function listMyInvitations(ctx: AppContext, me: AuthUser): Promise<
       r.inviter_email ||
       null,
     created_at: r.created_at,
+    updated_at: r.updated_at,
   }));
 }
 

@@ -231,7 +231,12 @@ export async function updateMember(
     assertMayGrant(caller, a, org_access_level);
     if (!mayChangeMembership(caller, target)) throw forbidden(PROTECTED_MEMBER);
   }
-  const touchesAccount = Object.values(account).some((v) => v !== undefined);
+  // A client sending back the row it read repeats the e-mail and names: only a difference is a change.
+  const touchesAccount =
+    account.password !== undefined ||
+    (account.email !== undefined && account.email !== m.email) ||
+    (account.first_name !== undefined && account.first_name !== (m.first_name ?? null)) ||
+    (account.last_name !== undefined && account.last_name !== (m.last_name ?? null));
   if (touchesAccount) {
     const refusal = accountEditRefusal(caller, a.canManage, orgId, target);
     if (refusal) throw forbidden(refusal);

@@ -13,6 +13,7 @@ const invitation = (over: Partial<TInvitation> = {}): TInvitation => ({
   org_access_level: 'manager',
   invited_by_name: 'Bea Boss',
   created_at: '2026-11-20T10:00:00.000Z',
+  updated_at: '2026-11-20T10:00:00.000Z',
   ...over,
 });
 
