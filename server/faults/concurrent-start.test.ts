@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type BuiltServer, login, startBuiltServer } from './support/built-server.ts';
-import { type PgCluster, startPgCluster } from './support/pg-cluster.ts';
+import { type PgCluster, pgDescribe, startPgCluster } from './support/pg-cluster.ts';
 import { figure, ROUNDS } from './support/writers.ts';
 
 const DEMO_PASSWORD = 'demo-password-1';
 
-describe('two instances started at once on an empty PostgreSQL database', () => {
+pgDescribe('two instances started at once on an empty PostgreSQL database', () => {
   let cluster: PgCluster;
   let dir: string;
   const servers: BuiltServer[] = [];
@@ -24,7 +24,7 @@ describe('two instances started at once on an empty PostgreSQL database', () => 
 
   it('both migrate, seed once, and serve', async () => {
     // The demo seed is the largest start-up transaction: the widest window for a race.
-    for (let round = 0; round < Math.max(2, ROUNDS); round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       const url = await cluster.createDatabase();
       const env = {
         DATABASE_URL: url,
@@ -41,7 +41,9 @@ describe('two instances started at once on an empty PostgreSQL database', () => 
       for (const s of servers.splice(0)) {
         expect(s.alive()).toBe(true);
         const token = await login(s.url, 'ceo@demo.example', DEMO_PASSWORD);
-        const orgs = await fetch(`${s.url}/api/organizations`, { headers: { authorization: `Bearer ${token}` } });
+        const orgs = await fetch(`${s.url}/api/organizations`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         expect(orgs.status).toBe(200);
         // Seeded once: one demo organization, not two.
         const body = (await orgs.json()) as unknown[] | { items: unknown[] };
@@ -49,6 +51,6 @@ describe('two instances started at once on an empty PostgreSQL database', () => 
         await s.kill('SIGTERM');
       }
     }
-    figure('concurrent start', { rounds: Math.max(2, ROUNDS), instances: 2 });
+    figure('concurrent start', { rounds: ROUNDS, instances: 2 });
   });
 });

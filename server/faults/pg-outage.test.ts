@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type BuiltServer, login, startBuiltServer } from './support/built-server.ts';
-import { type PgCluster, startPgCluster } from './support/pg-cluster.ts';
+import { type PgCluster, pgDescribe, startPgCluster } from './support/pg-cluster.ts';
 import { figure, ROUNDS, sleep, startWriters, WRITERS } from './support/writers.ts';
 
 /** The ids among `ids` that are not in the tasks table. */
@@ -26,7 +26,7 @@ async function waitFor(what: string, check: () => Promise<boolean>, ms = 20_000)
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe('PostgreSQL faults under writers: terminated connections and a restart', () => {
+pgDescribe('PostgreSQL faults under writers: terminated connections and a restart', () => {
   let cluster: PgCluster;
   let server: BuiltServer | undefined;
   beforeAll(async () => {
@@ -66,7 +66,7 @@ describe('PostgreSQL faults under writers: terminated connections and a restart'
       expect(ready.status).toBe(503);
       expect(ready.headers.get('retry-after')).toBe('5');
       outage.readyz++;
-      expect(((await fetch(`${s.url}/healthz`)).status)).toBe(200);
+      expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
       await sleep(500);
       expect(s.alive(), s.output()).toBe(true);
 
@@ -79,7 +79,14 @@ describe('PostgreSQL faults under writers: terminated connections and a restart'
 
     const figures = await writers.stop();
     outage.retryAfter = figures.retryAfter;
-    figure('pg outage', { rounds: ROUNDS, writers: WRITERS, terminated, ...figures, acknowledged: figures.acknowledged.length, ...outage });
+    figure('pg outage', {
+      rounds: ROUNDS,
+      writers: WRITERS,
+      terminated,
+      ...figures,
+      acknowledged: figures.acknowledged.length,
+      ...outage,
+    });
     expect(s.alive(), s.output()).toBe(true);
     // Every answer was a success or an honest 503 (no 500, no dropped connection).
     expect(Object.keys(figures.statuses).sort()).toEqual(expect.arrayContaining(['201']));

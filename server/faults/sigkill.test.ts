@@ -5,12 +5,11 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltServer, login, startBuiltServer } from './support/built-server.ts';
-import { type PgCluster, startPgCluster } from './support/pg-cluster.ts';
+import { type PgCluster, pgDescribe, startPgCluster } from './support/pg-cluster.ts';
 import { figure, ROUNDS, sleep, startWriters, WRITERS } from './support/writers.ts';
 
 interface Engine {
   name: 'sqlite' | 'postgres';
-  databaseUrl(): Promise<string>;
   /** Which of `ids` are not in the tasks table (read straight from the database). */
   missing(url: string, ids: string[]): Promise<string[]>;
 }
@@ -59,11 +58,40 @@ async function killDuringWrites(url: string, env: Record<string, string>, engine
     await server?.kill('SIGKILL');
   }
   const missing = await engine.missing(url, all);
-  figure(`SIGKILL ${engine.name}`, { rounds: ROUNDS, writers: WRITERS, acknowledged: all.length, lost: missing.length, statuses });
+  figure(`SIGKILL ${engine.name}`, {
+    rounds: ROUNDS,
+    writers: WRITERS,
+    acknowledged: all.length,
+    lost: missing.length,
+    statuses,
+  });
   return { acknowledged: all, missing };
 }
 
-describe('SIGKILL during writes', () => {
+describe('SIGKILL during writes on SQLite', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cc-faults-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loses no acknowledged write, and the file passes integrity_check', async () => {
+    const url = `file:${path.join(dir, 'kill.db')}`;
+    const env = { FILES_DIR: path.join(dir, 'files') };
+    const { missing } = await killDuringWrites(url, env, { name: 'sqlite', missing: sqliteMissing });
+    expect(missing).toEqual([]);
+    const db = new SQLite(url.slice('file:'.length));
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      db.close();
+    }
+  });
+});
+
+pgDescribe('SIGKILL during writes on PostgreSQL', () => {
   let cluster: PgCluster;
   let dir: string;
   beforeAll(async () => {
@@ -75,23 +103,10 @@ describe('SIGKILL during writes', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('on SQLite: loses no acknowledged write, and the file passes integrity_check', async () => {
-    const url = `file:${path.join(dir, 'kill.db')}`;
-    const env = { FILES_DIR: path.join(dir, 'files') };
-    const { missing } = await killDuringWrites(url, env, { name: 'sqlite', databaseUrl: async () => url, missing: sqliteMissing });
-    expect(missing).toEqual([]);
-    const db = new SQLite(url.slice('file:'.length));
-    try {
-      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    } finally {
-      db.close();
-    }
-  });
-
-  it('on PostgreSQL: loses no acknowledged write', async () => {
+  it('loses no acknowledged write', async () => {
     const url = await cluster.createDatabase();
-    const env = { FILES_DIR: path.join(dir, 'pg-files') };
-    const { missing } = await killDuringWrites(url, env, { name: 'postgres', databaseUrl: async () => url, missing: pgMissing });
+    const env = { FILES_DIR: path.join(dir, 'files') };
+    const { missing } = await killDuringWrites(url, env, { name: 'postgres', missing: pgMissing });
     expect(missing).toEqual([]);
   });
 });

@@ -41,7 +41,8 @@ const JWT_SECRET = randomBytes(48).toString('base64url');
  * runs offline, rate limits are out of the way of the writers.
  */
 export async function startBuiltServer(env: Record<string, string>): Promise<BuiltServer> {
-  if (!existsSync(BUILT_MAIN)) throw new Error('server/dist/main.js is missing: run `npm run build -w server`');
+  if (!existsSync(BUILT_MAIN))
+    throw new Error('server/dist/main.js is missing: run `npm run build -w server`');
   const inherited = { ...process.env };
   for (const key of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'GOOGLE_GENERATIVE_AI_API_KEY', 'SEARCH_PROVIDER'])
     delete inherited[key];

@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { describe } from 'vitest';
 import { freePort } from './built-server.ts';
 
 /**
@@ -35,8 +36,17 @@ export function findPgBinDir(): string | null {
       .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
     for (const v of versions) candidates.push(path.join(base, v, 'bin'));
   }
-  return candidates.find((d) => existsSync(path.join(d, 'initdb')) && existsSync(path.join(d, 'pg_ctl'))) ?? null;
+  return (
+    candidates.find((d) => existsSync(path.join(d, 'initdb')) && existsSync(path.join(d, 'pg_ctl'))) ?? null
+  );
 }
+
+const PG_BIN_DIR = findPgBinDir();
+if (!PG_BIN_DIR) {
+  console.warn('\n!!! PostgreSQL not available (no initdb/pg_ctl): PostgreSQL fault tests SKIPPED !!!\n');
+}
+/** `describe` for scenarios that need a PostgreSQL cluster of their own: skipped, loudly, without one. */
+export const pgDescribe = PG_BIN_DIR ? describe : describe.skip;
 
 function run(binDir: string, bin: string, args: string[], cwd: string): void {
   const full = path.join(binDir, bin);
@@ -46,21 +56,27 @@ function run(binDir: string, bin: string, args: string[], cwd: string): void {
 }
 
 export async function startPgCluster(): Promise<PgCluster> {
-  const binDir = findPgBinDir();
+  const binDir = PG_BIN_DIR;
   if (!binDir) throw new Error('PostgreSQL is not installed (no initdb/pg_ctl)');
   const base = isRoot ? '/tmp' : tmpdir();
   const dir = mkdtempSync(path.join(base, 'cc-faults-pg-'));
   const data = path.join(dir, 'data');
   const log = path.join(dir, 'postgres.log');
   if (isRoot) spawnSync('chown', ['-R', 'postgres:postgres', dir]);
-  run(binDir, 'initdb', ['-D', data, '-U', 'postgres', '--auth', 'trust', '-E', 'UTF8', '--locale', 'C', '--no-sync'], base);
+  run(
+    binDir,
+    'initdb',
+    ['-D', data, '-U', 'postgres', '--auth', 'trust', '-E', 'UTF8', '--locale', 'C', '--no-sync'],
+    base,
+  );
   const port = await freePort();
   appendFileSync(
     path.join(data, 'postgresql.conf'),
     `\nport = ${port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '${dir}'\n` +
       "max_connections = 100\nfsync = off\nfull_page_writes = off\nlog_min_messages = 'warning'\n",
   );
-  const ctl = (...args: string[]) => run(binDir, 'pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', ...args], base);
+  const ctl = (...args: string[]) =>
+    run(binDir, 'pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', ...args], base);
   ctl('start');
   let running = true;
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;

@@ -49,10 +49,14 @@ export function startWriters(url: string, token: string, count: number) {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Rounds per scenario: small in `npm test`, more with `npm run faults` (FAULT_ROUNDS). */
-export const ROUNDS = Math.max(1, Number(process.env.FAULT_ROUNDS ?? 1));
+export const ROUNDS = Math.max(1, Number(process.env.FAULT_ROUNDS ?? 2));
 export const WRITERS = Math.max(1, Number(process.env.FAULT_WRITERS ?? 4));
 
 /** Prints a figure line (the long run's output; CI shows it too). */
 export function figure(name: string, values: Record<string, unknown>): void {
-  console.log(`[faults] ${name}: ${Object.entries(values).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`).join(' ')}`);
+  console.log(
+    `[faults] ${name}: ${Object.entries(values)
+      .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`)
+      .join(' ')}`,
+  );
 }

@@ -54,7 +54,10 @@ describe.runIf(pgReady)('PostgreSQL connection loss', () => {
   });
 
   it('a server that is not there is "unavailable", not a bug', async () => {
-    const down = createDb({ kind: 'postgres', url: `postgres://postgres@127.0.0.1:${await freePort()}/none` });
+    const down = createDb({
+      kind: 'postgres',
+      url: `postgres://postgres@127.0.0.1:${await freePort()}/none`,
+    });
     try {
       const err = await sql`select 1`.execute(down.db).then(
         () => null,

@@ -71,5 +71,6 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 /** The one message a client sees during an outage, with {@link RETRY_AFTER_SECONDS}. */
-export const UNAVAILABLE_DETAIL = 'The service is temporarily unavailable. Please try again in a few seconds.';
+export const UNAVAILABLE_DETAIL =
+  'The service is temporarily unavailable. Please try again in a few seconds.';
 export const RETRY_AFTER_SECONDS = 5;

@@ -32,7 +32,12 @@ apiSuite('database unavailable', () => {
   });
 
   it('a write answers 503 too', async () => {
-    const res = await t.req({ method: 'POST', url: '/api/tasks', token: user.token, body: { title: 'During' } });
+    const res = await t.req({
+      method: 'POST',
+      url: '/api/tasks',
+      token: user.token,
+      body: { title: 'During' },
+    });
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
   });
