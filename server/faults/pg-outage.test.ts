@@ -88,6 +88,8 @@ pgDescribe('PostgreSQL faults under writers: terminated connections and a restar
       ...outage,
     });
     expect(s.alive(), s.output()).toBe(true);
+    // No request was treated as a bug (the error handler logs those as 'unhandled error').
+    expect(s.output()).not.toMatch(/unhandled error|uncaught/i);
     // Every answer was a success or an honest 503 (no 500, no dropped connection).
     expect(Object.keys(figures.statuses).sort()).toEqual(expect.arrayContaining(['201']));
     for (const status of Object.keys(figures.statuses)) expect(['201', '503']).toContain(status);
