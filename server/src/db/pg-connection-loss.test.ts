@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../faults/support/built-server.ts';
 import { freshDatabaseUrl, TEST_DB } from '../../test/helpers.ts';
 import { createDb, type DbHandle } from './index.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
