@@ -38,6 +38,18 @@ export default defineConfig({
           hookTimeout: 30000,
         },
       },
+      {
+        // Real processes and real faults (server/faults/): the built server as a child process,
+        // PostgreSQL clusters of its own. One file at a time: they share the machine's two cores.
+        test: {
+          name: 'faults',
+          include: ['server/faults/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -2,7 +2,8 @@
 // The full test run (`npm test`): each step in order, stopping at the first failure, then one summary
 // line `N passed, N failed` (the last line of the output, for CI to read).
 //
-//   typecheck -> lint -> unit (contract + web) -> api (SQLite + PostgreSQL) -> e2e (build + Playwright)
+//   typecheck -> lint -> unit (contract + web) -> api (SQLite + PostgreSQL)
+//     -> faults (the built server under real faults: server/faults/) -> e2e (build + Playwright)
 //
 // Test counts come from the Vitest JSON reporter (added to the unit and api steps on the command line)
 // and from the Playwright JSON reporter (configured in e2e/playwright.config.ts). A step that fails
@@ -31,6 +32,7 @@ const vitestJson = (name) => {
 
 const unitReport = vitestJson('unit');
 const apiReport = vitestJson('api');
+const faultsReport = vitestJson('faults');
 
 /** @type {{name: string, script: string, args?: string[], report?: {kind: 'vitest'|'playwright', file: string}}[]} */
 const STEPS = [
@@ -43,6 +45,12 @@ const STEPS = [
     report: { kind: 'vitest', file: unitReport.file },
   },
   { name: 'api', script: 'test:api', args: apiReport.args, report: { kind: 'vitest', file: apiReport.file } },
+  {
+    name: 'faults',
+    script: 'test:faults',
+    args: faultsReport.args,
+    report: { kind: 'vitest', file: faultsReport.file },
+  },
   { name: 'e2e', script: 'test:e2e', report: { kind: 'playwright', file: PLAYWRIGHT_JSON } },
 ];
 

@@ -86,7 +86,7 @@ const CSP_DIRECTIVES = {
 
 export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Promise<BuiltApp> {
   const handle = opts.database ?? createDb(config.db);
-  if (opts.migrate !== false) await migrateToLatest(handle.db);
+  if (opts.migrate !== false) await migrateToLatest(handle.db, handle.dialect);
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel),

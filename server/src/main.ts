@@ -1,12 +1,14 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { knownDemoCredentials, seedIfEmpty } from './db/seed/demo.ts';
+import { withStartupLock } from './db/startup-lock.ts';
 
 async function main() {
   const config = loadConfig();
   const { app, ctx, drain } = await buildApp(config);
 
-  const seeded = await seedIfEmpty(ctx);
+  // Several instances may start at once on one empty PostgreSQL database: one seeds, the others wait.
+  const seeded = await withStartupLock(ctx.db, ctx.dialect, () => seedIfEmpty(ctx));
   const credentials = seeded.kind === 'none' ? await knownDemoCredentials(ctx) : seeded.credentials;
 
   const address = await app.listen({ port: config.port, host: config.host });

@@ -33,11 +33,19 @@ export interface DbHandle {
 /** `walSync` replaces the WAL flush (tests watch it; the default is fs.fdatasync). */
 export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHandle {
   if (cfg.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: cfg.url, max: 10 });
+    // A connection attempt gives up after a while, so requests during an outage fail (503) rather than
+    // queue for ever.
+    const pool = new pg.Pool({ connectionString: cfg.url, max: 10, connectionTimeoutMillis: 5000 });
     // An idle connection the server drops (a PostgreSQL restart, an admin terminating it) emits
     // 'error' on the pool; unhandled, that would crash the process. The pool replaces it on next use.
     pool.on('error', (err) => {
       process.emitWarning(`PostgreSQL idle connection lost: ${err.message}`);
+    });
+    // A connection that dies while checked out emits 'error' on the client itself, where the pool's
+    // idle handler is not attached: without a listener of its own that 'error' would end the process.
+    // Its query fails (the request answers 503), and the pool discards it on release as not queryable.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', changes: null, durability: null, close: () => db.destroy() };

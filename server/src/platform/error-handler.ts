@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_DETAIL } from '../db/unavailable.ts';
 import { AppError } from './errors.ts';
 
 type Detail = { loc: (string | number)[]; msg: string; type: string };
@@ -46,6 +47,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       // Malformed JSON, empty bodies and the like: the framework's message is safe to show.
       return reply.code(status).send({ detail: error.message || 'Bad request' });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // An outage, not a bug: the client may retry, and the pool reconnects by itself.
+      req.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send({ detail: UNAVAILABLE_DETAIL });
     }
     req.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ detail: 'Internal Server Error', request_id: req.id });

@@ -1,5 +1,6 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
-import type { Db } from '../index.ts';
+import type { Db, Dialect } from '../index.ts';
+import { withStartupLock } from '../startup-lock.ts';
 import * as m0001 from './0001_foundation.ts';
 import * as m0002 from './0002_workspace.ts';
 import * as m0003 from './0003_workspace_perf.ts';
@@ -33,9 +34,10 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Db): Promise<void> {
+/** Safe from several instances at once: on PostgreSQL it runs under the start-up lock. */
+export async function migrateToLatest(db: Db, dialect: Dialect): Promise<void> {
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await withStartupLock(db, dialect, () => migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

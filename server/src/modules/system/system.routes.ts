@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_DETAIL } from '../../db/unavailable.ts';
 import type { AppContext } from '../../platform/context.ts';
 
 export const systemRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; isDraining: () => boolean }> = async (
@@ -20,7 +21,16 @@ export const systemRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; isDraining: 
   // Readiness: the database answers and the server is not draining.
   app.get('/readyz', { config: { auth: 'public' }, schema: { hide: true } }, async (_req, reply) => {
     if (isDraining()) return reply.code(503).send({ status: 'draining' });
-    await sql`select 1`.execute(ctx.db);
+    try {
+      await sql`select 1`.execute(ctx.db);
+    } catch (err) {
+      if (!isDatabaseUnavailable(err)) throw err;
+      // Not ready while the database is unreachable; a load balancer takes the instance out meanwhile.
+      return reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send({ status: 'unavailable', database: ctx.dialect, detail: UNAVAILABLE_DETAIL });
+    }
     return { status: 'ready', database: ctx.dialect };
   });
 
