@@ -1,4 +1,4 @@
-import { buildApp } from './app.ts';
+import { buildApp, DRAIN_GRACE_MS } from './app.ts';
 import { loadConfig } from './config.ts';
 import { knownDemoCredentials, seedIfEmpty } from './db/seed/demo.ts';
 
@@ -33,7 +33,8 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'draining');
-    const timer = setTimeout(() => process.exit(1), 10_000);
+    // The grace period, then up to 10 s for stopped replies to be written; never longer.
+    const timer = setTimeout(() => process.exit(1), DRAIN_GRACE_MS + 10_000);
     timer.unref();
     await drain();
     process.exit(0);
