@@ -127,7 +127,7 @@ export class FileStore {
   ): Promise<{ parts: number; orphans: number }> {
     const stale = async (file: string) => {
       const st = await stat(file).catch(() => null);
-      return st !== null && st.isFile() && st.mtimeMs < olderThan;
+      return st?.isFile() === true && st.mtimeMs < olderThan;
     };
     let parts = 0;
     const temps = await readdir(this.tmpDir).catch(() => [] as string[]);
