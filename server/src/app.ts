@@ -99,6 +99,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The drain gate answers while closing ({detail}, Retry-After), not Fastify's bare 503.
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
