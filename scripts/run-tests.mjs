@@ -30,6 +30,9 @@ const vitestJson = (name) => {
   return { file, args: ['--', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`] };
 };
 
+/** Written by scripts/with-postgres.mjs when PostgreSQL is not installed and its suite was skipped. */
+const PG_SKIPPED = join(REPORTS, 'postgres-skipped');
+
 const unitReport = vitestJson('unit');
 const apiReport = vitestJson('api');
 const faultsReport = vitestJson('faults');
@@ -65,7 +68,8 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 
 function run(script, args = []) {
   return new Promise((res) => {
-    const child = spawn('npm', ['run', script, ...args], { cwd: ROOT, stdio: 'inherit', env: process.env });
+    const env = { ...process.env, PG_SKIPPED_MARKER: PG_SKIPPED };
+    const child = spawn('npm', ['run', script, ...args], { cwd: ROOT, stdio: 'inherit', env });
     current = child;
     child.on('error', () => res(127));
     child.on('exit', (code, signal) => res(code ?? (signal ? 128 : 1)));
@@ -126,9 +130,21 @@ async function main() {
     }
   }
   if (stopping && exitCode === 0) exitCode = 130;
+  const pgSkipped = existsSync(PG_SKIPPED);
   rmSync(REPORTS, { recursive: true, force: true });
   console.log(`\n==> [run-tests] summary\n${lines.join('\n')}`);
   if (totals.skipped) console.log(`  ${totals.skipped} skipped`);
+  if (pgSkipped) {
+    // Not a failure (a machine without PostgreSQL can still test SQLite), but never a silent one.
+    console.log(
+      [
+        '',
+        '  !!! PostgreSQL is not installed: the server-postgres API suite was SKIPPED !!!',
+        '  !!! Install it (apt-get install -y postgresql; bash .ci/run does) or set TEST_PG_URL.  !!!',
+        '',
+      ].join('\n'),
+    );
+  }
   console.log(`${totals.passed} passed, ${totals.failed} failed`);
   return exitCode;
 }

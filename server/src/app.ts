@@ -41,6 +41,7 @@ import { registerDurableResponses } from './platform/durable-responses.ts';
 import { registerEtags } from './platform/concurrency.ts';
 import { registerEchoBodies } from './platform/echo-bodies.ts';
 import { registerErrorHandler, sendNotFound } from './platform/error-handler.ts';
+import { registerDrainGate } from './platform/graceful-drain.ts';
 import { loggerOptions } from './platform/logging.ts';
 import { type EventBus, InProcessEventBus } from './platform/realtime/event-bus.ts';
 import { PostgresEventBus } from './platform/realtime/pg-event-bus.ts';
@@ -51,8 +52,11 @@ import { registerSpa } from './platform/spa.ts';
 export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
-  /** Stop taking new requests (503), end streams, close the server and the database. */
-  drain(): Promise<void>;
+  /**
+   * SIGTERM: answer new requests 503 (Retry-After), let running ones finish for up to `graceMs`
+   * (default {@link DRAIN_GRACE_MS}), then stop the rest, end streams, close the server and the database.
+   */
+  drain(graceMs?: number): Promise<void>;
 }
 
 export interface BuildOptions {
@@ -64,8 +68,8 @@ export interface BuildOptions {
   serveWeb?: boolean;
 }
 
-/** How long a drain waits for in-flight requests before closing their connections. */
-const DRAIN_GRACE_MS = 5000;
+/** How long a drain lets in-flight requests (chat replies included) finish before stopping them. */
+export const DRAIN_GRACE_MS = 5000;
 
 const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
@@ -97,6 +101,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The drain gate answers while closing ({detail}, Retry-After), not Fastify's bare 503.
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -115,15 +121,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     streams: new StreamRegistry(handle.db),
   };
 
-  let draining = false;
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('x-request-id', req.id);
-    if (draining)
-      return reply
-        .code(503)
-        .header('connection', 'close')
-        .send({ detail: 'The server is restarting. Please retry.' });
-  });
+  const gate = registerDrainGate(app);
 
   registerErrorHandler(app);
   // The response cache first: its onRequest stamp must precede the session read of the auth hook.
@@ -159,7 +157,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     app.swagger(),
   );
 
-  await app.register(systemRoutes, { ctx, isDraining: () => draining });
+  await app.register(systemRoutes, { ctx, isDraining: gate.isDraining });
   await app.register(authRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
   await app.register(organizationsRoutes, { ctx });
@@ -198,11 +196,12 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   return {
     app,
     ctx,
-    async drain() {
-      draining = true;
-      // In-flight requests get a grace period; a client that vanished mid-request (a half-open socket)
-      // must not hold the shutdown forever.
-      const force = setTimeout(() => app.server.closeAllConnections?.(), DRAIN_GRACE_MS);
+    async drain(graceMs = DRAIN_GRACE_MS) {
+      // Requests already running (chat replies included) finish within the grace period; then the app
+      // closes: replies still being written are stopped (preClose), streams end, the database closes.
+      await gate.start(graceMs);
+      // A client that vanished mid-request (a half-open socket) must not hold the shutdown forever.
+      const force = setTimeout(() => app.server.closeAllConnections?.(), 3000);
       force.unref();
       try {
         await app.close();

@@ -26,20 +26,20 @@ const ZEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Interface to listen on. */
   HOST: z.string().default('0.0.0.0'),
-  /** `file:./data/app.db` (SQLite, default) or `postgres://user:pass@host:5432/db`. */
+  /** `file:./data/app.db` (SQLite, default; relative to the repository root) or `postgres://user:pass@host:5432/db`. */
   DATABASE_URL: z.string().default('file:./data/app.db'),
   /** HS256 secret for access tokens; generated and stored in the data directory when absent. */
   JWT_SECRET: z.string().optional(),
   /** Create an admin on an empty database with these credentials (instead of the demo workspace). */
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
-  /** Seed the demo workspace on an empty database (default: on for SQLite, off for PostgreSQL). */
+  /** Seed the demo workspace on an empty database (default: on for SQLite, off for PostgreSQL and in production). */
   DEMO_SEED: z.string().optional(),
   /** Password for the demo accounts; generated and printed when absent. */
   DEMO_PASSWORD: z.string().optional(),
   /** Address shown in the landing page footer. */
   CONTACT_EMAIL: z.string().default('beta@commandcentre.example'),
-  /** Where uploaded files are stored. */
+  /** Where uploaded files are stored (relative to the repository root). */
   FILES_DIR: z.string().optional(),
   MAX_UPLOAD_MB: z.coerce.number().positive().default(25),
   /** Directory of the built web app (served with history fallback). */
@@ -147,11 +147,15 @@ export interface AppConfig {
   };
 }
 
+/**
+ * A relative SQLite file is taken from the repository root, not the working directory: `npm start`
+ * (run at the root) and `npm run dev -w server` (run in server/) must open the same `./data/`.
+ */
 export function parseDatabaseUrl(url: string): DbConfig {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return { kind: 'postgres', url };
   if (url === ':memory:' || url === 'file::memory:') return { kind: 'sqlite', file: ':memory:' };
   const file = url.startsWith('file:') ? url.slice('file:'.length) : url;
-  return { kind: 'sqlite', file: path.resolve(file) };
+  return { kind: 'sqlite', file: path.resolve(repoRoot, file) };
 }
 
 /** A stored secret survives restarts so sessions stay valid; it is created once with mode 600. */
@@ -173,7 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const e = parsed.data;
   const db = parseDatabaseUrl(e.DATABASE_URL);
   const dataDir =
-    db.kind === 'sqlite' && db.file !== ':memory:' ? path.dirname(db.file) : path.resolve('data');
+    db.kind === 'sqlite' && db.file !== ':memory:' ? path.dirname(db.file) : path.join(repoRoot, 'data');
   let jwtSecret = e.JWT_SECRET;
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     if (e.NODE_ENV === 'production')
@@ -189,11 +193,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jwtSecret,
     adminEmail: e.ADMIN_EMAIL || undefined,
     adminPassword: e.ADMIN_PASSWORD || undefined,
+    // The demo workspace (with printed passwords) never appears in production unless asked for.
     demoSeed:
-      e.DEMO_SEED === undefined || e.DEMO_SEED === '' ? db.kind === 'sqlite' : bool(false).parse(e.DEMO_SEED),
+      e.DEMO_SEED === undefined || e.DEMO_SEED === ''
+        ? db.kind === 'sqlite' && e.NODE_ENV !== 'production'
+        : bool(false).parse(e.DEMO_SEED),
     demoPassword: e.DEMO_PASSWORD || undefined,
     contactEmail: e.CONTACT_EMAIL,
-    filesDir: path.resolve(e.FILES_DIR ?? path.join(dataDir, 'files')),
+    filesDir: path.resolve(repoRoot, e.FILES_DIR ?? path.join(dataDir, 'files')),
     maxUploadMb: e.MAX_UPLOAD_MB,
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'web', 'dist')),
     logLevel: e.LOG_LEVEL,

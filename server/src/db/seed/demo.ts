@@ -49,10 +49,17 @@ export interface SeedResult {
 
 const credentialsFile = (ctx: AppContext) => path.join(ctx.config.dataDir, 'demo-credentials.json');
 
+/** Why a production server refuses to start on an empty database with no first account configured. */
+export const NO_FIRST_ACCOUNT =
+  'The database is empty and no first account is configured. In production, set ADMIN_EMAIL and ' +
+  'ADMIN_PASSWORD to create the first admin (or DEMO_SEED=1 for the demo workspace), then start again.';
+
 /**
  * On an empty database: ADMIN_EMAIL/ADMIN_PASSWORD create the first admin; otherwise, when DEMO_SEED is
  * on, a demo workspace (one organization, an admin, a ceo and two users). A generated demo password is
- * kept in the data directory (mode 600) so the sign-in details can be printed on every start.
+ * kept in the data directory (mode 600) so the sign-in details can be printed on every start. In
+ * production, neither is an error (main.ts exits with {@link NO_FIRST_ACCOUNT}): a server nobody can
+ * administer is never what the operator wanted.
  */
 export async function seedIfEmpty(ctx: AppContext): Promise<SeedResult> {
   if ((await countUsers(ctx)) > 0) return { kind: 'none', credentials: [] };
@@ -69,7 +76,10 @@ export async function seedIfEmpty(ctx: AppContext): Promise<SeedResult> {
       credentials: [{ email: adminEmail.toLowerCase(), password: adminPassword, level: 'admin' }],
     };
   }
-  if (!ctx.config.demoSeed) return { kind: 'none', credentials: [] };
+  if (!ctx.config.demoSeed) {
+    if (ctx.config.env === 'production') throw new Error(NO_FIRST_ACCOUNT);
+    return { kind: 'none', credentials: [] };
+  }
 
   const password = ctx.config.demoPassword ?? randomBytes(9).toString('base64url');
   const ids: Record<string, string> = {};

@@ -17,6 +17,7 @@ import { notFound } from '../../platform/errors.ts';
 import type { SseMessage } from '../../platform/realtime/sse.ts';
 import { presentConversation, presentMessage } from './conversations.presenter.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
+import { deleteWithConversationFiles } from '../files/files.service.ts';
 import * as repo from './conversations.repository.ts';
 
 /** Bus channel of a conversation's stream: notes `{kind:'message'}` (reload) and `{kind:'delta', …}`. */
@@ -69,7 +70,8 @@ export async function renameConversation(
 
 export async function deleteConversation(ctx: AppContext, caller: AuthUser, id: string): Promise<void> {
   await ownConversation(ctx, caller, id);
-  await repo.deleteConversation(ctx.db, id);
+  // The files attached in it go with it: rows in the same transaction, bytes once it committed.
+  await deleteWithConversationFiles(ctx, id, (trx) => repo.deleteConversation(trx, id));
   // A reply still being written stops: its rows are gone.
   await ctx.bus.publish(stopChannel(id), { kind: 'stop' });
 }

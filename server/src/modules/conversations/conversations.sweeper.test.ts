@@ -3,6 +3,7 @@ import { CHAT_FAILURE_TEXT } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { sqlitePlan } from '../../../test/query-plan.ts';
+import { buildApp } from '../../app.ts';
 import * as repo from './conversations.repository.ts';
 import { conversationChannel } from './conversations.service.ts';
 import { INTERRUPTED_ERROR, staleAfterMs, sweepInterruptedReplies } from './conversations.sweeper.ts';
@@ -100,6 +101,24 @@ apiSuite('replies interrupted by a stopped server', () => {
       }),
     ).toBe(false);
     expect((await byId()).get(id)).toMatchObject({ status: 'complete', text: 'Done text, complete' });
+  });
+
+  it('a restarted server ends the replies a crash left streaming (every one on SQLite, stale ones on PostgreSQL)', async () => {
+    const stale = await reply('Cut by a crash', staleAfterMs(t.ctx) + 60_000);
+    const recent = await reply('Cut a moment ago', 1_000);
+    // A second instance on the same database: what a restart after a crash does before it serves.
+    const restarted = await buildApp(t.config, { serveWeb: false });
+    await restarted.app.ready();
+    await restarted.app.close();
+    const after = await byId();
+    expect(after.get(stale)).toMatchObject({ status: 'stopped', text: 'Cut by a crash' });
+    // On PostgreSQL another instance may still be writing a recent reply: the periodic sweep ends it
+    // once it has been untouched for staleAfterMs.
+    expect(after.get(recent)).toMatchObject({
+      status: TEST_DB === 'postgres' ? 'streaming' : 'stopped',
+      text: 'Cut a moment ago',
+    });
+    await sweepInterruptedReplies(t.ctx, { all: true });
   });
 
   it.skipIf(TEST_DB === 'postgres')(

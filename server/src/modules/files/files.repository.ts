@@ -94,6 +94,28 @@ export async function storageNamesOf(db: Db, userId: string): Promise<string[]> 
   return rows.map((r) => r.storage_name);
 }
 
+/** Which of these stored names a row still holds (the start-up sweep of orphaned bytes). */
+export async function knownStorageNames(db: Db, names: readonly string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('files')
+    .select('storage_name')
+    .where('storage_name', 'in', names)
+    .execute();
+  return new Set(rows.map((r) => r.storage_name));
+}
+
+/** Deletes the files attached in a conversation; returns their stored names (to remove the bytes). */
+export async function deleteConversationFiles(db: Db, conversationId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('files')
+    .select('storage_name')
+    .where('conversation_id', '=', conversationId)
+    .execute();
+  if (rows.length) await db.deleteFrom('files').where('conversation_id', '=', conversationId).execute();
+  return rows.map((r) => r.storage_name);
+}
+
 export async function deleteFile(db: Db, id: string): Promise<void> {
   await db.deleteFrom('files').where('id', '=', id).execute();
 }

@@ -55,6 +55,13 @@ function uploadError(err: unknown, maxMb: number): unknown {
 }
 
 export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Left-overs of a stopped server (half uploads, bytes whose row went) are removed before serving.
+  app.addHook('onReady', async () => {
+    const swept = await files
+      .sweepStoredFiles(ctx, { all: ctx.dialect === 'sqlite' })
+      .catch((err) => app.log.warn({ err }, 'file sweep failed'));
+    if (swept && swept.parts + swept.orphans > 0) app.log.info(swept, 'removed left-over files');
+  });
   const maxMb = ctx.config.maxUploadMb;
   // Scoped to this plugin: no other route accepts multipart bodies. The options also reach busboy
   // (defParamCharset is a busboy option the plugin's types do not list).

@@ -2,7 +2,7 @@ import type { ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { TFileItem, ZFileListQuery, ZUpdateFileRequest } from '@cc/contract';
 import type { z } from 'zod';
-import { nowIso, withTx } from '../../db/index.ts';
+import { type Db, nowIso, withTx } from '../../db/index.ts';
 import { containsPattern } from '../../db/search.ts';
 import type { FilesTable } from '../../db/types.ts';
 import { assertShareable } from '../../platform/access.ts';
@@ -227,6 +227,37 @@ export async function deleteWithOwnedFiles(
   await deleteRows();
   const store = storeOf(ctx);
   for (const name of names) await store.remove(name);
+}
+
+/**
+ * Deletes a conversation with `deleteRows` and, in the same transaction, the files attached in it;
+ * their bytes are removed once that has committed (a failed unlink leaves an unreachable file, which
+ * the start-up sweep removes, never a row without bytes).
+ */
+export async function deleteWithConversationFiles(
+  ctx: AppContext,
+  conversationId: string,
+  deleteRows: (trx: Db) => Promise<void>,
+): Promise<void> {
+  const names = await withTx(ctx.db, async (trx) => {
+    await deleteRows(trx);
+    return repo.deleteConversationFiles(trx, conversationId);
+  });
+  const store = storeOf(ctx);
+  for (const name of names) await store.remove(name);
+}
+
+/** How long a `.part` or unnamed stored file must be untouched before a sweep on a shared database removes it. */
+export const STALE_FILE_MS = 60 * 60 * 1000;
+
+/**
+ * At start: removes `.part` files and stored bytes no row names. On an embedded SQLite database no
+ * other process can be uploading, so every one goes; on PostgreSQL (FILES_DIR shared by instances)
+ * only those untouched for {@link STALE_FILE_MS}.
+ */
+export function sweepStoredFiles(ctx: AppContext, opts: { all: boolean }) {
+  const olderThan = opts.all ? Number.POSITIVE_INFINITY : Date.now() - STALE_FILE_MS;
+  return storeOf(ctx).sweep(olderThan, (names) => repo.knownStorageNames(ctx.db, names));
 }
 
 // ---- reading ----

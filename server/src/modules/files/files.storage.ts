@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,6 +13,9 @@ import { SNIFF_BYTES } from './files.sniff.ts';
  * under a name a row points to.
  */
 const STORAGE_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Stored names checked against the database per query by {@link FileStore.sweep}. */
+const SWEEP_BATCH = 500;
 
 export interface StagedUpload {
   tempPath: string;
@@ -110,6 +113,43 @@ export class FileStore {
 
   async remove(storageName: string): Promise<void> {
     await rm(this.pathOf(storageName), { force: true });
+  }
+
+  /**
+   * Removes left-overs of a stopped server: `.part` files of uploads cut mid-way (a crash, a
+   * shutdown, a client gone at the size limit) and stored files no row names (`isKnown` answers
+   * which of a batch of names have a row). Only files untouched since `olderThan` (ms since the
+   * epoch) go, so an upload another instance is writing or moving into place right now is left alone.
+   */
+  async sweep(
+    olderThan: number,
+    isKnown: (names: string[]) => Promise<Set<string>>,
+  ): Promise<{ parts: number; orphans: number }> {
+    const stale = async (file: string) => {
+      const st = await stat(file).catch(() => null);
+      return st?.isFile() === true && st.mtimeMs < olderThan;
+    };
+    let parts = 0;
+    const temps = await readdir(this.tmpDir).catch(() => [] as string[]);
+    for (const name of temps) {
+      const file = path.join(this.tmpDir, name);
+      if (name.endsWith('.part') && (await stale(file))) {
+        await rm(file, { force: true });
+        parts++;
+      }
+    }
+    let orphans = 0;
+    const stored = (await readdir(this.dir).catch(() => [] as string[])).filter((n) => STORAGE_NAME.test(n));
+    for (let i = 0; i < stored.length; i += SWEEP_BATCH) {
+      const batch = stored.slice(i, i + SWEEP_BATCH);
+      const known = await isKnown(batch);
+      for (const name of batch) {
+        if (known.has(name) || !(await stale(this.pathOf(name)))) continue;
+        await rm(this.pathOf(name), { force: true });
+        orphans++;
+      }
+    }
+    return { parts, orphans };
   }
 
   open(storageName: string): ReadStream {

@@ -84,14 +84,23 @@ export async function runAgentStep(ctx: AppContext, i: AgentStepInput): Promise<
     human_answer: i.humanAnswer,
   };
   const hasTools = Object.keys(i.tools).length > 0;
+  const boundTool =
+    hasTools && i.step.tool_id && Object.keys(i.tools).length === 1 ? Object.keys(i.tools)[0] : null;
   const result = await generateText({
     model: resolved.model,
     system: systemPrompt(i.step.agent),
     prompt: userPrompt(i),
     ...(hasTools ? { tools: i.tools, stopWhen: stepCountIs(MAX_MODEL_STEPS) } : {}),
-    // A bound tool (flow step with a tool) is the one the agent must use first.
-    ...(hasTools && i.step.tool_id && Object.keys(i.tools).length === 1
-      ? { toolChoice: { type: 'tool' as const, toolName: Object.keys(i.tools)[0] } }
+    // A bound tool (flow step with a tool) is the one the agent must use first: forced only until it
+    // was called, so the next model step can answer with its result (forced on every step, a model
+    // could never write the answer and the run failed).
+    ...(boundTool
+      ? {
+          prepareStep: ({ steps }: { steps: { toolCalls: { toolName: string }[] }[] }) =>
+            steps.some((st) => st.toolCalls.some((c) => c.toolName === boundTool))
+              ? { toolChoice: 'auto' as const }
+              : { toolChoice: { type: 'tool' as const, toolName: boundTool } },
+        }
       : {}),
     maxRetries: ctx.config.ai.maxRetries,
     abortSignal: i.signal,

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { builtinAgentIds, startRun, startToolServer, timelineOf, waitForStatus } from './runs-test-kit.ts';
+
+apiSuite('a flow agent step bound to a tool (offline engine)', () => {
+  let t: TestApp;
+  let ceo: TestUser;
+  let tools: Awaited<ReturnType<typeof startToolServer>>;
+  beforeAll(async () => {
+    // The local tool endpoint is reachable only because the test allow-lists the loopback address.
+    t = await createTestApp({ AI_HTTP_ALLOWLIST: '127.0.0.1', RUN_POLL_MS: '100' });
+    ceo = await t.createUser('ceo');
+    tools = await startToolServer();
+  });
+  afterAll(async () => {
+    await t.close();
+    await tools.close();
+  });
+
+  it('calls the tool once, then answers with its result and the run completes', async () => {
+    const tool = await t.req({
+      method: 'POST',
+      url: '/api/tools/',
+      token: ceo.token,
+      body: { name: 'Quotes', http: { url: tools.url('/quotes') } },
+    });
+    expect(tool.statusCode, tool.body).toBe(201);
+    const agents = await builtinAgentIds(t, ceo);
+    const flow = await t.req({
+      method: 'POST',
+      url: '/api/flows/',
+      token: ceo.token,
+      body: {
+        name: 'Agent with a tool',
+        steps: [{ title: 'Look it up', kind: 'agent', agent_id: agents.Writer, tool_id: tool.json().id }],
+      },
+    });
+    expect(flow.statusCode, flow.body).toBe(201);
+    const id = await startRun(t.req, ceo.token, 'flow', flow.json().id);
+    const run = await waitForStatus(t.req, ceo.token, 'flow', id, ['completed', 'failed']);
+    expect(run.status, JSON.stringify(run)).toBe('completed');
+    expect(tools.hits('/quotes')).toBe(1);
+    const timeline = await timelineOf(t.req, ceo.token, 'flow', id);
+    expect(timeline.filter((e) => e.type === 'tool_call')).toHaveLength(1);
+    expect(timeline.filter((e) => e.type === 'tool_result')).toHaveLength(1);
+    // The answer is the offline engine's write-up of the step, quoting the tool's result as evidence.
+    expect(String(run.result)).toContain('**Evidence:**');
+    expect(String(run.result)).toContain('tool-answer-quotes');
+  });
+});
