@@ -332,7 +332,7 @@ describe('pages', () => {
     );
     await screen.findByText('Start a new conversation');
     await userEvent.click(screen.getByRole('button', { name: 'More Settings' }));
-    await userEvent.click(screen.getByLabelText('Internal Search'));
+    await userEvent.click(screen.getByLabelText('Memory'));
     const context = screen.getByLabelText('Context Messages');
     await userEvent.clear(context);
     await userEvent.type(context, '7');
@@ -342,7 +342,7 @@ describe('pages', () => {
     expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
     expect(api.callsTo('POST', '/api/conversations/c1/chat')[0].body).toEqual({
       message_text: 'How are we doing?',
-      use_memory: false,
+      use_memory: true,
       use_internet: false,
       use_internal_search: true,
       model: 'gpt-5-chat',

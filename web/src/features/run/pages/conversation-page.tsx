@@ -4,6 +4,7 @@ import { Alert } from '../../../components/ui/alert';
 import { buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { useAuth } from '../../../lib/auth';
 import { useConversation } from '../api';
 import { ChatComposer } from '../components/chat-composer';
 import { ChatSettingsPanel, DEFAULT_CHAT_SETTINGS } from '../components/chat-settings';
@@ -60,7 +61,10 @@ function ConversationView({
   renderRunControls?: RenderRunControls;
 }) {
   const log = useConversationLog(conversation.id);
-  const [settings, setSettings] = useState(() => loadChatSettings(DEFAULT_CHAT_SETTINGS));
+  const userId = useAuth().user?.id ?? 'anonymous';
+  const [settings, setSettings] = useState(() =>
+    loadChatSettings(DEFAULT_CHAT_SETTINGS, userId, conversation.id),
+  );
 
   return (
     <div className="mx-auto flex h-[calc(100dvh-7rem)] min-h-[28rem] w-full max-w-4xl flex-col gap-3">
@@ -91,7 +95,7 @@ function ConversationView({
         value={settings}
         onChange={(next) => {
           setSettings(next);
-          saveChatSettings(next);
+          saveChatSettings(next, userId, conversation.id);
         }}
       />
       <ConversationAttachments conversationId={conversation.id} />
