@@ -379,6 +379,31 @@ describe('pages', () => {
     expect(localStorage.getItem('authToken')).toBe('tok');
   });
 
+  it('labels run lines by what ran: a flow\'s are "Flow", a crew\'s "Crew"', async () => {
+    setup(
+      {
+        'GET /api/conversations/c1': { body: conversation },
+        'GET /api/conversations/c1/messages': {
+          body: {
+            items: [
+              msg({ id: 'm1', position: 1, sender: 'crew', text: 'Flow started', flow_run_id: 'f1' }),
+              msg({ id: 'm2', position: 2, sender: 'crew', text: 'Crew started', crew_run_id: 'r1' }),
+            ],
+            has_more: false,
+            cursor: '2',
+          },
+        },
+        'POST /api/auth/stream-ticket': { status: 500, body: { detail: 'no streams in tests' } },
+      },
+      '/app/conversations/c1',
+    );
+    const flowLine = (await screen.findByText('Flow started')).closest('[data-sender]') as HTMLElement;
+    expect(within(flowLine).getByText('Flow')).toBeInTheDocument();
+    expect(within(flowLine).queryByText('Crew')).toBeNull();
+    const crewLine = (await screen.findByText('Crew started')).closest('[data-sender]') as HTMLElement;
+    expect(within(crewLine).getByText('Crew')).toBeInTheDocument();
+  });
+
   it('a message that cannot render shows "Error displaying message content."', async () => {
     setup(
       {
