@@ -362,7 +362,10 @@ describe('conversation run controls', () => {
     const ended = vi.fn();
     onRunEnded = ended;
     const flowRun = {
-      ...timeline({ status: 'paused', human_prompt: 'Do you approve this plan?' } as Partial<TCrewRun>),
+      ...timeline({
+        status: 'paused',
+        human_prompt: 'Do you approve this plan?',
+      } as unknown as Partial<TCrewRun>),
       id: 'fr-1',
       flow_run_id: 'fr-1',
       flow_id: 'flow-1',
