@@ -101,7 +101,7 @@ export function MessageLog({
     return () => ro.disconnect();
   }, [toBottom]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the signal's change is the trigger.
+  // A new signal (a sent message, a run's end): back to the bottom, following again.
   useLayoutEffect(() => {
     if (followSignal === 0) return;
     stick.current = true;
