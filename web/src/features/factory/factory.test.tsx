@@ -303,7 +303,7 @@ describe('AI Factory', () => {
 
   it('a failed Run says "Failed to start flow"', async () => {
     setup({}, { 'POST /api/conversations/': { status: 500, body: { detail: 'boom' } } });
-    await userEvent.click(await screen.findByRole('button', { name: 'Run strategic_flow' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Run Strategic advice flow' }));
     expect(await screen.findByText('Failed to start flow')).toBeInTheDocument();
   });
 });
