@@ -390,6 +390,13 @@ describe('conversation run controls', () => {
     expect(within(about).getByText('Hire').tagName).toBe('STRONG');
     expect(screen.getByLabelText('Do you approve this plan?')).toBeInTheDocument();
     // The small-screen bar says the run needs an answer.
+    const bar = screen.getByRole('button', { name: 'Answer the run' });
+    expect(bar).toHaveAttribute('aria-expanded', 'false');
+    // It opens the sheet with the answer box focused; Escape closes it.
+    await userEvent.click(bar);
+    expect(screen.getByRole('button', { name: 'Hide run' })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByLabelText('Do you approve this plan?')).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
     expect(screen.getByRole('button', { name: 'Answer the run' })).toHaveAttribute('aria-expanded', 'false');
 
     await userEvent.click(screen.getByRole('button', { name: 'Approve' }));

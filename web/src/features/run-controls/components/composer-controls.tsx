@@ -41,6 +41,21 @@ export function ComposerRunControls({
   const [sheetOpen, setSheetOpen] = useState(false);
   const status = target ? run.view.status : null;
   const active = status !== null && isActiveStatus(status);
+  const sheetRef = useRef<HTMLDivElement>(null);
+
+  // The sheet opened: focus moves into it (the answer box when a question waits); Escape closes it.
+  useEffect(() => {
+    if (!sheetOpen) return;
+    const sheet = sheetRef.current;
+    const first =
+      sheet?.querySelector<HTMLElement>('textarea') ?? sheet?.querySelector<HTMLElement>('button');
+    first?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setSheetOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [sheetOpen]);
 
   // The run ended while shown: the conversation goes to its result (the latest message).
   const wasActive = useRef(false);
@@ -120,6 +135,7 @@ export function ComposerRunControls({
         />
       ) : null}
       <div
+        ref={sheetRef}
         id={`run-sheet-${conversationId}`}
         className={cn(
           'flex-col gap-3',
