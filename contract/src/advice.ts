@@ -79,7 +79,10 @@ export const ZStrategicFlowRequest = z
   .nullish();
 export type TStrategicFlowRequest = z.input<typeof ZStrategicFlowRequest>;
 
-export const ADVICE_GENERATION_STATUSES = ['running', 'completed', 'failed'] as const;
+/** The strategic flow run's own status (a flow run is running, paused, completed or failed). */
+export const ADVICE_GENERATION_STATUSES = ['running', 'paused', 'completed', 'failed'] as const;
+/** The message of a paused Generate Advice run (a step waits for a person). */
+export const ADVICE_GENERATION_PAUSED = 'Advice generation is waiting for input';
 export type TAdviceGenerationStatus = (typeof ADVICE_GENERATION_STATUSES)[number];
 
 /** A Generate Advice run: POST answers it at once (status running); GET /api/flow/runs/{id} follows it. */

@@ -17,8 +17,10 @@ export const DEFAULT_FLOW_VERSION = '1.0';
 export const DEFAULT_CREW_VERSION = '1.0';
 /** When a crew requires input but declares no fields, the screen shows one free-text field with this name. */
 export const DEFAULT_CREW_INPUT_FIELD = 'initial_goal';
-/** The built-in flow behind Generate Advice. */
+/** The built-in flow behind Generate Advice, as the API addresses it (POST /api/flow/run/strategic_flow). */
 export const STRATEGIC_FLOW_NAME = 'strategic_flow';
+/** What people see for it in the Factory, the run picker and its runs (never the identifier). */
+export const STRATEGIC_FLOW_DISPLAY_NAME = 'Strategic advice flow';
 
 /** Built-in tool functions (server/src/ai/tools); a tool of kind "builtin" names one of these. */
 export const BUILTIN_TOOL_FUNCTIONS = [

@@ -133,7 +133,7 @@ test.describe('AI Factory and runs', () => {
       await expect(answer).toBeVisible();
       await expectNoSeriousA11yViolations(page, testInfo);
       await answer.fill('Yes, go ahead.');
-      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('button', { name: 'Answer' }).click();
       await expect(answer).toBeHidden();
       await expect(page.getByTestId('run-status')).toHaveText('Flow: Completed', { timeout: RUN_TIMEOUT });
       const log = page.getByRole('log', { name: `${flowName} timeline` });

@@ -10,6 +10,8 @@ const SYSTEM = [
   'You extract durable facts about the user from what they wrote: who they are, their role, company,',
   'preferences, habits, goals and constraints that will still be true in later conversations.',
   'Ignore questions, one-off requests and anything about other people only.',
+  'When the text is an exchange ("User: ..." then "Assistant: ..."), take facts only from what the user',
+  "wrote; the assistant's reply is context, never a source of facts.",
   'Answer with JSON only, exactly: {"facts": ["...", "..."]} — short sentences, at most 10; {"facts": []} when none.',
 ].join(' ');
 
@@ -28,6 +30,17 @@ export function parseFacts(text: string): string[] | null {
   } catch {
     return null;
   }
+}
+
+const EXCHANGE = /^User:\s*([\s\S]*?)\n\s*\nAssistant:\s*[\s\S]*$/;
+
+/**
+ * What the user wrote in `content`: the "User:" part of an exchange (the web mines each exchange once
+ * it is answered), else all of it. The heuristic reads only this, so a reply's "I am ..." is no fact.
+ */
+export function userPart(content: string): string {
+  const m = content.match(EXCHANGE);
+  return m ? m[1].trim() : content;
 }
 
 /**
@@ -49,12 +62,12 @@ export async function extractMemories(
       prompt: content,
       maxRetries: ctx.config.ai.maxRetries,
       abortSignal,
-      providerOptions: { offline: { task: 'memory-extraction', data: { content } } },
+      providerOptions: { offline: { task: 'memory-extraction', data: { content: userPart(content) } } },
     });
     const facts = parseFacts(text);
     if (facts) return facts;
   } catch {
     // fall through to the heuristic
   }
-  return extractFacts(content).slice(0, MAX_FACTS);
+  return extractFacts(userPart(content)).slice(0, MAX_FACTS);
 }

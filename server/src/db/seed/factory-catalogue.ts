@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../index.ts';
+import { STRATEGIC_FLOW_DISPLAY_NAME, STRATEGIC_FLOW_NAME } from '@cc/contract';
 
 /**
  * The built-in AI Factory catalogue, marked Auto-Generated. Seeded on every start on every database
@@ -226,8 +227,9 @@ interface BuiltinFlow {
 
 export const BUILTIN_FLOWS: BuiltinFlow[] = [
   {
-    key: 'flow.strategic_flow',
-    name: 'strategic_flow',
+    // Shown by its display name; the API still starts it as `strategic_flow` (its built-in key).
+    key: `flow.${STRATEGIC_FLOW_NAME}`,
+    name: STRATEGIC_FLOW_DISPLAY_NAME,
     description: 'Generate Advice: reviews the workspace and writes a strategic advice record.',
     steps: [
       {

@@ -34,6 +34,17 @@ export function advicePrompt(snapshot: WorkspaceSnapshot, earlier: readonly Earl
   );
 }
 
+/** What the offline engine gets: the snapshot plus the outputs of the flow's earlier steps. */
+export function adviceOfflineData(
+  snapshot: WorkspaceSnapshot,
+  earlier: readonly EarlierStep[] = [],
+): JSONValue {
+  const steps = earlier
+    .filter((s) => s.output.trim() !== '')
+    .map((s) => ({ name: s.name, output: s.output.trim() }));
+  return { ...snapshot, earlier_steps: steps } as unknown as JSONValue;
+}
+
 /** "# Title\n\nbody" → title and body; without a heading the title is the first line, cut. */
 export function splitTitle(text: string): { title: string; content: string } {
   const trimmed = text.trim();
@@ -74,7 +85,8 @@ export async function generateStrategicAdvice(
     abortSignal: opts.signal,
     maxRetries: ctx.config.ai.maxRetries,
     providerOptions: {
-      offline: { task: 'strategic-advice', data: snapshot as unknown as JSONValue },
+      // The offline engine reads its data, not the prompt: the review step's output goes there too.
+      offline: { task: 'strategic-advice', data: adviceOfflineData(snapshot, opts.earlier) },
     },
   });
   const { title, content } = splitTitle(text);

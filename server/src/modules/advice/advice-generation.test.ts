@@ -1,4 +1,4 @@
-import { ADVICE_GENERATION_STARTED, type TAdviceGeneration } from '@cc/contract';
+import { ADVICE_GENERATION_PAUSED, ADVICE_GENERATION_STARTED, type TAdviceGeneration } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { loadWorkspaceSnapshot } from '../../ai/context/workspace-snapshot.ts';
@@ -18,7 +18,7 @@ async function waitForAdvice(req: Req, u: TestUser, id: string): Promise<TAdvice
     const res = await adviceRun(req, u, id);
     expect(res.statusCode, res.body).toBe(200);
     last = res.json() as TAdviceGeneration;
-    if (last.status !== 'running') return last;
+    if (last.status === 'completed' || last.status === 'failed') return last;
     await new Promise((r) => setTimeout(r, 40));
   }
   throw new Error(`advice run ${id} is still ${last?.status}`);
@@ -196,6 +196,21 @@ apiSuite('Generate Advice (strategic_flow) on the offline engine', () => {
     expect((await start(waitlisted, { inputs: {} })).statusCode).toBe(403);
     expect((await status(waitlisted, run.id)).statusCode).toBe(403);
     await waitForAdvice(t.req, ceo, run.id);
+  });
+
+  it("its status is the flow run's own (paused is not reported as running)", async () => {
+    const res = await start(ceo, { inputs: {} });
+    const done = await waitForAdvice(t.req, ceo, res.json().id);
+    // A flow run that waits for a person (the run row's status, as the engine writes it).
+    await t.ctx.db.updateTable('runs').set({ status: 'paused' }).where('id', '=', done.id).execute();
+    const paused = await status(ceo, done.id);
+    expect(paused.statusCode).toBe(200);
+    expect(paused.json()).toMatchObject({ status: 'paused', message: ADVICE_GENERATION_PAUSED });
+    await t.ctx.db.updateTable('runs').set({ status: 'running' }).where('id', '=', done.id).execute();
+    expect((await status(ceo, done.id)).json()).toMatchObject({
+      status: 'running',
+      message: ADVICE_GENERATION_STARTED,
+    });
   });
 
   it('GET /api/flow/runs/{id} reads only strategic flow runs: a crew run is 404', async () => {

@@ -423,13 +423,18 @@ export async function crewForRun(ctx: AppContext, caller: AuthUser, id: string) 
   return loadVisible(ctx, 'factory_crews', caller, id);
 }
 
-/** The flow by id, or by name for built-ins such as strategic_flow (visible to the caller, else 404). */
+/**
+ * The flow by id, by name, or a built-in by its identifier (`strategic_flow`, shown as "Strategic
+ * advice flow"), visible to the caller, else 404.
+ */
 export async function flowForRun(ctx: AppContext, caller: AuthUser, idOrName: string) {
   const byId = await repo.findById(ctx.db, 'factory_flows', idOrName);
   if (byId && visible(byId, caller.id)) return byId;
   const byName = await repo.findVisibleByName(ctx.db, 'factory_flows', idOrName, caller.id);
-  if (!byName) throw notFound('Flow not found');
-  return byName;
+  if (byName) return byName;
+  const builtin = await repo.findByBuiltinKey(ctx.db, 'factory_flows', `flow.${idOrName}`);
+  if (builtin && visible(builtin, caller.id)) return builtin;
+  throw notFound('Flow not found');
 }
 
 /** Agents and tools by id, for executing steps (already checked when the crew or flow was saved). */

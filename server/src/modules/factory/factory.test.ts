@@ -63,7 +63,11 @@ apiSuite('factory', () => {
     };
     expect(review.tasks.map((x) => x.agent_name)).toEqual(['Analyst', 'Strategist', 'Writer']);
     const flows = await list('/api/flows', user.token);
-    const strategic = flows.find((f) => f.name === 'strategic_flow') as Item & { steps: { kind: string }[] };
+    // Built-ins show a display name, never a raw identifier.
+    expect(flows.map((f) => f.name)).not.toContain('strategic_flow');
+    const strategic = flows.find((f) => f.name === 'Strategic advice flow') as Item & {
+      steps: { kind: string }[];
+    };
     expect(strategic.steps.at(-1)?.kind).toBe('strategic_advice');
     expect(flows.some((f) => (f.steps as { kind: string }[]).some((s) => s.kind === 'wait_for_human'))).toBe(
       true,

@@ -46,6 +46,20 @@ apiSuite('memory', () => {
     expect(await list(bob)).toEqual([]);
   });
 
+  it('mines an exchange from what the user wrote, never from the reply', async () => {
+    const carol = await t.createUser('user');
+    const res = await mine(
+      carol,
+      'User: I lead the sales team in Lyon. Who owns the Zeta deal?\n\n' +
+        'Assistant: I am the offline engine. My records say Dana owns it. I prefer short answers.',
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json().added.map((m: { content: string }) => m.content)).toEqual([
+      'I lead the sales team in Lyon.',
+    ]);
+    expect((await list(carol)).map((m) => m.content)).toEqual(['I lead the sales team in Lyon.']);
+  });
+
   it('de-duplicates by normalized text', async () => {
     const res = await mine(alice, 'i prefer MORNING meetings!! My team is   in Berlin');
     expect(res.json()).toMatchObject({ added: [], skipped: 2 });

@@ -1,7 +1,10 @@
 import {
+  ADVICE_GENERATION_PAUSED,
   ADVICE_GENERATION_STARTED,
+  ADVICE_GENERATION_STATUSES,
   STRATEGIC_FLOW_NAME,
   type TAdviceGeneration,
+  type TAdviceGenerationStatus,
   type ZStrategicFlowRequest,
 } from '@cc/contract';
 import type { z } from 'zod';
@@ -27,6 +30,12 @@ export async function startStrategicFlowRun(
   return getStrategicFlowRun(ctx, caller, started.flow_run_id);
 }
 
+const MESSAGES: Partial<Record<TAdviceGenerationStatus, string>> = {
+  running: ADVICE_GENERATION_STARTED,
+  paused: ADVICE_GENERATION_PAUSED,
+  completed: 'Advice generated',
+};
+
 export async function getStrategicFlowRun(
   ctx: AppContext,
   caller: AuthUser,
@@ -42,7 +51,12 @@ export async function getStrategicFlowRun(
     const d = JSON.parse(e.details) as { advice_id?: string };
     if (d.advice_id) adviceId = d.advice_id;
   }
-  const status = run.status === 'completed' ? 'completed' : run.status === 'failed' ? 'failed' : 'running';
+  // The run's real status; a row not yet picked up (pending, started) is running as far as callers go.
+  const status: TAdviceGenerationStatus = (ADVICE_GENERATION_STATUSES as readonly string[]).includes(
+    run.status,
+  )
+    ? (run.status as TAdviceGenerationStatus)
+    : 'running';
   return {
     id: run.id,
     flow_run_id: run.id,
@@ -51,12 +65,7 @@ export async function getStrategicFlowRun(
     user_id: run.user_id,
     advice_id: adviceId,
     error: run.error,
-    message:
-      status === 'running'
-        ? ADVICE_GENERATION_STARTED
-        : status === 'completed'
-          ? 'Advice generated'
-          : (run.error ?? 'Advice generation failed'),
+    message: MESSAGES[status] ?? run.error ?? 'Advice generation failed',
     created_at: run.created_at,
     updated_at: run.updated_at,
     finished_at: run.finished_at,

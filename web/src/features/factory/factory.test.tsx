@@ -64,7 +64,7 @@ const crew = (over: Partial<TCrew> = {}): TCrew => ({
 });
 const flow = (over: Partial<TFlow> = {}): TFlow => ({
   id: 'flow-1',
-  name: 'strategic_flow',
+  name: 'Strategic advice flow',
   description: 'Writes advice',
   version: '1.0',
   steps: [
@@ -184,6 +184,7 @@ describe('AI Factory', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create New Crew' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create New Crew' });
     await userEvent.type(within(dialog).getByLabelText('Name'), 'Board prep');
+    await userEvent.type(within(dialog).getByLabelText('Task 1 name'), 'Gather the numbers');
     await userEvent.type(within(dialog).getByLabelText('Task 1 description'), 'Collect numbers');
     await userEvent.type(within(dialog).getByLabelText('Task 1 expected output'), 'A table');
     await userEvent.selectOptions(within(dialog).getByLabelText('Task 1 agent'), 'agent-1');
@@ -207,6 +208,7 @@ describe('AI Factory', () => {
       tasks: [
         { description: 'Write the memo', expected_output: null, agent_id: null, human_input: true },
         {
+          name: 'Gather the numbers',
           description: 'Collect numbers',
           expected_output: 'A table',
           agent_id: 'agent-1',
@@ -301,7 +303,7 @@ describe('AI Factory', () => {
 
   it('a failed Run says "Failed to start flow"', async () => {
     setup({}, { 'POST /api/conversations/': { status: 500, body: { detail: 'boom' } } });
-    await userEvent.click(await screen.findByRole('button', { name: 'Run strategic_flow' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Run Strategic advice flow' }));
     expect(await screen.findByText('Failed to start flow')).toBeInTheDocument();
   });
 });

@@ -82,11 +82,19 @@ const timeline = (over: Partial<TCrewRun> = {}, events: TRunEvent[] = []): TCrew
   timeline: events,
 });
 
+/** What the page does when a run ends (tests replace it with a spy). */
+let onRunEnded: () => void = () => {};
+
 function Both() {
   return (
     <>
       <ConversationRunControls conversationId="conv-1" placement="header" replying={false} />
-      <ConversationRunControls conversationId="conv-1" placement="composer" replying={false} />
+      <ConversationRunControls
+        conversationId="conv-1"
+        placement="composer"
+        replying={false}
+        onRunEnded={() => onRunEnded()}
+      />
     </>
   );
 }
@@ -135,6 +143,7 @@ const push = (path: string, e: TRunEvent) =>
 beforeEach(() => {
   streams.clear();
   resetRunSessions();
+  onRunEnded = () => {};
 });
 
 describe('conversation run controls', () => {
@@ -234,7 +243,7 @@ describe('conversation run controls', () => {
     expect(screen.queryByText('Crew running...')).not.toBeInTheDocument();
     const answer = screen.getByLabelText('Which quarter?');
     await userEvent.type(answer, 'Q3');
-    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Answer' }));
     await waitFor(() => expect(callsTo('POST', '/api/crew-runs/run-1/continue')).toHaveLength(1));
     expect(callsTo('POST', '/api/crew-runs/run-1/continue')[0].body).toEqual({ user_input: 'Q3' });
     await waitFor(() => expect(screen.queryByLabelText('Which quarter?')).not.toBeInTheDocument());
@@ -347,5 +356,60 @@ describe('conversation run controls', () => {
     expect(callsTo('POST', '/api/crew-runs/')[0].body).toEqual({ crew_id: 'crew-1', inputs: {} });
     await waitFor(() => expect(router.state.location.state).toBeNull());
     expect(await screen.findByText('Crew: Pending')).toBeInTheDocument();
+  });
+
+  it("a flow's question shows the drafted plan above it; Approve answers; the end takes the log to the result", async () => {
+    const ended = vi.fn();
+    onRunEnded = ended;
+    const flowRun = {
+      ...timeline({
+        status: 'paused',
+        human_prompt: 'Do you approve this plan?',
+      } as unknown as Partial<TCrewRun>),
+      id: 'fr-1',
+      flow_run_id: 'fr-1',
+      flow_id: 'flow-1',
+      flow_name: 'Task Plan with Approval',
+    };
+    const events = [
+      event('flow_start', 'Flow started'),
+      event('step_output', 'Step 1 completed: Draft the plan', {
+        position: 0,
+        output: '## Draft plan\n\n- **Hire** a finance lead',
+      }),
+      event('wait_for_human', 'Waiting for your input: Approval', { prompt: 'Do you approve this plan?' }),
+    ];
+    const { callsTo } = setup({
+      'GET /api/flow-runs/': { body: [{ ...flowRun, timeline: undefined }] },
+      'GET /api/flow-runs/fr-1/timeline': { body: { ...flowRun, timeline: events } },
+      'POST /api/flow-runs/fr-1/continue': { body: { ok: true } },
+    });
+    expect(await screen.findByText('Flow: Paused')).toBeInTheDocument();
+    const about = await screen.findByRole('region', { name: 'What the question is about' });
+    expect(await within(about).findByRole('heading', { name: 'Draft plan' })).toBeInTheDocument();
+    expect(within(about).getByText('Hire').tagName).toBe('STRONG');
+    expect(screen.getByLabelText('Do you approve this plan?')).toBeInTheDocument();
+    // The small-screen bar says the run needs an answer.
+    const bar = screen.getByRole('button', { name: 'Answer the run' });
+    expect(bar).toHaveAttribute('aria-expanded', 'false');
+    // It opens the sheet with the answer box focused; Escape closes it.
+    await userEvent.click(bar);
+    expect(screen.getByRole('button', { name: 'Hide run' })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByLabelText('Do you approve this plan?')).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Answer the run' })).toHaveAttribute('aria-expanded', 'false');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(callsTo('POST', '/api/flow-runs/fr-1/continue')).toHaveLength(1));
+    expect(callsTo('POST', '/api/flow-runs/fr-1/continue')[0].body).toEqual({ user_input: 'yes' });
+
+    const path = '/api/flow-runs/fr-1/events';
+    await waitFor(() => expect(streams.has(path)).toBe(true));
+    await push(path, event('human_input', 'Answer received', { user_input: 'yes' }));
+    expect(ended).not.toHaveBeenCalled();
+    await push(path, event('result', 'Result', { result: 'Final plan' }));
+    await push(path, event('terminal', 'Flow "Task Plan with Approval" completed'));
+    expect(await screen.findByText('Flow: Completed')).toBeInTheDocument();
+    await waitFor(() => expect(ended).toHaveBeenCalledTimes(1));
   });
 });

@@ -55,6 +55,10 @@ export function useRunView(target: RunTarget | null, answered: string | null = n
     view = foldRun(kind, row, events);
   }
   const waitingFor = view.promptEventId ?? (view.prompt ? 'row' : null);
+  const previousOutput = useMemo(
+    () => (view.prompt ? outputBefore(events, view.promptEventId) : null),
+    [events, view.prompt, view.promptEventId],
+  );
 
   return {
     view,
@@ -62,8 +66,22 @@ export function useRunView(target: RunTarget | null, answered: string | null = n
     loading: Boolean(id) && timeline.isPending,
     timelineSettled: !id || !timeline.isPending,
     promptKey: waitingFor,
+    /** What the step before the question produced (a drafted plan to approve, say). */
+    previousOutput,
     showPrompt: view.prompt !== null && isActiveStatus(view.status) && answered !== waitingFor,
   };
+}
+
+/** The output of the last step finished before the event `beforeId` (or of the last one at all). */
+export function outputBefore(events: readonly TRunEvent[], beforeId: string | null): string | null {
+  let out: string | null = null;
+  for (const e of events) {
+    if (beforeId !== null && e.id === beforeId) break;
+    if (e.type !== 'task_output' && e.type !== 'step_output') continue;
+    const o = e.details?.output;
+    if (typeof o === 'string' && o.trim()) out = o;
+  }
+  return out;
 }
 
 /** Follows the run's SSE stream (one follower per run on a screen) until a terminal event. */

@@ -1,4 +1,5 @@
 import {
+  MAX_MEMORY_MINE_CHARS,
   MESSAGES_PAGE_SIZE,
   type TChatRequest,
   type TChatResponse,
@@ -63,7 +64,16 @@ export function stopChat(id: string) {
   return api<{ stopped: boolean }>(`${conversationPath(id)}/chat/stop`, { method: 'POST' });
 }
 
-/** With Memory on, the user's message is mined for durable facts (spec section 7). */
+/**
+ * One exchange as memory mining reads it: the facts come from the "User:" part, the reply is context.
+ * The server splits on these markers (server/src/ai/memory/extract.ts).
+ */
+export function exchangeText(question: string, answer: string): string {
+  // The question comes first, so a cut at the request's limit only shortens the reply.
+  return `User: ${question}\n\nAssistant: ${answer}`.slice(0, MAX_MEMORY_MINE_CHARS);
+}
+
+/** With Memory on, the exchange is mined for durable facts once answered (spec section 7). */
 export function mineMemory(conversationId: string, content: string) {
   return api('/api/memory/mine', {
     method: 'POST',

@@ -9,6 +9,8 @@ export interface ChatMessage {
   timestamp: string;
   position: number;
   crew_run_id: string | null;
+  /** Set on the lines a flow run writes (labelled "Flow", not "Crew"). */
+  flow_run_id?: string | null;
   /** Not yet confirmed by the server. */
   local?: boolean;
 }
@@ -191,5 +193,6 @@ function fromServer(m: TConversationMessage): ChatMessage {
     timestamp: m.timestamp,
     position: m.position,
     crew_run_id: m.crew_run_id,
+    flow_run_id: m.flow_run_id,
   };
 }

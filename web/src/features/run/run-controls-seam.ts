@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 
-/** Where the conversation page shows run controls: the header (badge, picker) or above the composer. */
+/**
+ * Where the conversation page shows run controls: the header (badge, picker) or the run panel (a side
+ * column on wide screens, a bar above the composer that opens a sheet on small ones).
+ */
 export type RunControlsPlacement = 'header' | 'composer';
 
 export interface RunControlsSlotProps {
@@ -8,6 +11,8 @@ export interface RunControlsSlotProps {
   placement: RunControlsPlacement;
   /** A chat reply is streaming (runs may wait for it). */
   replying: boolean;
+  /** The run shown ended (completed or failed): the log goes to its result. */
+  onRunEnded?: () => void;
 }
 
 /**

@@ -332,7 +332,7 @@ describe('pages', () => {
     );
     await screen.findByText('Start a new conversation');
     await userEvent.click(screen.getByRole('button', { name: 'More Settings' }));
-    await userEvent.click(screen.getByLabelText('Internal Search'));
+    await userEvent.click(screen.getByLabelText('Memory'));
     const context = screen.getByLabelText('Context Messages');
     await userEvent.clear(context);
     await userEvent.type(context, '7');
@@ -342,7 +342,7 @@ describe('pages', () => {
     expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
     expect(api.callsTo('POST', '/api/conversations/c1/chat')[0].body).toEqual({
       message_text: 'How are we doing?',
-      use_memory: false,
+      use_memory: true,
       use_internet: false,
       use_internal_search: true,
       model: 'gpt-5-chat',
@@ -377,6 +377,31 @@ describe('pages', () => {
     expect(screen.getByText('Start a new conversation')).toBeInTheDocument();
     expect(screen.queryByText('Session Expired')).toBeNull();
     expect(localStorage.getItem('authToken')).toBe('tok');
+  });
+
+  it('labels run lines by what ran: a flow\'s are "Flow", a crew\'s "Crew"', async () => {
+    setup(
+      {
+        'GET /api/conversations/c1': { body: conversation },
+        'GET /api/conversations/c1/messages': {
+          body: {
+            items: [
+              msg({ id: 'm1', position: 1, sender: 'crew', text: 'Flow started', flow_run_id: 'f1' }),
+              msg({ id: 'm2', position: 2, sender: 'crew', text: 'Crew started', crew_run_id: 'r1' }),
+            ],
+            has_more: false,
+            cursor: '2',
+          },
+        },
+        'POST /api/auth/stream-ticket': { status: 500, body: { detail: 'no streams in tests' } },
+      },
+      '/app/conversations/c1',
+    );
+    const flowLine = (await screen.findByText('Flow started')).closest('[data-sender]') as HTMLElement;
+    expect(within(flowLine).getByText('Flow')).toBeInTheDocument();
+    expect(within(flowLine).queryByText('Crew')).toBeNull();
+    const crewLine = (await screen.findByText('Crew started')).closest('[data-sender]') as HTMLElement;
+    expect(within(crewLine).getByText('Crew')).toBeInTheDocument();
   });
 
   it('a message that cannot render shows "Error displaying message content."', async () => {

@@ -9,7 +9,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../lib/api';
 import { type StreamMessage, useEventStream } from '../../lib/event-stream';
 import { conversationKeys } from '../../lib/queries/conversations';
-import { conversationPath, fetchMessages, mineMemory, sendChat, stopChat } from './api';
+import { conversationPath, exchangeText, fetchMessages, mineMemory, sendChat, stopChat } from './api';
 import { MessageStore } from './message-store';
 
 export type ChatSettings = Omit<TChatRequest, 'message_text'>;
@@ -101,7 +101,6 @@ export function useConversationLog(conversationId: string) {
       setRefusal(null);
       const sent = store.addLocal('user', messageText, 'complete');
       const placeholder = store.addLocal('assistant', '', 'streaming');
-      if (settings.use_memory) void mineMemory(conversationId, messageText).catch(() => {});
       // The reply of this send: the placeholder until the server's streaming message replaces it.
       const currentReply = () =>
         store.get(placeholder) ??
@@ -112,6 +111,10 @@ export function useConversationLog(conversationId: string) {
           store.patch(res.id, { text: res.content, status: res.status });
         } else {
           store.patch(placeholder, { text: res.content, status: res.status });
+        }
+        // Mined after the answer, from the exchange: the reply never "remembers" the question just asked.
+        if (settings.use_memory && res.status === 'complete') {
+          void mineMemory(conversationId, exchangeText(messageText, res.content)).catch(() => {});
         }
         return true;
       } catch (err) {

@@ -18,6 +18,8 @@ export const CREW_FIELD_NAME_INVALID = 'Input field names use letters, digits, s
 
 interface TaskDraft {
   key: number;
+  /** Blank: the server names it "Task N". */
+  name: string;
   description: string;
   expected_output: string;
   agent_id: string;
@@ -32,6 +34,7 @@ interface FieldDraft {
 let keySeq = 0;
 const newTask = (): TaskDraft => ({
   key: ++keySeq,
+  name: '',
   description: '',
   expected_output: '',
   agent_id: '',
@@ -77,7 +80,9 @@ export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
     e.preventDefault();
     if (!name.trim() || !version.trim()) return setError(CREW_REQUIRED);
     // A blank task row that was never filled in is dropped; a half-filled one must have a description.
-    const used = tasks.filter((t) => t.description.trim() || t.expected_output.trim() || t.agent_id);
+    const used = tasks.filter(
+      (t) => t.name.trim() || t.description.trim() || t.expected_output.trim() || t.agent_id,
+    );
     if (used.some((t) => !t.description.trim())) return setError(CREW_TASK_REQUIRED);
     const usedFields = requiresInput ? fields.filter((f) => f.name.trim()) : [];
     if (usedFields.some((f) => !/^[A-Za-z_][A-Za-z0-9_ -]*$/.test(f.name.trim()))) {
@@ -97,6 +102,7 @@ export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
       ...(used.length
         ? {
             tasks: used.map((t) => ({
+              ...(t.name.trim() ? { name: t.name.trim() } : {}),
               description: t.description.trim(),
               expected_output: t.expected_output.trim() || null,
               agent_id: t.agent_id || null,
@@ -154,6 +160,15 @@ export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
               onMove={(from, to) => setTasks((ts) => moveItem(ts, from, to))}
               onRemove={(idx) => setTasks((ts) => ts.filter((_, j) => j !== idx))}
             >
+              <FormField id={`crew-task-${t.key}-name`} label={`Task ${i + 1} name`}>
+                <Input
+                  id={`crew-task-${t.key}-name`}
+                  value={t.name}
+                  maxLength={200}
+                  placeholder={`Task ${i + 1}`}
+                  onChange={(e) => patchTask(i, { name: e.target.value })}
+                />
+              </FormField>
               <FormField id={`crew-task-${t.key}-description`} label={`Task ${i + 1} description`}>
                 <Textarea
                   id={`crew-task-${t.key}-description`}

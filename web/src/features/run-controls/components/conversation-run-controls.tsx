@@ -13,16 +13,19 @@ export interface ConversationRunControlsProps {
   placement: 'header' | 'composer';
   /** A chat reply is streaming (runs may wait for it). */
   replying: boolean;
+  /** The run shown ended: the page takes the log to its result. */
+  onRunEnded?: () => void;
 }
 
 export function ConversationRunControls({
   conversationId,
   placement,
   replying,
+  onRunEnded,
 }: ConversationRunControlsProps) {
   return placement === 'header' ? (
     <HeaderRunControls conversationId={conversationId} replying={replying} />
   ) : (
-    <ComposerRunControls conversationId={conversationId} />
+    <ComposerRunControls conversationId={conversationId} onRunEnded={onRunEnded} />
   );
 }

@@ -18,10 +18,11 @@ import type { ChatSettings } from '../use-conversation-log';
 /** What the Context Messages control falls back to when its value cannot be read (spec section 9). */
 export const CONTEXT_MESSAGES_FALLBACK = 2;
 
+/** A new conversation searches the workspace: a first question about it must not get a refusal. */
 export const DEFAULT_CHAT_SETTINGS: Required<ChatSettings> = {
   use_memory: false,
   use_internet: false,
-  use_internal_search: false,
+  use_internal_search: true,
   model: DEFAULT_MODEL,
   context_messages: CONTEXT_MESSAGES_DEFAULT,
 };

@@ -10,6 +10,12 @@ const SENDER_LABEL: Record<ChatMessage['sender'], string> = {
   crew: 'Crew',
 };
 
+/** Who wrote it: the run engine's lines name what ran (a flow's are not "Crew"). */
+export function senderLabel(message: Pick<ChatMessage, 'sender' | 'flow_run_id'>): string {
+  if (message.sender === 'crew' && message.flow_run_id) return 'Flow';
+  return SENDER_LABEL[message.sender] ?? message.sender;
+}
+
 /** One message can fail to render without taking the log down. */
 class MessageBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
@@ -62,9 +68,7 @@ export const MessageItem = memo(function MessageItem({ id, store }: { id: string
         data-status={message.status}
         data-local={message.local ? 'true' : undefined}
       >
-        <p className="mb-1 text-xs font-medium text-muted-foreground">
-          {SENDER_LABEL[message.sender] ?? message.sender}
-        </p>
+        <p className="mb-1 text-xs font-medium text-muted-foreground">{senderLabel(message)}</p>
         <MessageBoundary>
           <MessageBody message={message} />
         </MessageBoundary>

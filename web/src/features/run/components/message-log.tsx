@@ -15,18 +15,32 @@ interface MessageLogProps {
   hasMore: boolean;
   loadingOlder: boolean;
   onLoadOlder: () => void;
+  /**
+   * Changes when the log must go to the latest message whatever the reader's place: a message was
+   * sent (its reply is followed) or a run ended (its result is the latest message).
+   */
+  followSignal?: number;
 }
 
 /**
  * The virtualized message log: only the rows in view are mounted, each subscribed to its own message.
  * It follows the latest message while the reader is at the bottom and offers a jump back otherwise.
  */
-export function MessageLog({ store, loading, hasMore, loadingOlder, onLoadOlder }: MessageLogProps) {
+export function MessageLog({
+  store,
+  loading,
+  hasMore,
+  loadingOlder,
+  onLoadOlder,
+  followSignal = 0,
+}: MessageLogProps) {
   const ids = useSyncExternalStore(store.subscribeList, store.getIds);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const [showJump, setShowJump] = useState(false);
   const firstId = useRef<string | undefined>(undefined);
+  /** The scroll position last seen: only a move up is the reader leaving the bottom. */
+  const lastTop = useRef(0);
 
   const virtualizer = useVirtualizer({
     count: ids.length,
@@ -42,12 +56,18 @@ export function MessageLog({ store, loading, hasMore, loadingOlder, onLoadOlder 
     if (el) el.scrollTop = el.scrollHeight;
   }, []);
 
+  // A scroll event that lands after the reply has grown again reads as "far from the bottom" although
+  // the reader never moved (the log stopped following with More Settings open): only scrolling up
+  // leaves the bottom; reaching it again follows once more.
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
     const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
-    stick.current = fromBottom <= NEAR_BOTTOM_PX;
-    setShowJump(fromBottom > NEAR_BOTTOM_PX);
+    const movedUp = el.scrollTop < lastTop.current - 1;
+    lastTop.current = el.scrollTop;
+    if (fromBottom <= NEAR_BOTTOM_PX) stick.current = true;
+    else if (movedUp) stick.current = false;
+    setShowJump(!stick.current && fromBottom > NEAR_BOTTOM_PX);
   };
 
   const total = virtualizer.getTotalSize();
@@ -67,7 +87,8 @@ export function MessageLog({ store, loading, hasMore, loadingOlder, onLoadOlder 
     if (stick.current) toBottom();
   }, [ids, total, toBottom, virtualizer]);
 
-  // The streaming row grows without changing the list: follow it while at the bottom.
+  // The streaming row grows without changing the list, and the log itself shrinks when a panel opens
+  // below it (More Settings, a run): follow the latest message while at the bottom.
   useEffect(() => {
     const el = scrollRef.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
@@ -75,9 +96,18 @@ export function MessageLog({ store, loading, hasMore, loadingOlder, onLoadOlder 
     const ro = new ResizeObserver(() => {
       if (stick.current) toBottom();
     });
+    ro.observe(el);
     if (inner) ro.observe(inner);
     return () => ro.disconnect();
   }, [toBottom]);
+
+  // A new signal (a sent message, a run's end): back to the bottom, following again.
+  useLayoutEffect(() => {
+    if (followSignal === 0) return;
+    stick.current = true;
+    setShowJump(false);
+    toBottom();
+  }, [followSignal, toBottom]);
 
   const jump = () => {
     stick.current = true;

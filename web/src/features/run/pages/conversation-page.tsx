@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { useAuth } from '../../../lib/auth';
+import { cn } from '../../../lib/utils';
 import { useConversation } from '../api';
 import { ChatComposer } from '../components/chat-composer';
 import { ChatSettingsPanel, DEFAULT_CHAT_SETTINGS } from '../components/chat-settings';
@@ -60,16 +62,34 @@ function ConversationView({
   renderRunControls?: RenderRunControls;
 }) {
   const log = useConversationLog(conversation.id);
-  const [settings, setSettings] = useState(() => loadChatSettings(DEFAULT_CHAT_SETTINGS));
+  const userId = useAuth().user?.id ?? 'anonymous';
+  const [settings, setSettings] = useState(() =>
+    loadChatSettings(DEFAULT_CHAT_SETTINGS, userId, conversation.id),
+  );
 
+  // Changes when the log must show the latest message: a sent message, or the end of a run.
+  const [followSignal, setFollowSignal] = useState(0);
+  const follow = useCallback(() => setFollowSignal((n) => n + 1), []);
+
+  // One grid: on small screens a column (the run bar sits between the log and the composer); on wide
+  // ones the run panel, when there is one, takes a side column of its own so the log and the composer
+  // keep their room (issue 17: the run panel had squeezed the log to nothing).
   return (
-    <div className="mx-auto flex h-[calc(100dvh-7rem)] min-h-[28rem] w-full max-w-4xl flex-col gap-3">
+    <div
+      data-testid="conversation-layout"
+      className={cn(
+        'mx-auto grid h-[calc(100dvh-7rem)] min-h-[28rem] w-full max-w-4xl gap-3',
+        'grid-cols-[minmax(0,1fr)] grid-rows-[auto_minmax(0,1fr)_auto_auto_auto_auto]',
+        'lg:has-[[data-run-panel]]:max-w-7xl lg:has-[[data-run-panel]]:grid-cols-[minmax(0,1fr)_minmax(18rem,24rem)]',
+        'lg:has-[[data-run-panel]]:grid-rows-[auto_minmax(0,1fr)_auto_auto_auto]',
+      )}
+    >
       <ConversationHeader
         conversation={conversation}
         replying={log.replying}
         renderRunControls={renderRunControls}
       />
-      <Card className="flex min-h-0 flex-1 flex-col p-2 sm:p-3">
+      <Card className="flex min-h-0 flex-col p-2 sm:p-3">
         {log.loadError ? (
           <Alert>The messages could not be loaded.</Alert>
         ) : (
@@ -79,6 +99,7 @@ function ConversationView({
             hasMore={log.hasMore}
             loadingOlder={log.loadingOlder}
             onLoadOlder={() => void log.loadOlder()}
+            followSignal={followSignal}
           />
         )}
       </Card>
@@ -86,18 +107,22 @@ function ConversationView({
         conversationId: conversation.id,
         placement: 'composer',
         replying: log.replying,
+        onRunEnded: follow,
       })}
       <ChatSettingsPanel
         value={settings}
         onChange={(next) => {
           setSettings(next);
-          saveChatSettings(next);
+          saveChatSettings(next, userId, conversation.id);
         }}
       />
       <ConversationAttachments conversationId={conversation.id} />
       <ChatComposer
         replying={log.replying}
-        onSend={(text) => log.send(text, settings)}
+        onSend={(text) => {
+          follow();
+          return log.send(text, settings);
+        }}
         notice={log.refusal}
         onStop={log.stop}
       />
