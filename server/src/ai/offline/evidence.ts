@@ -108,7 +108,8 @@ export function hitFact(h: SearchHit, snapshot: WorkspaceSnapshotOutput | null):
   }
   const source = sourceLabel(h);
   const snippet = hitSnippet(h);
-  return { text: sentence(snippet ? `${source}: ${snippet}` : source), action: null, source, urgency: 0 };
+  // A record without text is named as it is: a bare name reads better in a list than "Name.".
+  return { text: snippet ? sentence(`${source}: ${snippet}`) : source, action: null, source, urgency: 0 };
 }
 
 /** What the snapshot says, most pressing first: overdue goals, lagging KPIs, overdue tasks, the rest. */
@@ -126,16 +127,23 @@ export function snapshotFacts(s: WorkspaceSnapshotOutput): Fact[] {
     .map((x) => x.f);
 }
 
+/** "(2 overdue)", "(all overdue)", ", which is overdue" for a count out of a total. */
+function share(count: number, total: number, what: string): string {
+  if (!count) return '';
+  if (count < total) return ` (${count} ${what})`;
+  return total === 1 ? `, which is ${what}` : ` (all ${what})`;
+}
+
 /** One sentence on the state of the workspace: counts, and how many of them are late. */
 export function snapshotSummary(s: WorkspaceSnapshotOutput): string {
   const lagging = s.goals.filter((g) => g.kpis.some((k) => k.lagging)).length;
   const goals = s.goals.length
-    ? `${plural(s.goals.length, 'open goal')}${lagging ? ` (${lagging} with a KPI behind plan)` : ''}`
+    ? `${plural(s.goals.length, 'open goal')}${share(lagging, s.goals.length, 'behind plan on a KPI')}`
     : 'no open goals';
   const tasks = s.open_task_count
-    ? `${plural(s.open_task_count, 'open task')}${s.overdue_task_count ? ` (${s.overdue_task_count} overdue)` : ''}`
+    ? `${plural(s.open_task_count, 'open task')}${share(s.overdue_task_count, s.open_task_count, 'overdue')}`
     : 'no open tasks';
-  return `As of ${s.today} you have ${goals} and ${tasks}.`;
+  return `As of ${s.today} you have ${goals}, and ${tasks}.`;
 }
 
 export function webFact(r: WebSearchOutput['results'][number]): Fact {

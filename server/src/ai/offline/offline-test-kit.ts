@@ -21,5 +21,5 @@ export function expectWellFormed(text: string): void {
   expect(text.trim().length).toBeGreaterThan(0);
   for (const leak of TEMPLATE_LEAKS) expect(text, `leaks ${leak}`).not.toMatch(leak);
   expect(text).not.toMatch(/^\s*[-*]\s*$/m);
-  expect(text).not.toMatch(/\.\.(?!\.)|,,|\s[,.;:](?!\d)/);
+  expect(text).not.toMatch(/\.\.(?!\.)|,,|\s[,.;:](?!\d)|[.!?]["”]\./);
 }

@@ -92,7 +92,9 @@ function searchSection(o: InternalSearchOutput, ev: Evidence, cited: Set<string>
   const snippet = hitSnippet(top.h);
   // A goal or task told from the snapshot does not carry its text yet: quote the matching part.
   const lead =
-    snippet && !top.f.text.includes(snippet) ? `${top.f.text} It reads: “${snippet}”.` : top.f.text;
+    snippet && !top.f.text.includes(snippet)
+      ? `${top.f.text} It reads: “${snippet.replace(/\.$/, '')}”.`
+      : top.f.text;
   if (rest.length === 0) return [lead];
   return [lead, '', `Also related to “${o.query}”:`, ...rest.map((x) => `- ${x.f.text}`)];
 }

@@ -7,7 +7,7 @@ import {
   snapshotSummary,
   webFact,
 } from '../evidence.ts';
-import { clip, leadSentence, listOf, plainLines, sentence } from '../prose.ts';
+import { clip, leadSentence, listOf, plainLines, plural, sentence } from '../prose.ts';
 import type { OfflineHandler } from '../types.ts';
 
 /** What the run engine passes for one crew task or flow step (`providerOptions.offline.data`). */
@@ -43,7 +43,8 @@ const APPROVAL = /^\s*(yes|y|ok|okay|approved?|agreed?|go( ahead)?|lgtm|looks go
 
 /** The conclusion of an earlier step: its first sentence after what was asked and answered. */
 function conclusionOf(output: string): string {
-  const body = plainLines(output).filter((l) => !/^(You asked about|Your answer\b)/.test(l));
+  // Skip what was asked and answered, and lead-ins such as "What stands out:".
+  const body = plainLines(output).filter((l) => !/^(You asked about|Your answer\b)|^[^.!?]*:$/.test(l));
   return leadSentence(body.join('\n'));
 }
 
@@ -118,17 +119,23 @@ export const crewTaskHandler: OfflineHandler = ({ data, toolResults }) => {
   const mode = modeOf(task, written.length > 0);
   const lines: string[] = [];
 
-  const asked = inputsSentence(d.inputs ?? {});
+  // The run's inputs reach every step; the first one says what it was asked, the others build on it.
+  const asked = previous.length === 0 ? inputsSentence(d.inputs ?? {}) : null;
   if (asked) lines.push(asked, '');
   if (answer) lines.push(answerSentence(answerStep, answer), '');
 
   if (mode === 'write-up') {
-    const leads = [...new Set(written.map((p) => conclusionOf(p.output)).filter(Boolean))];
+    const leads = [...new Set(written.map((p) => sentence(conclusionOf(p.output))).filter(Boolean))];
     const points = written.flatMap((p) => pointsOf(p.output));
     const last = written.at(-1) as { output: string };
-    const shown = pointsOf(last.output).length ? pointsOf(last.output) : points;
+    const own = pointsOf(last.output);
+    const shown = own.length ? own : points;
+    const numbered = /^\s*\d+[.)]\s/m.test(
+      own.length ? last.output : written.map((p) => p.output).join('\n'),
+    );
     lines.push(`In short: ${leads.join(' ')}`);
-    if (shown.length) lines.push('', ...shown.slice(0, MAX_POINTS).map((p, i) => `${i + 1}. ${p}`));
+    if (shown.length)
+      lines.push('', ...shown.slice(0, MAX_POINTS).map((p, i) => `${numbered ? `${i + 1}.` : '-'} ${p}`));
   } else if (mode === 'plan') {
     const actions = facts.filter((f) => f.action).map((f) => f.action as string);
     const inherited = written.flatMap((p) => pointsOf(p.output));
@@ -145,7 +152,8 @@ export const crewTaskHandler: OfflineHandler = ({ data, toolResults }) => {
   } else {
     const state = ev.snapshot ? `${snapshotSummary(ev.snapshot)} ` : '';
     if (facts.length) {
-      lines.push(`${state}${ev.snapshot ? 'What stands out:' : 'What the workspace holds on this:'}`, '');
+      const related = `${plural(facts.length, 'record')} in your workspace ${facts.length === 1 ? 'relates' : 'relate'} to this:`;
+      lines.push(`${state}${ev.snapshot ? 'What stands out:' : related}`, '');
       lines.push(...facts.slice(0, MAX_POINTS).map((f) => `- ${f.text}`));
     } else {
       lines.push(state ? state.trim() : `I found no records in your workspace for “${task.name}” yet.`);
@@ -156,7 +164,7 @@ export const crewTaskHandler: OfflineHandler = ({ data, toolResults }) => {
 
   const prev = written.at(-1);
   if (prev && mode !== 'write-up')
-    lines.push('', `This builds on “${prev.name}”, which put first: ${keyPointOf(prev.output)}`);
+    lines.push('', `This builds on “${prev.name}”, which put first: ${sentence(keyPointOf(prev.output))}`);
   lines.push('', footer(d));
   return lines
     .join('\n')

@@ -1,6 +1,6 @@
 import type { SnapshotKpi, WorkspaceSnapshot } from '../../context/workspace-snapshot.ts';
 import { statusWords } from '../evidence.ts';
-import { fmt, leadSentence, plainLines, plural } from '../prose.ts';
+import { fmt, leadSentence, plainLines, plural, sentence } from '../prose.ts';
 import { OFFLINE_NOTICE, type OfflineHandler } from '../types.ts';
 
 /** What a review step put first: its first point, else its first sentence (plain text). */
@@ -87,7 +87,8 @@ export const strategicAdviceHandler: OfflineHandler = ({ data, lastUserText }) =
   }
   const lines: string[] = [`# ${adviceTitle(s)}`, '', OFFLINE_NOTICE, '', leadOf(s), '', standing(s)];
   const review = earlierStepsIn(lastUserText).at(-1);
-  if (review) lines.push(`The review (“${review.name}”) put this first: ${reviewFinding(review.output)}`);
+  if (review)
+    lines.push(`The review (“${review.name}”) put this first: ${sentence(reviewFinding(review.output))}`);
   lines.push('');
 
   if (s.lagging_kpis.length) {
