@@ -402,8 +402,10 @@ describe('offline comms suggestions', () => {
       ],
     });
     expect(text).toBe("You're welcome, Sofia!");
-    const both = reply(['Here is the Q3 report.', 'Can we meet about it on Friday?']);
-    expect(both).toContain('Would tomorrow at 10:00 work for you?');
+    const both = reply(['Q3 report: revenue 1.4M.', 'Can we meet about it on Friday?']);
+    expect(both).toBe(
+      'Thanks for the numbers, Sofia — noted: 1.4M. Happy to meet. Would tomorrow at 10:00 work for you?',
+    );
   });
 
   it('mentions the last noted interaction only when it is about the same thing', () => {
