@@ -25,7 +25,10 @@ apiSuite('conversations and chat', () => {
   let waitlisted: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // The stop tests need a reply still streaming when the event stream is listening and the stop
+    // arrives; at the default pace a short offline answer (about 50 words) can be over before that
+    // on PostgreSQL, at this one it streams for about half a second.
+    t = await createTestApp({ AI_OFFLINE_TOKEN_DELAY_MS: '10' });
     owner = await t.createUser('user');
     other = await t.createUser('ceo');
     waitlisted = await t.createUser('waitlisted');
