@@ -311,6 +311,9 @@ apiSuite('crew and flow runs (offline engine)', () => {
     const mine = rows.find((r) => r.crew_run_id === fid);
     expect(mine?.content).toBeTruthy();
     expect(String(done.result)).toContain(String(mine?.content).slice(0, 40));
+    // The offline advice builds on the flow's review step: it says what the review put first.
+    expect(mine?.content).toMatch(/The review \(“Review goals and KPIs”\) put this first: \S/);
+    expectWellFormed(String(mine?.content));
   });
 
   it("another user's runs, timelines and streams are 404; their conversation cannot host my run", async () => {
