@@ -288,6 +288,37 @@ describe('offline strategic advice', () => {
     expectWellFormed(text.replace(/^# .*\n/, ''));
   });
 
+  it('for an empty workspace it says so and recommends setting the first goals', () => {
+    const empty = {
+      ...SNAPSHOT,
+      goals: [],
+      lagging_kpis: [],
+      overdue_goals: [],
+      open_tasks: [],
+      overdue_tasks: [],
+      unassigned_tasks: [],
+      notes: [],
+      counts: {
+        goals: 0,
+        lagging_kpis: 0,
+        overdue_goals: 0,
+        open_tasks: 0,
+        overdue_tasks: 0,
+        unassigned_tasks: 0,
+        notes: 0,
+      },
+    };
+    const text = offlineHandlers['strategic-advice'](input({ data: empty }));
+    const p = paragraphs(text);
+    expect(p[0]).toBe('# Set your first strategic goals');
+    expect(p[2]).toBe('There are no strategic goals to measure yet.');
+    expect(p[3]).toBe('As of 2026-11-24 you have no open goals and no open tasks.');
+    expect(text).toContain(
+      '1. Define two or three strategic goals with measurable KPIs in the Strategy Center.',
+    );
+    expectWellFormed(text.replace(/^# .*\n/, ''));
+  });
+
   it('in the strategic flow it builds on what the review step put first', () => {
     const review =
       'As of 2026-11-24 you have 2 open goals. What stands out:\n\n- Goal “Ship the partner portal” is 40% complete and was due 2026-10-01.\n\n_Offline engine — written as the Analyst_';

@@ -67,6 +67,9 @@ function leadOf(s: WorkspaceSnapshot): string {
   return 'There are no strategic goals to measure yet.';
 }
 
+/** "no open goals", "1 open goal", "3 open goals". */
+const some = (n: number, one: string) => (n === 0 ? `no ${one}s` : plural(n, one));
+
 function standing(s: WorkspaceSnapshot): string {
   const c = s.counts;
   const late = [
@@ -74,8 +77,11 @@ function standing(s: WorkspaceSnapshot): string {
     c.unassigned_tasks ? `${c.unassigned_tasks} without an owner` : '',
   ].filter(Boolean);
   return (
-    `As of ${s.today} you have ${plural(c.goals, 'open goal')} with ${plural(c.lagging_kpis, 'KPI')} behind plan, ` +
-    `${plural(c.overdue_goals, 'overdue goal')} and ${plural(c.open_tasks, 'open task')}` +
+    `As of ${s.today} you have ` +
+    (c.goals
+      ? `${plural(c.goals, 'open goal')} with ${some(c.lagging_kpis, 'KPI')} behind plan, ${some(c.overdue_goals, 'overdue goal')} and `
+      : 'no open goals and ') +
+    `${some(c.open_tasks, 'open task')}` +
     `${late.length ? ` (${late.join(', ')})` : ''}.`
   );
 }
