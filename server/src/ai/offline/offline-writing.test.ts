@@ -254,6 +254,15 @@ describe('offline run steps', () => {
     expectWellFormed(text);
   });
 
+  it('a step after a tool step quotes the data it returned, never as a person’s answer', () => {
+    const previous = [{ name: 'Fetch rates', output: '{"eur_usd":1.08}' }];
+    const summary = step({ name: 'Write up', description: 'Write it up.' }, { previous }, []);
+    expect(paragraphs(summary)[0]).toBe('In short: “Fetch rates” returned `{"eur_usd":1.08}`.');
+    const next = step(assess, { previous });
+    expect(next).toContain('This builds on what “Fetch rates” returned: `{"eur_usd":1.08}`.');
+    expect(next).not.toContain('Your answer');
+  });
+
   it('a step with no data says so plainly, naming the step', () => {
     const text = step({ name: 'Gather facts', description: 'Collect facts about the market.' }, {}, [
       toolResult('internal_search', { query: 'market', hits: [] }),

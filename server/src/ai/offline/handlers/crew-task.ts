@@ -37,8 +37,12 @@ function modeOf(d: CrewTaskData['task'], hasPrevious: boolean): Mode {
   return 'findings';
 }
 
+/** A tool step's output (JSON, or its error), which is data rather than prose to quote. */
+const isData = (output: string) => /^\s*[[{]|^Tool error:/.test(output);
+/** What a tool step returned, quoted as code so a later step shows the data it used. */
+const dataOf = (output: string) => `\`${clip(output, 240).replace(/`/g, "'")}\``;
 /** A person's answer (a wait-for-human step's output): one line, not written by an agent. */
-const isAnswer = (output: string) => !output.includes('\n') && output.length <= 500;
+const isAnswer = (output: string) => !output.includes('\n') && output.length <= 500 && !isData(output);
 const APPROVAL = /^\s*(yes|y|ok|okay|approved?|agreed?|go( ahead)?|lgtm|looks good|fine|sure)\b/i;
 
 /** The conclusion of an earlier step: its first sentence after what was asked and answered. */
@@ -101,18 +105,66 @@ function footer(d: Partial<CrewTaskData>): string {
   return `_Offline engine — written${as} from your workspace data; no AI provider is configured._`;
 }
 
+/** A write-up: the earlier steps' conclusions, then the last step's points (or all of theirs). */
+function writeUp(written: { name: string; output: string }[]): string[] {
+  const leads = [
+    ...new Set(
+      written
+        .map((p) =>
+          sentence(isData(p.output) ? `“${p.name}” returned ${dataOf(p.output)}` : conclusionOf(p.output)),
+        )
+        .filter(Boolean),
+    ),
+  ];
+  const last = written.at(-1)?.output ?? '';
+  const own = pointsOf(last);
+  const shown = own.length ? own : written.flatMap((p) => pointsOf(p.output));
+  const numbered = /^\s*\d+[.)]\s/m.test(own.length ? last : written.map((p) => p.output).join('\n'));
+  const list = shown.slice(0, MAX_POINTS).map((p, i) => `${numbered ? `${i + 1}.` : '-'} ${p}`);
+  return [`In short: ${leads.join(' ')}`, ...(list.length ? ['', ...list] : [])];
+}
+
+/** A plan: the actions the facts call for (else the earlier steps' points), most pressing first. */
+function plan(ev: Evidence, facts: Fact[], written: { output: string }[]): string[] {
+  const actions = facts.filter((f) => f.action).map((f) => f.action as string);
+  const steps = actions.length ? actions : written.flatMap((p) => pointsOf(p.output));
+  const state = ev.snapshot ? `${snapshotSummary(ev.snapshot)} ` : '';
+  if (!steps.length)
+    return [
+      `${state}Nothing is behind plan, so I would keep the current cadence and review the KPIs weekly.`,
+    ];
+  return [
+    `${state}The plan, most pressing first:`,
+    '',
+    ...steps.slice(0, MAX_POINTS).map((a, i) => `${i + 1}. ${a}`),
+  ];
+}
+
+/** Findings: the state of the workspace and the facts, most pressing first. */
+function findings(ev: Evidence, facts: Fact[], taskName: string): string[] {
+  const state = ev.snapshot ? `${snapshotSummary(ev.snapshot)} ` : '';
+  if (!facts.length)
+    return [state ? state.trim() : `I found no records in your workspace for “${taskName}” yet.`];
+  const n = facts.length;
+  const lead = ev.snapshot
+    ? 'What stands out:'
+    : `${plural(n, 'record')} in your workspace ${n === 1 ? 'relates' : 'relate'} to this:`;
+  return [`${state}${lead}`, '', ...facts.slice(0, MAX_POINTS).map((f) => `- ${f.text}`)];
+}
+
 /**
- * The offline engine's answer for one crew task or flow step: conclusion first, then the points (facts,
- * actions, or the earlier steps' points for a write-up), each naming its record, and what it built on
- * (the earlier step's conclusion, the person's answer). Deterministic.
+ * The offline engine's answer for one crew task or flow step: what it was asked or answered, then
+ * the conclusion and its points (facts, actions, or the earlier steps' points for a write-up), each
+ * naming its record, then what it built on. Deterministic.
  */
 export const crewTaskHandler: OfflineHandler = ({ data, toolResults }) => {
   const d = (data ?? {}) as Partial<CrewTaskData>;
   const task = d.task ?? { name: 'Task', description: '', expected_output: null };
   const previous = d.previous ?? [];
-  const answered = [...previous].reverse().find((p) => isAnswer(p.output));
-  const answer = d.human_answer ?? (answered && answered === previous.at(-1) ? answered.output : null);
-  const answerStep = d.human_answer ? null : (answered?.name ?? null);
+  const last = previous.at(-1);
+  // A wait-for-human step's output is the person's answer; the step right after it quotes it.
+  const answer = d.human_answer ?? (last && isAnswer(last.output) ? last.output : null);
+  const answerStep = d.human_answer ? null : (last?.name ?? null);
   const written = previous.filter((p) => !isAnswer(p.output));
   const ev = evidenceOf(toolResults);
   const facts = factsOf(ev);
@@ -123,51 +175,26 @@ export const crewTaskHandler: OfflineHandler = ({ data, toolResults }) => {
   const asked = previous.length === 0 ? inputsSentence(d.inputs ?? {}) : null;
   if (asked) lines.push(asked, '');
   if (answer) lines.push(answerSentence(answerStep, answer), '');
-
-  if (mode === 'write-up') {
-    const leads = [...new Set(written.map((p) => sentence(conclusionOf(p.output))).filter(Boolean))];
-    const points = written.flatMap((p) => pointsOf(p.output));
-    const last = written.at(-1) as { output: string };
-    const own = pointsOf(last.output);
-    const shown = own.length ? own : points;
-    const numbered = /^\s*\d+[.)]\s/m.test(
-      own.length ? last.output : written.map((p) => p.output).join('\n'),
+  if (mode === 'write-up') lines.push(...writeUp(written));
+  else
+    lines.push(
+      ...(mode === 'plan' ? plan(ev, facts, written) : findings(ev, facts, task.name)),
+      ...spaced(webLines(ev)),
     );
-    lines.push(`In short: ${leads.join(' ')}`);
-    if (shown.length)
-      lines.push('', ...shown.slice(0, MAX_POINTS).map((p, i) => `${numbered ? `${i + 1}.` : '-'} ${p}`));
-  } else if (mode === 'plan') {
-    const actions = facts.filter((f) => f.action).map((f) => f.action as string);
-    const inherited = written.flatMap((p) => pointsOf(p.output));
-    const steps = actions.length ? actions : inherited;
-    const state = ev.snapshot ? `${snapshotSummary(ev.snapshot)} ` : '';
-    if (steps.length) {
-      lines.push(`${state}The plan, most pressing first:`, '');
-      lines.push(...steps.slice(0, MAX_POINTS).map((a, i) => `${i + 1}. ${a}`));
-    } else {
-      lines.push(
-        `${state}Nothing is behind plan, so I would keep the current cadence and review the KPIs weekly.`,
-      );
-    }
-  } else {
-    const state = ev.snapshot ? `${snapshotSummary(ev.snapshot)} ` : '';
-    if (facts.length) {
-      const related = `${plural(facts.length, 'record')} in your workspace ${facts.length === 1 ? 'relates' : 'relate'} to this:`;
-      lines.push(`${state}${ev.snapshot ? 'What stands out:' : related}`, '');
-      lines.push(...facts.slice(0, MAX_POINTS).map((f) => `- ${f.text}`));
-    } else {
-      lines.push(state ? state.trim() : `I found no records in your workspace for “${task.name}” yet.`);
-    }
-  }
-  const web = webLines(ev);
-  if (web.length && mode !== 'write-up') lines.push('', ...web);
 
   const prev = written.at(-1);
   if (prev && mode !== 'write-up')
-    lines.push('', `This builds on “${prev.name}”, which put first: ${sentence(keyPointOf(prev.output))}`);
+    lines.push(
+      '',
+      isData(prev.output)
+        ? `This builds on what “${prev.name}” returned: ${dataOf(prev.output)}.`
+        : `This builds on “${prev.name}”, which put first: ${sentence(keyPointOf(prev.output))}`,
+    );
   lines.push('', footer(d));
   return lines
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 };
+
+const spaced = (block: string[]) => (block.length ? ['', ...block] : []);
