@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../test/helpers.ts';
 import type { AuthUser } from '../platform/auth/authenticate.ts';
 import { streamAssistantTurn } from './assistant.ts';
+import { expectWellFormed } from './offline/offline-test-kit.ts';
 import { OFFLINE_NOTICE } from './offline/types.ts';
 
 const authUser = (u: TestUser): AuthUser => ({
@@ -86,8 +87,16 @@ apiSuite('assistant turn on the offline engine', () => {
     expect(r.text).toContain('Task “Prepare the board deck”');
     expect(r.text).toContain('Goal “Board readiness”');
     expect(r.text).toMatch(/Sources: .*Task “Prepare the board deck”/);
-    expect(r.text).toMatch(/lagging KPI Board materials ready: 1 of 4 docs \(25%\)/);
-    expect(r.text).toContain('Overdue tasks');
+    // The answer leads with the record asked about, told with its facts, then the related goal.
+    expect(r.text.split('\n\n')[1]).toBe(
+      'Task “Prepare the board deck” is overdue: it was due 2020-01-15 and is still not started ' +
+        '(High priority). It reads: “Q4 numbers for the board”.',
+    );
+    expect(r.text).toContain('its KPI Board materials ready is behind at 1 of 4 docs (25%)');
+    expect(r.text).toMatch(
+      /you have 1 open goal, which is behind plan on a KPI, and 1 open task, which is overdue\./,
+    );
+    expectWellFormed(r.text);
     expect(r.text).not.toContain('Other board secret');
     expect(r.text).not.toMatch(/gpt-5/i);
     expect(r.sources).toEqual(

@@ -4,6 +4,7 @@ import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '.
 import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
 import { connectSse } from '../../../test/sse.ts';
 import { registerScriptedColleague } from './comms.demo-replies.ts';
+import { expectWellFormed } from '../../ai/offline/offline-test-kit.ts';
 import { commsIdle } from './comms.messages.ts';
 import { latestMessagesQuery, listThreadsQuery, messagesAfterQuery } from './comms.repository.ts';
 
@@ -304,6 +305,21 @@ apiSuite('comms', () => {
     });
     expect(again.statusCode).toBe(404);
     await commsIdle(t.ctx);
+  });
+
+  it('the offline suggestion answers the message: it acknowledges the figures given and the request made', async () => {
+    const th = await open(ceo, [maya.id], 200);
+    await send(
+      maya,
+      th.id,
+      'Q3 is closed: 42 deals, ARR €1.2M, up 15% on Q2. Could you send me the board deck?',
+    );
+    await commsIdle(t.ctx);
+    const s = await suggestion(ceo, th.id);
+    expect(s?.text).toBe(
+      "Thanks for the numbers, Maya — noted: 42 deals, €1.2M and 15%. Sure — I'll send you the board deck today.",
+    );
+    expectWellFormed(s?.text ?? '');
   });
 
   it('Ignore adds "AI suggestion dismissed by user." for the caller only', async () => {

@@ -2,6 +2,7 @@ import { RUN_ALREADY_ACTIVE, RUN_STOPPED_SUMMARY } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { connectSse } from '../../../test/sse.ts';
+import { expectWellFormed } from '../../ai/offline/offline-test-kit.ts';
 import {
   builtinAgentIds,
   createConversation,
@@ -56,6 +57,13 @@ apiSuite('crew and flow runs (offline engine)', () => {
       { name: 'Beta analysis', description: 'Analyse the facts', agent_id: agents.Analyst },
       { name: 'Gamma summary', description: 'Write it up', agent_id: agents.Writer },
     ]);
+    const task = await t.req({
+      method: 'POST',
+      url: '/api/tasks/',
+      token: ceo.token,
+      body: { title: 'Nordic expansion plan', priority: 'High', due_date: '2020-02-01' },
+    });
+    expect(task.statusCode).toBe(201);
     const conv = await createConversation(t, ceo);
     const id = await startRun(t.req, ceo.token, 'crew', crewId, {
       conversationId: conv,
@@ -73,10 +81,20 @@ apiSuite('crew and flow runs (offline engine)', () => {
     const outputs = timeline.filter((e) => e.type === 'task_output');
     expect(outputs.map((e) => e.details?.name)).toEqual(['Alpha research', 'Beta analysis', 'Gamma summary']);
     const texts = outputs.map((e) => String(e.details?.output));
-    expect(texts[0]).toContain('nothing yet (first step)');
-    expect(texts[0]).toContain('topic: Nordic expansion');
-    expect(texts[1]).toContain('Building on “Alpha research”:** ### Alpha research (step 1)');
-    expect(texts[2]).toContain('Building on “Beta analysis”:** ### Beta analysis (step 2)');
+    // The researcher names what it found for the run's input, the analyst tells it with its facts
+    // and builds on the researcher, the writer sums both up; none leaks a template marker.
+    expect(texts[0]).toContain('You asked about topic “Nordic expansion”.');
+    expect(texts[0]).toContain('- Task “Nordic expansion plan”');
+    expect(texts[1]).toContain('- Task “Nordic expansion plan” is overdue: it was due 2020-02-01');
+    expect(texts[1]).toContain(
+      'This builds on “Alpha research”, which put first: Task “Nordic expansion plan”.',
+    );
+    expect(texts[2]).toMatch(/^In short: Task “Nordic expansion plan”\. As of \S+ you have no open goals/);
+    expect(texts[2]).toContain('- Task “Nordic expansion plan” is overdue');
+    for (const text of texts) {
+      expect(text).toContain('_Offline engine — written as the ');
+      expectWellFormed(text);
+    }
     // Each task's events come in order: start, (tool calls), thought, output.
     const types = timeline.map((e) => e.type);
     expect(types.filter((x) => x === 'task_start')).toHaveLength(3);
@@ -128,7 +146,12 @@ apiSuite('crew and flow runs (offline engine)', () => {
     timeline = await timelineOf(t.req, ceo.token, 'crew', id);
     const outputs = timeline.filter((e) => e.type === 'task_output');
     expect(outputs).toHaveLength(2);
-    expect(String(outputs[1].details?.output)).toContain('Answer received:** Option B, Europe first');
+    const decided = String(outputs[1].details?.output);
+    expect(decided).toContain(
+      'Your answer was “Option B, Europe first”, and this step takes it as the decision.',
+    );
+    expect(decided).toContain('This builds on “Draft”');
+    expectWellFormed(decided);
     expect(
       timeline.some((e) => e.type === 'human_input' && e.details?.user_input === 'Option B, Europe first'),
     ).toBe(true);
@@ -168,7 +191,10 @@ apiSuite('crew and flow runs (offline engine)', () => {
     expect(done.status).toBe('completed');
     const types = (await timelineOf(t.req, ceo.token, 'flow', fid)).map((e) => e.type);
     expect(types.slice(-2)).toEqual(['result', 'terminal']);
-    expect(String(done.result)).toContain('Building on “Approve”:** yes');
+    expect(String(done.result)).toMatch(
+      /^Your answer to “Approve” was “yes”, so the plan stands as drafted\./,
+    );
+    expectWellFormed(String(done.result));
   });
 
   it('a crew that requires input cannot start with blank questions', async () => {
@@ -285,6 +311,9 @@ apiSuite('crew and flow runs (offline engine)', () => {
     const mine = rows.find((r) => r.crew_run_id === fid);
     expect(mine?.content).toBeTruthy();
     expect(String(done.result)).toContain(String(mine?.content).slice(0, 40));
+    // The offline advice builds on the flow's review step: it says what the review put first.
+    expect(mine?.content).toMatch(/The review \(“Review goals and KPIs”\) put this first: \S/);
+    expectWellFormed(String(mine?.content));
   });
 
   it("another user's runs, timelines and streams are 404; their conversation cannot host my run", async () => {

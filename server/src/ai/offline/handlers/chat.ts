@@ -1,10 +1,15 @@
-import type {
-  InternalSearchOutput,
-  SnapshotGoal,
-  WebSearchOutput,
-  WorkspaceSnapshotOutput,
-} from '../../tools/types.ts';
+import type { InternalSearchOutput, WebSearchOutput, WorkspaceSnapshotOutput } from '../../tools/types.ts';
 import { sourceLabel, sourcesOf } from '../../tools/types.ts';
+import {
+  type Evidence,
+  evidenceOf,
+  hitFact,
+  hitSnippet,
+  snapshotFacts,
+  snapshotSummary,
+  webFact,
+} from '../evidence.ts';
+import { clip, plainLines, sentence } from '../prose.ts';
 import { OFFLINE_NOTICE, type OfflineHandler } from '../types.ts';
 
 /** What the assistant passes in `providerOptions.offline.data` for a chat turn. */
@@ -50,7 +55,7 @@ const STOP_WORDS = new Set([
 
 /**
  * The attached files the question is about (those sharing a word with it; all of them when none
- * does) with their matching lines, so the answer quotes and names what it used.
+ * does) with their matching lines as sentences, so the answer quotes and names what it used.
  */
 function attachmentSection(
   files: { name: string; text: string }[],
@@ -58,88 +63,58 @@ function attachmentSection(
 ): { lines: string[]; used: string[] } {
   const asked = wordsOf(question);
   const scored = files.map((f) => {
-    const lines = f.text
-      .split('\n')
-      .map((l) => l.trim())
-      .filter(Boolean);
+    const lines = plainLines(f.text);
     const hits = lines.filter((l) => [...wordsOf(l)].some((w) => asked.has(w)));
     return { f, hits, lines };
   });
   const matching = scored.filter((s) => s.hits.length > 0 || asked.has(s.f.name.toLowerCase()));
   const used = matching.length > 0 ? matching : scored;
-  const out = ['**From the attached files**'];
-  for (const u of used) {
+  const said = used.map((u) => {
     const excerpt = (u.hits.length > 0 ? u.hits : u.lines)
       .slice(0, EXCERPT_LINES)
-      .map((l) => (l.length > EXCERPT_CHARS ? `${l.slice(0, EXCERPT_CHARS)}…` : l));
-    out.push(`- File “${u.f.name}”${excerpt.length ? `: ${excerpt.join(' / ')}` : ' (no text)'}`);
-  }
-  return { lines: out, used: used.map((u) => `File “${u.f.name}”`) };
+      .map((l) => sentence(clip(l, EXCERPT_CHARS)));
+    return `File “${u.f.name}” ${excerpt.length ? `says: ${excerpt.join(' ')}` : 'has no text I can read.'}`;
+  });
+  const lines = said.length === 1 ? said : ['The attached files say:', ...said.map((x) => `- ${x}`)];
+  return { lines, used: used.map((u) => `File “${u.f.name}”`) };
 }
 
-const MAX_ITEMS = 5;
-const pct = (n: number) => `${Math.round(n)}%`;
-const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0+$/, ''));
+const MAX_ITEMS = 4;
 
-function laggingKpi(goal: SnapshotGoal): string | null {
-  const lagging = goal.kpis.filter((k) => k.lagging).sort((a, b) => a.progress - b.progress)[0];
-  if (!lagging) return null;
-  const unit = lagging.unit ? ` ${lagging.unit}` : '';
-  return `lagging KPI ${lagging.name}: ${fmt(lagging.current_value)} of ${fmt(lagging.target_value ?? 0)}${unit} (${pct(lagging.progress)})`;
+const GREETING = /^(hi|hello|hey|good (morning|afternoon|evening)|thanks|thank you)\b[\s\p{L}]{0,12}[!.]*$/iu;
+
+/** The lead: the record that answers the question, or what the search did not find. */
+function searchSection(o: InternalSearchOutput, ev: Evidence, cited: Set<string>): string[] {
+  if (o.hits.length === 0) return [`I found nothing in your workspace about “${o.query}”.`];
+  const facts = o.hits.slice(0, MAX_ITEMS + 1).map((h) => ({ h, f: hitFact(h, ev.snapshot) }));
+  const [top, ...rest] = facts;
+  for (const x of facts) cited.add(x.f.source);
+  const snippet = hitSnippet(top.h);
+  // A goal or task told from the snapshot does not carry its text yet: quote the matching part.
+  const lead =
+    snippet && !top.f.text.includes(snippet)
+      ? `${top.f.text} It reads: “${snippet.replace(/\.$/, '')}”.`
+      : top.f.text;
+  if (rest.length === 0) return [lead];
+  return [lead, '', `Also related to “${o.query}”:`, ...rest.map((x) => `- ${x.f.text}`)];
 }
 
-function searchSection(o: InternalSearchOutput): string[] {
-  if (o.hits.length === 0) return [`Nothing in your workspace matches “${o.query}”.`];
-  const lines = [`**Records matching “${o.query}”**`];
-  for (const h of o.hits.slice(0, 8)) {
-    const snippet = h.snippet && h.snippet !== h.title ? ` — ${h.snippet}` : '';
-    lines.push(`- ${sourceLabel(h)}${snippet}`);
-  }
-  return lines;
-}
-
-function snapshotSection(s: WorkspaceSnapshotOutput): string[] {
-  const lines: string[] = [];
-  if (s.goals.length > 0) {
-    lines.push('**Goals and KPI progress**');
-    for (const g of s.goals.slice(0, MAX_ITEMS)) {
-      const lag = laggingKpi(g);
-      lines.push(
-        `- Goal “${g.title}” — ${pct(g.progress)} complete, ${g.overdue ? 'overdue since' : 'due'} ${g.due_date} (${g.status.replace(/_/g, ' ')})${lag ? `; ${lag}` : ''}`,
-      );
-    }
-  } else {
-    lines.push('You have no open goals yet.');
-  }
-  lines.push('');
-  if (s.overdue_tasks.length > 0) {
-    lines.push(`**Overdue tasks** (${s.overdue_task_count} as of ${s.today})`);
-    for (const t of s.overdue_tasks.slice(0, MAX_ITEMS))
-      lines.push(`- Task “${t.title}” — ${t.priority} priority, was due ${t.due_date}`);
-    lines.push('');
-  }
-  const upcoming = s.open_tasks.filter((t) => !s.overdue_tasks.some((o) => o.id === t.id));
-  if (upcoming.length > 0) {
-    lines.push(`**Open tasks** (${s.open_task_count} in total)`);
-    for (const t of upcoming.slice(0, MAX_ITEMS))
-      lines.push(
-        `- Task “${t.title}” — ${t.priority} priority, ${t.due_date ? `due ${t.due_date}` : 'no due date'}`,
-      );
-  } else if (s.overdue_tasks.length === 0) {
-    lines.push('You have no open tasks.');
-  }
-  return lines;
+/** The state of the workspace around the answer: a summary and the pressing items not named yet. */
+function snapshotSection(s: WorkspaceSnapshotOutput, cited: Set<string>, lead: boolean): string[] {
+  const pressing = snapshotFacts(s).filter((f) => !cited.has(f.source) && (lead || f.urgency > 0));
+  const shown = pressing.slice(0, MAX_ITEMS);
+  for (const f of shown) cited.add(f.source);
+  const intro = lead ? snapshotSummary(s) : `More broadly: ${snapshotSummary(s).replace(/^As of/, 'as of')}`;
+  if (shown.length === 0) return [intro];
+  const label = shown.some((f) => f.urgency > 0) ? 'What needs attention first:' : 'What is open:';
+  return [`${intro} ${label}`, ...shown.map((f) => `- ${f.text}`)];
 }
 
 function webSection(o: WebSearchOutput): string[] {
-  if (o.error) return [`Internet search failed: ${o.error}`];
+  if (o.error)
+    return [`The web search failed (${clip(o.error, 120)}), so this answer uses your workspace only.`];
   if (o.results.length === 0) return [`The web search for “${o.query}” found nothing.`];
-  return [
-    '**From the web**',
-    ...o.results
-      .slice(0, MAX_ITEMS)
-      .map((r) => `- [${r.title}](${r.url})${r.snippet ? ` — ${r.snippet}` : ''}`),
-  ];
+  return ['On the web:', ...o.results.slice(0, MAX_ITEMS).map((r) => `- ${webFact(r).text}`)];
 }
 
 /** The header under which the assistant lists memories in its system prompt (see assistant.ts). */
@@ -159,45 +134,47 @@ export function memoriesInSystem(system: string): string[] {
 }
 
 /**
- * The default offline task: answers from what the grounding tools returned (search hits, goals and KPI
- * progress, tasks, web results) and the memories passed in, naming every record it used.
+ * The default offline task: answers the last message from what the grounding tools returned (the
+ * matching record first, then the state of the workspace, the attached files, the web) and the
+ * memories passed in, as sentences and short lists that name every record they use.
  */
 export const chatHandler: OfflineHandler = ({ data, system, lastUserText, toolResults }) => {
   const d = (data ?? {}) as ChatOfflineData;
+  const ev = evidenceOf(toolResults);
   const out: string[] = [OFFLINE_NOTICE, ''];
   const sections: string[][] = [];
   const attached = (d.attachments ?? []).filter((f) => f.text.trim() !== '');
   const files = attached.length > 0 && lastUserText ? attachmentSection(attached, lastUserText) : null;
+  const greeting = GREETING.test(lastUserText);
+  const first = d.userName?.trim().split(/\s+/)[0];
+  if (greeting) sections.push([`Hello${first ? `, ${first}` : ''}.`]);
   if (files) sections.push(files.lines);
-  for (const r of toolResults) {
-    if (!r.output || typeof r.output !== 'object') continue;
-    if (r.toolName === 'internal_search') sections.push(searchSection(r.output as InternalSearchOutput));
-    if (r.toolName === 'workspace_snapshot')
-      sections.push(snapshotSection(r.output as WorkspaceSnapshotOutput));
-    if (r.toolName === 'web_search') sections.push(webSection(r.output as WebSearchOutput));
+
+  const cited = new Set<string>();
+  if (ev.search && !greeting) sections.push(searchSection(ev.search, ev, cited));
+  if (ev.snapshot) sections.push(snapshotSection(ev.snapshot, cited, greeting || !ev.search));
+  if (ev.web) sections.push(webSection(ev.web));
+
+  if (!lastUserText) {
+    sections.push(['Ask me about your goals, tasks, notes, advice or contacts.']);
+  } else if (toolResults.length === 0 && !files) {
+    sections.push([
+      'I can only answer from your workspace data, and Internal Search is off for this message. ' +
+        'Turn on **Internal Search** in More Settings and ask again.',
+    ]);
   }
   const memories = (d.memories ?? memoriesInSystem(system)).filter(Boolean);
   if (memories.length > 0)
-    sections.push(['**What I remember about you**', ...memories.slice(0, MAX_ITEMS).map((m) => `- ${m}`)]);
-
-  if (!lastUserText) {
-    out.push('Ask me about your goals, tasks, notes, advice or contacts.');
-  } else if (toolResults.length === 0 && files) {
-    out.push(`Here is what your attached files say about “${lastUserText.slice(0, 120)}”.`);
-  } else if (toolResults.length === 0) {
-    out.push(
-      'I can only answer from your workspace data, and Internal Search is off for this message. ' +
-        'Turn on **Internal Search** in More Settings and ask again.',
-    );
-  } else {
-    out.push(`Here is what your workspace says about “${lastUserText.slice(0, 120)}”.`);
-  }
-  for (const s of sections) out.push('', ...s);
+    sections.push([
+      'From earlier conversations I remember:',
+      ...memories.slice(0, MAX_ITEMS + 1).map((m) => `- ${m}`),
+    ]);
   if (d.internetSearch === 'unavailable')
-    out.push('', 'Internet search is not configured on this server, so I did not search the web.');
+    sections.push(['Internet search is not configured on this server, so I did not search the web.']);
 
+  for (const s of sections) out.push(...s, '');
   const sources = [...(files?.used ?? []), ...sourcesOf(toolResults).slice(0, 12).map(sourceLabel)];
-  if (sources.length > 0) out.push('', `Sources: ${sources.join(', ')}`);
+  if (sources.length > 0) out.push(`Sources: ${sources.join(', ')}`);
   return out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')

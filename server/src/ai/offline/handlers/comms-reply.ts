@@ -1,3 +1,4 @@
+import { clip, listOf } from '../prose.ts';
 import type { OfflineHandler } from '../types.ts';
 
 /** What the comms module passes in `providerOptions.offline.data` (and in the prompt for real models). */
@@ -19,34 +20,149 @@ const firstName = (name: string) => name.trim().split(/\s+/)[0] || name;
 
 const has = (text: string, words: string[]) => words.some((w) => new RegExp(`\\b${w}`, 'i').test(text));
 
+/** "me"/"my" of the sender become "you"/"your" in the reply, and the other way round. */
+const SWAP: Record<string, string> = {
+  me: 'you',
+  my: 'your',
+  your: 'my',
+  you: 'me',
+  mine: 'yours',
+  yours: 'mine',
+};
+const swapPerson = (text: string) =>
+  text.replace(/\b(me|my|your|you|mine|yours)\b/gi, (w) => SWAP[w.toLowerCase()]);
+
+const sentencesOf = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    .split(/(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** The figures a message gave ("€1.2M", "15%", "12 new logos"), quoted back to show it read them. */
+function figuresOf(text: string): string[] {
+  const out: string[] = [];
+  const re = /(?<![\p{L}\d])([€$£]?\d[\d.,]*(?:\s?(?:%|percent\b|bn\b|[kKmMbB]\b))?)((?:\s[a-z]{3,}){0,2})/gu;
+  for (const m of text.matchAll(re)) {
+    const figure = m[1].replace(/[.,]+$/, '');
+    const suffixed = /[%kKmMbBn]$|percent$/.test(figure) || /^[€$£]/.test(figure);
+    // "42 deals and ARR" → "42 deals": the unit stops at the first filler word.
+    const words = suffixed ? [] : m[2].trim().split(' ').filter(Boolean);
+    const stop = words.findIndex((w) => FILLER.has(w));
+    const unit = (stop < 0 ? words : words.slice(0, stop)).join(' ');
+    if (/^\d{4}$/.test(figure) && !unit) continue; // a year, not a figure
+    out.push(unit ? `${figure} ${unit}` : figure);
+  }
+  return [...new Set(out)].slice(0, 3);
+}
+const FILLER = new Set(
+  'and or the for from with than this that are was were into onto over per but in on at to of by is we'.split(
+    ' ',
+  ),
+);
+
+/** "Can you send me the deck?" → "send you the deck" (what the sender asks the recipient to do). */
+const ACTIONS =
+  'send|share|review|check|look at|look into|approve|sign|confirm|prepare|join|forward|update|draft';
+const REQUEST = new RegExp(`\\b(?:can|could|would|will) you(?: please)? ((?:${ACTIONS})\\b[^?]*)\\?`, 'i');
+const IMPERATIVE = new RegExp(`(?:^|[.!]\\s+)(?:please )?((?:${ACTIONS})\\b[^.!?]*)`, 'i');
+const MEETING =
+  /\b(?:can|could|shall|should|let's|lets)(?: we)? (?:meet|schedule|set up|catch up|sync|talk|have a (?:call|meeting|chat)|jump on)|\b(?:are you|you) (?:free|available)|\bhave (?:time|a minute)/i;
+const OPINION =
+  /\b(do you (think|agree)|what do you think|thoughts|ok with|okay with|fine with|happy with)\b/i;
+const TROUBLE = ['urgent', 'asap', 'blocker', 'blocked', 'issue', 'problem', 'risk', 'delay', 'slipp'];
+
+/** What a question is about: "the status of the Q3 budget", "the Falcon deal" (null when unclear). */
+function topicOf(question: string): string | null {
+  const q = question.replace(/\?+$/, '').trim();
+  const what = /^what(?:'s| is| are) (.+)$/i.exec(q);
+  if (what) return swapPerson(what[1]);
+  const when = /^(when|where|who) (is|are|was) (.+)$/i.exec(q);
+  if (when) return `${when[1].toLowerCase()} ${swapPerson(when[3])} ${when[2]}`;
+  const about = /\b(?:about|on|regarding|for) (the [^,;]+|our [^,;]+|[A-Z][^,;]*)$/.exec(q);
+  return about ? `on ${swapPerson(about[1])}` : null;
+}
+
 /**
- * A short reply in the recipient's voice to the last message from the other person, grounded in the
- * thread and the recipient's contact record (the last interaction they noted). Deterministic, plain
- * text: it is a draft the person edits and sends, so it carries no engine notice.
+ * The reply to the question the message asks: the meeting it proposes, the thing it asks for, or an
+ * honest "I'll find out" that names what was asked. `named` when the reply already said the name.
+ */
+function answerQuestion(question: string, sender: string, named: boolean): string {
+  const to = named ? '' : `, ${sender}`;
+  if (MEETING.test(question)) return `Happy to meet${to}. Would tomorrow at 10:00 work for you?`;
+  const req = REQUEST.exec(question);
+  if (req) return `Sure${to} — I'll ${swapPerson(clip(req[1], 120))} today.`;
+  if (OPINION.test(question))
+    return `Good question${to} — let me think it through and give you a clear answer today.`;
+  const topic = topicOf(question);
+  return topic
+    ? `Good question${to}. I'll check ${clip(topic, 120)} and get back to you today.`
+    : `Good question${to}. Let me check and get back to you today.`;
+}
+
+/** "The launch is on track." → "the launch is on track" (null when it speaks of the sender). */
+function reflect(statement: string): string | null {
+  const s = statement.replace(/[.!]+$/, '').trim();
+  if (s.length > 100 || /\b(I|I'm|I've|I'll|I'd|me|my)\b/.test(s)) return null;
+  return swapPerson(
+    /^(The|Our|We|It|This|That|Everything|All)\b/.test(s) ? s[0].toLowerCase() + s.slice(1) : s,
+  );
+}
+
+/**
+ * A short reply in the recipient's voice to the other person's latest messages, grounded in the
+ * thread and the recipient's contact record. It answers what was asked (a meeting, a request, a
+ * question), acknowledges the figures it was given instead of asking for them, and only mentions the
+ * last noted interaction when it is about the same thing. Deterministic, plain text: it is a draft
+ * the person edits and sends, so it carries no engine notice and no markdown.
  */
 export const commsReplyHandler: OfflineHandler = ({ data }) => {
   const d = (data ?? {}) as Partial<CommsReplyData>;
   const messages = Array.isArray(d.messages) ? d.messages : [];
-  const incoming = [...messages].reverse().find((m) => !m.own);
-  const sender = firstName(d.sender_name || incoming?.sender_name || 'there');
-  const text = incoming?.text ?? '';
+  // Everything the other person said since the recipient last wrote is what the reply answers.
+  const lastOwn = messages.map((m) => m.own).lastIndexOf(true);
+  const incoming = messages.slice(lastOwn + 1).filter((m) => !m.own);
+  const sender = firstName(d.sender_name || incoming.at(-1)?.sender_name || 'there');
+  const text = incoming.map((m) => m.text.trim()).join(' ');
+  const sentences = sentencesOf(text);
+  const question = sentences.filter((s) => s.endsWith('?')).at(-1) ?? null;
+  const figures = figuresOf(sentences.filter((s) => !s.endsWith('?')).join(' '));
   const parts: string[] = [];
 
-  if (has(text, ['thank', 'thanks', 'appreciate'])) {
+  if (has(text, ['thank', 'thanks', 'appreciate']) && !question) {
     parts.push(`You're welcome, ${sender}!`);
-  } else if (has(text, ['meet', 'call', 'schedule', 'calendar', 'sync', 'catch up'])) {
+  } else if (figures.length > 0) {
+    parts.push(`Thanks for the numbers, ${sender} — noted: ${listOf(figures)}.`);
+  } else if (has(text, TROUBLE)) {
+    parts.push(`Thanks for flagging this, ${sender}. Let's take it first thing.`);
+  } else if (!question && MEETING.test(text)) {
     parts.push(`Happy to meet, ${sender}. Would tomorrow at 10:00 work for you?`);
-  } else if (has(text, ['update', 'status', 'report', 'numbers', 'progress', 'forecast'])) {
-    parts.push(`Thanks for the update, ${sender}. Could you send me the key numbers before our next review?`);
-  } else if (has(text, ['urgent', 'asap', 'blocker', 'blocked', 'issue', 'problem', 'risk'])) {
-    parts.push(`Thanks for flagging this, ${sender}. Let's take it first thing — what do you need from me?`);
-  } else if (text.trim().endsWith('?')) {
-    parts.push(`Good question, ${sender}. Let me check and get back to you today.`);
-  } else {
-    parts.push(`Thanks, ${sender} — noted. I'll follow up shortly.`);
+  } else if (!question) {
+    const imperative = IMPERATIVE.exec(text);
+    if (imperative) parts.push(`Will do, ${sender} — I'll ${swapPerson(clip(imperative[1], 120))} today.`);
+    else if (has(text, ['update', 'status', 'report', 'progress', 'forecast']))
+      parts.push(`Thanks for the update, ${sender}. Could you send the key numbers before our next review?`);
+    else {
+      const heard = sentences.length === 1 ? reflect(sentences[0]) : null;
+      parts.push(
+        heard
+          ? `Thanks, ${sender} — good to know ${heard}.`
+          : `Thanks, ${sender} — noted. I'll follow up shortly.`,
+      );
+    }
   }
+  if (question) parts.push(answerQuestion(question, sender, parts.length > 0));
+  if (has(text, TROUBLE) && !question) parts.push('What do you need from me?');
 
   const last = d.contact?.last_interaction;
-  if (last?.summary) parts.push(`This also ties in with "${last.summary}" from ${last.date}.`);
-  return parts.join(' ');
+  if (last?.summary && sharesWord(last.summary, text))
+    parts.push(`It follows on from what we discussed on ${last.date} (${clip(last.summary, 120)}).`);
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
 };
+
+/** True when two texts share a meaningful word (five letters or more), e.g. "budget". */
+function sharesWord(a: string, b: string): boolean {
+  const words = (t: string) => new Set(t.toLowerCase().match(/[\p{L}\p{N}]{5,}/gu) ?? []);
+  const wa = words(a);
+  return [...words(b)].some((w) => wa.has(w));
+}

@@ -1,14 +1,23 @@
 import type { SnapshotKpi, WorkspaceSnapshot } from '../../context/workspace-snapshot.ts';
+import { statusWords } from '../evidence.ts';
+import { fmt, leadSentence, plainLines, plural, sentence } from '../prose.ts';
 import { OFFLINE_NOTICE, type OfflineHandler } from '../types.ts';
+
+/** What a review step put first: its first point, else its first sentence (plain text). */
+function reviewFinding(output: string): string {
+  const point = output.split('\n').find((l) => /^\s*(?:[-*+]|\d+[.)])\s+/.test(l));
+  const body = plainLines(output).filter((l) => !/^(You asked about|Your answer\b)/.test(l));
+  return leadSentence(point ?? body.join('\n'));
+}
 
 /**
  * Strategic advice from the workspace snapshot (`providerOptions.offline.data`), deterministic: the
- * first line is the advice title as a `# ` heading, then markdown that names the lagging KPIs (largest
- * gap first), the overdue goals and tasks, the unassigned work, recommendations, and the sources.
+ * first line is the advice title as a `# ` heading, then the conclusion (the largest gap), where the
+ * workspace stands and what a flow's review step put first, then short sections naming the lagging
+ * KPIs (largest gap first), the overdue goals and tasks, the unassigned work, the actions for this
+ * week, and the sources.
  */
 
-const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/\.?0+$/, ''));
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const MAX = 5;
 
 function kpiValue(k: SnapshotKpi): string {
@@ -26,21 +35,67 @@ export function adviceTitle(s: WorkspaceSnapshot): string {
   return 'Set your first strategic goals';
 }
 
-export const strategicAdviceHandler: OfflineHandler = ({ data }) => {
+/** The earlier steps of a flow as the advice prompt lists them ("### name" then the output). */
+export function earlierStepsIn(prompt: string): { name: string; output: string }[] {
+  const at = prompt.indexOf(EARLIER_HEADER);
+  if (at < 0) return [];
+  const body = prompt.slice(at + EARLIER_HEADER.length).replace(/\n+Write the strategic advice\.\s*$/, '');
+  return body
+    .split(/^### /m)
+    .slice(1)
+    .map((part) => {
+      const [name, ...rest] = part.split('\n');
+      return { name: name.trim(), output: rest.join('\n').trim() };
+    })
+    .filter((x) => x.name !== '' && x.output !== '');
+}
+const EARLIER_HEADER = 'Earlier steps of this flow:';
+
+/** The conclusion first: the largest gap, else the most overdue goal or task, else the good news. */
+function leadOf(s: WorkspaceSnapshot): string {
+  const top = s.lagging_kpis[0];
+  if (top)
+    return (
+      `The biggest gap is **${top.title}** on goal “${top.goal_title}”: ${kpiValue(top)}, ` +
+      `${top.progress}% of target where ${top.expected_progress}% was expected by today.`
+    );
+  const og = s.overdue_goals[0];
+  if (og) return `Goal “${og.title}” is ${plural(og.days_overdue, 'day')} overdue at ${og.progress}%.`;
+  const ot = s.overdue_tasks[0];
+  if (ot) return `Every KPI is on pace; the work that slipped is Task “${ot.title}”, due ${ot.due_date}.`;
+  if (s.goals.length) return 'Every goal and KPI is on pace for its due date, and no work is overdue.';
+  return 'There are no strategic goals to measure yet.';
+}
+
+/** "no open goals", "1 open goal", "3 open goals". */
+const some = (n: number, one: string) => (n === 0 ? `no ${one}s` : plural(n, one));
+
+function standing(s: WorkspaceSnapshot): string {
+  const c = s.counts;
+  const late = [
+    c.overdue_tasks ? `${c.overdue_tasks} overdue` : '',
+    c.unassigned_tasks ? `${c.unassigned_tasks} without an owner` : '',
+  ].filter(Boolean);
+  return (
+    `As of ${s.today} you have ` +
+    (c.goals
+      ? `${plural(c.goals, 'open goal')} with ${some(c.lagging_kpis, 'KPI')} behind plan, ${some(c.overdue_goals, 'overdue goal')} and `
+      : 'no open goals and ') +
+    `${some(c.open_tasks, 'open task')}` +
+    `${late.length ? ` (${late.join(', ')})` : ''}.`
+  );
+}
+
+export const strategicAdviceHandler: OfflineHandler = ({ data, lastUserText }) => {
   const s = data as WorkspaceSnapshot | null;
   if (!s || !Array.isArray(s.goals)) {
     return `# Strategic advice\n\n${OFFLINE_NOTICE}\n\nNo workspace data was available to analyse.`;
   }
-  const c = s.counts;
-  const lines: string[] = [`# ${adviceTitle(s)}`, '', OFFLINE_NOTICE, ''];
-
-  lines.push('## Where you stand', '');
-  lines.push(
-    `As of ${s.today} you have ${plural(c.goals, 'open goal')}, ${plural(c.lagging_kpis, 'lagging KPI')}, ` +
-      `${plural(c.overdue_goals, 'overdue goal')} and ${plural(c.open_tasks, 'open task')} ` +
-      `(${c.overdue_tasks} overdue, ${c.unassigned_tasks} unassigned).`,
-    '',
-  );
+  const lines: string[] = [`# ${adviceTitle(s)}`, '', OFFLINE_NOTICE, '', leadOf(s), '', standing(s)];
+  const review = earlierStepsIn(lastUserText).at(-1);
+  if (review)
+    lines.push(`The review (“${review.name}”) put this first: ${sentence(reviewFinding(review.output))}`);
+  lines.push('');
 
   if (s.lagging_kpis.length) {
     lines.push('## KPI gaps', '');
@@ -66,12 +121,12 @@ export const strategicAdviceHandler: OfflineHandler = ({ data }) => {
   }
 
   if (s.open_tasks.length) {
-    lines.push('## Open tasks', '');
+    lines.push('## Open work', '');
     const shown = [...s.overdue_tasks, ...s.open_tasks.filter((t) => !t.overdue)].slice(0, MAX);
     for (const t of shown) {
-      const due = t.due_date ? `due ${t.due_date}${t.overdue ? ', **overdue**' : ''}` : 'no due date';
+      const due = t.due_date ? `${t.overdue ? 'overdue since' : 'due'} ${t.due_date}` : 'no due date';
       lines.push(
-        `- Task “${t.title}” — ${t.priority}, ${t.status}, ${due}${t.unassigned ? ', unassigned' : ''}.`,
+        `- Task “${t.title}” — ${t.priority} priority, ${statusWords(t.status)}, ${due}${t.unassigned ? ', no owner yet' : ''}.`,
       );
     }
     lines.push('');
@@ -95,18 +150,22 @@ export const strategicAdviceHandler: OfflineHandler = ({ data }) => {
     );
   if (s.overdue_tasks.length) {
     recs.push(
-      `Clear the ${plural(s.overdue_tasks.length, 'overdue task')}, starting with “${s.overdue_tasks[0].title}”.`,
+      s.overdue_tasks.length === 1
+        ? `Finish or re-date the overdue Task “${s.overdue_tasks[0].title}”.`
+        : `Clear the ${plural(s.overdue_tasks.length, 'overdue task')}, starting with Task “${s.overdue_tasks[0].title}”.`,
     );
   }
   if (s.unassigned_tasks.length) {
     recs.push(
-      `Assign owners to the ${plural(s.unassigned_tasks.length, 'unassigned task')}, starting with “${s.unassigned_tasks[0].title}”.`,
+      s.unassigned_tasks.length === 1
+        ? `Give Task “${s.unassigned_tasks[0].title}” an owner.`
+        : `Assign owners to the ${plural(s.unassigned_tasks.length, 'unassigned task')}, starting with Task “${s.unassigned_tasks[0].title}”.`,
     );
   }
   if (!s.goals.length)
     recs.push('Define two or three strategic goals with measurable KPIs in the Strategy Center.');
   if (!recs.length) recs.push('Keep the current cadence: every goal is on pace and no work is overdue.');
-  lines.push('## Recommendations', '', ...recs.map((r, i) => `${i + 1}. ${r}`), '');
+  lines.push('## What to do this week', '', ...recs.map((r, i) => `${i + 1}. ${r}`), '');
 
   const sources = [
     ...s.lagging_kpis.slice(0, MAX).map((k) => `KPI “${k.title}” of goal “${k.goal_title}”`),

@@ -1,5 +1,6 @@
 import { suggestionTitleKey, type TModelSuggestion } from '@cc/contract';
 import type { WorkspaceSnapshot } from '../../context/workspace-snapshot.ts';
+import { fmt } from '../prose.ts';
 import type { OfflineHandler } from '../types.ts';
 
 /** What the task-suggestions service passes in `providerOptions.offline.data` (and in the prompt). */
@@ -24,7 +25,8 @@ export function suggestionCandidates(s: WorkspaceSnapshot): TModelSuggestion[] {
     out.push({
       title: `Close the ${k.title} gap on “${k.goal_title}”`,
       description:
-        `${k.title} is at ${k.current_value} of ${k.target_value ?? 0}${unit} (${k.progress}%). ` +
+        `${k.title} is at ${fmt(k.current_value)} of ${fmt(k.target_value ?? 0)}${unit} (${k.progress}% of target, ` +
+        `${k.expected_progress}% expected by today). ` +
         'Agree the actions that bring it back on pace, name an owner and report progress weekly.',
       assignee_user_id: k.goal_owner_user_id,
       priority: gap >= 30 ? 'High' : 'Medium',
@@ -54,7 +56,10 @@ export function suggestionCandidates(s: WorkspaceSnapshot): TModelSuggestion[] {
     const urgent = t.overdue || t.priority === 'High' || t.priority === 'Urgent';
     out.push({
       title: `Find an owner for “${t.title}”`,
-      description: `“${t.title}” (${t.priority}, ${t.status}) has nobody assigned. Pick an owner and confirm the due date.`,
+      description:
+        `Task “${t.title}” (${t.priority} priority, ${t.status}` +
+        `${t.due_date ? `, ${t.overdue ? 'was due' : 'due'} ${t.due_date}` : ', no due date'}) has nobody ` +
+        `assigned. Pick an owner and ${t.overdue || !t.due_date ? 'set a realistic due date' : 'confirm the due date'}.`,
       assignee_user_id: s.user.id,
       priority: urgent ? 'High' : 'Medium',
       due_date: addDays(s.today, 2),
