@@ -31,6 +31,11 @@ export class PostgresEventBus implements EventBus {
   private async connect(): Promise<void> {
     while (!this.closed) {
       const client = new pg.Client({ connectionString: this.url });
+      // Listeners before connect: the chunk that ends the handshake may also carry an error (a server
+      // shutting down sends "terminating connection" right after ReadyForQuery), and pg emits it before
+      // the awaited connect resumes; with no listener yet, that 'error' ended the process.
+      client.on('error', () => this.reconnect(client));
+      client.on('end', () => this.reconnect(client));
       try {
         await client.connect();
         client.on('notification', (n) => {
@@ -42,8 +47,6 @@ export class PostgresEventBus implements EventBus {
             // Not ours or malformed: ignore.
           }
         });
-        client.on('error', () => this.reconnect(client));
-        client.on('end', () => this.reconnect(client));
         await client.query(`LISTEN ${PG_CHANNEL}`);
         this.listener = client;
         this.retryDelay = 250;
