@@ -62,7 +62,7 @@ apiSuite('web search (SearXNG-style provider)', () => {
     });
     const result = await turn.result;
     expect(queries.at(-1)).toBe('heron market news');
-    expect(result.text).toContain('[Heron market report](https://example.com/heron) — Heron sales grew 12%.');
+    expect(result.text).toContain('[Heron market report](https://example.com/heron): Heron sales grew 12%.');
     expect(result.text).not.toContain('javascript:');
     expect(result.sources).toEqual([
       { type: 'web', id: 'https://example.com/heron', title: 'Heron market report' },

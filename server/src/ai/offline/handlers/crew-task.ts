@@ -8,7 +8,7 @@ import {
   webFact,
 } from '../evidence.ts';
 import { clip, leadSentence, listOf, plainLines, plural, sentence } from '../prose.ts';
-import type { OfflineHandler } from '../types.ts';
+import type { OfflineHandler, OfflineToolResult } from '../types.ts';
 
 /** What the run engine passes for one crew task or flow step (`providerOptions.offline.data`). */
 export interface CrewTaskData {
@@ -93,6 +93,19 @@ function factsOf(ev: Evidence): Fact[] {
   return facts;
 }
 
+/** The grounding tools the engine reads as facts; any other tool (a bound HTTP tool) is quoted as data. */
+const GROUNDING_TOOLS = new Set(['workspace_snapshot', 'internal_search', 'web_search']);
+
+/** What the step's own tools returned (e.g. an HTTP tool bound to a flow step), quoted as data. */
+function toolLines(results: readonly OfflineToolResult[]): string[] {
+  return results
+    .filter((r) => !GROUNDING_TOOLS.has(r.toolName))
+    .map((r) => {
+      const text = typeof r.output === 'string' ? r.output : JSON.stringify(r.output ?? null);
+      return `The tool “${r.toolName}” returned ${dataOf(text)}.`;
+    });
+}
+
 function webLines(ev: Evidence): string[] {
   if (!ev.web) return [];
   if (ev.web.error) return [sentence(`The web search was unavailable: ${clip(ev.web.error, 120)}`)];
@@ -175,6 +188,8 @@ export const crewTaskHandler: OfflineHandler = ({ data, toolResults }) => {
   const asked = previous.length === 0 ? inputsSentence(d.inputs ?? {}) : null;
   if (asked) lines.push(asked, '');
   if (answer) lines.push(answerSentence(answerStep, answer), '');
+  const fromTools = toolLines(toolResults);
+  if (fromTools.length) lines.push(...fromTools, '');
   if (mode === 'write-up') lines.push(...writeUp(written));
   else
     lines.push(
