@@ -39,6 +39,7 @@ import type { AppContext } from './platform/context.ts';
 import { createLimits } from './platform/limits/limits.ts';
 import { registerDurableResponses } from './platform/durable-responses.ts';
 import { registerErrorHandler, sendNotFound } from './platform/error-handler.ts';
+import { registerJsonCompression } from './platform/json-compression.ts';
 import { loggerOptions } from './platform/logging.ts';
 import { type EventBus, InProcessEventBus } from './platform/realtime/event-bus.ts';
 import { PostgresEventBus } from './platform/realtime/pg-event-bus.ts';
@@ -131,6 +132,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   });
   // After the cache's own onSend, so a page is stored (for the requests behind it) while it waits.
   registerDurableResponses(app, handle.durability);
+  // Last of the onSend hooks: the cache keeps plain bodies, and nothing is compressed while it waits.
+  registerJsonCompression(app);
   registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
     crossOriginEmbedderPolicy: false,

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendNotFound } from './error-handler.ts';
 
 /**
- * Serves the built web app: hashed assets cached for a year, index.html never cached, and every
+ * Serves the built web app, precompressed: hashed assets cached for a year, index.html never cached, and every
  * non-API GET that is not a file falls back to index.html (client-side routing).
  */
 export async function registerSpa(app: FastifyInstance, webDist: string): Promise<boolean> {
@@ -18,6 +18,9 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
     root: webDist,
     wildcard: false,
     index: false,
+    // The web build writes a .br and a .gz beside each asset (web/build/precompress.plugin.ts): the
+    // one the browser accepts is sent as it is, with `Vary: Accept-Encoding`.
+    preCompressed: true,
     setHeaders(res, file) {
       res.header(
         'cache-control',
