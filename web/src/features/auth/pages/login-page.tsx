@@ -46,7 +46,14 @@ export default function LoginPage() {
   return (
     <PublicLayout nav="signup">
       <AuthCard title="Welcome back" subtitle="Sign in to your command centre.">
-        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Login">
+        {/* A message about what was sent is stale once a field changes. */}
+        <form
+          onSubmit={onSubmit}
+          onChange={() => setError(null)}
+          noValidate
+          className="flex flex-col gap-5"
+          aria-label="Login"
+        >
           {error ? <Alert>{error}</Alert> : null}
           <div className="flex flex-col gap-2">
             <Label htmlFor="login-email">Email</Label>

@@ -88,7 +88,14 @@ export default function SignupPage() {
   return (
     <PublicLayout nav="login">
       <AuthCard title="Request beta access" subtitle="Create your account to join the waitlist.">
-        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Sign up">
+        {/* A message about what was sent is stale once a field changes. */}
+        <form
+          onSubmit={onSubmit}
+          onChange={() => setError(null)}
+          noValidate
+          className="flex flex-col gap-4"
+          aria-label="Sign up"
+        >
           {error ? <Alert>{error}</Alert> : null}
           {FIELDS.map((f) => (
             <div key={f.name} className="flex flex-col gap-2">
