@@ -151,6 +151,8 @@ describe('Strategy Center: goals', () => {
     expect(callsTo('POST', '/api/strategic-goals')).toHaveLength(0);
 
     await userEvent.type(within(dialog).getByLabelText('Due date'), '2026-12-31');
+    // Fixed: the message goes before the next Save.
+    expect(within(dialog).queryByText('Title and Due Date are required.')).not.toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add KPI' }));
     await userEvent.type(within(dialog).getByLabelText('KPI 1 name'), 'ARR');
     await userEvent.type(within(dialog).getByLabelText('Current value of KPI 1'), '50');
