@@ -73,7 +73,9 @@ describe('session handling', () => {
     const { router } = renderApp({ path: '/app/profile', token: 'tok' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(await screen.findByText('Session Issue')).toBeInTheDocument();
-    expect(screen.getByText('Session Expired')).toBeInTheDocument();
+    // One ended session, one toast: the request layer's "Session Expired" is replaced, not stacked.
+    expect(screen.queryByText('Session Expired')).not.toBeInTheDocument();
+    expect(document.querySelectorAll('[data-sonner-toast]')).toHaveLength(1);
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
   });
 

@@ -10,7 +10,7 @@ import {
   useRef,
   useSyncExternalStore,
 } from 'react';
-import { api, clearToken, getToken, isApiError, subscribeToken } from './api';
+import { api, clearToken, getToken, isApiError, SESSION_ENDED_TOAST_ID, subscribeToken } from './api';
 import { notify } from './toast';
 
 /** Current-user data stays fresh for 15 minutes (spec section 9). */
@@ -29,7 +29,7 @@ function endSessionAfterProfileFailure(): void {
   notify.error(
     'Session Issue',
     'Your session has expired or your account is no longer active. Please log in again.',
-    { id: 'session-issue' },
+    { id: SESSION_ENDED_TOAST_ID },
   );
   if (getToken()) clearToken();
 }
