@@ -18,8 +18,11 @@ export function precompress(): Plugin {
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      // The prerender build (--ssr) is only read at build time: nothing to compress.
+      if (config.build.ssr) outDir = '';
     },
     closeBundle() {
+      if (!outDir) return;
       for (const file of listFiles(outDir)) {
         if (!COMPRESSIBLE.test(file)) continue;
         const raw = readFileSync(file);

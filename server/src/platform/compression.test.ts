@@ -15,6 +15,7 @@ apiSuite('response compression', () => {
   let user: TestUser;
   const script = `console.log(${JSON.stringify('x'.repeat(4000))});\n`;
   const html = `<!doctype html><title>Command Centre</title><div id="root">${'<p>hi</p>'.repeat(200)}</div>`;
+  const loginHtml = `<!doctype html><title>Command Centre</title><div id="root"><h1>Welcome back</h1>${'<p>form</p>'.repeat(100)}</div>`;
 
   beforeAll(async () => {
     web = mkdtempSync(path.join(tmpdir(), 'cc-web-'));
@@ -27,6 +28,9 @@ apiSuite('response compression', () => {
       writeFileSync(`${file}.gz`, zlib.gzipSync(text));
     };
     put('index.html', html);
+    mkdirSync(path.join(web, 'prerendered'));
+    put('prerendered/index.html', loginHtml.replace('Welcome back', 'Landing'));
+    put('prerendered/login.html', loginHtml);
     put('assets/app-abc123.js', script);
     writeFileSync(path.join(web, 'assets', 'plain-def456.js'), 'console.log(2)');
     t = await createTestApp({ WEB_DIST: web });
@@ -91,6 +95,19 @@ apiSuite('response compression', () => {
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(html);
+  });
+
+  it('sends the prerendered HTML of a public page (compressed), and the bare app page elsewhere', async () => {
+    const login = await get('/login', 'br');
+    expect(login.statusCode).toBe(200);
+    expect(login.headers['content-encoding']).toBe('br');
+    expect(login.headers['cache-control']).toBe('no-cache');
+    expect(zlib.brotliDecompressSync(login.rawPayload).toString()).toBe(loginHtml);
+    expect((await get('/login/?next=1')).body).toBe(loginHtml);
+    expect((await get('/')).body).toContain('Landing');
+    // No prerendered file for /signup in this build: the app page, as for every other route.
+    expect((await get('/signup')).body).toBe(html);
+    expect((await get('/app/login')).body).toBe(html);
   });
 
   it('compresses a JSON page above 1 KB with the encoding asked for, identity otherwise', async () => {
