@@ -7,6 +7,8 @@ describe('prerendered public pages', () => {
     const login = await renderPage('/login');
     expect(login).toContain('Welcome back');
     expect(login).toContain('id="login-email"');
+    // Its form is disabled until the app is live: a click before the script ran must not submit it.
+    expect(login).toMatch(/<fieldset disabled=""/);
     expect(await renderPage('/signup')).toContain('Request beta access');
     const landing = await renderPage('/');
     expect(landing).not.toContain('Welcome back');

@@ -81,13 +81,13 @@ describe('signed-in area guards', () => {
 });
 
 describe('session handling', () => {
-  it('ends the session on a 401 profile answer: Session Issue toast, token cleared, back to login', async () => {
+  it('ends the session on a 401 profile answer: one toast (Session Expired), token cleared, back to login', async () => {
     mockApi({ 'GET /api/users/me': { status: 401, body: { detail: 'Session expired' } } });
     const { router } = renderApp({ path: '/app/profile', token: 'tok' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(await screen.findByText('Session Issue')).toBeInTheDocument();
-    // One ended session, one toast: the request layer's "Session Expired" is replaced, not stacked.
-    expect(screen.queryByText('Session Expired')).not.toBeInTheDocument();
+    expect(await screen.findByText('Session Expired')).toBeInTheDocument();
+    // One ended session, one toast: no "Session Issue" stacked on the request layer's "Session Expired".
+    expect(screen.queryByText('Session Issue')).not.toBeInTheDocument();
     expect(document.querySelectorAll('[data-sonner-toast]')).toHaveLength(1);
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
   });
