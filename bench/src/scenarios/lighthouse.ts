@@ -24,7 +24,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /**
  * Lighthouse (mobile preset, simulated throttling) on the public pages and the signed-in dashboard,
  * in Debian's Chromium; the median of BENCH_LIGHTHOUSE_RUNS runs (3) per page. The signed-in page
- * gets the demo CEO's token in localStorage first, and Lighthouse is told to keep the storage.
+ * gets the demo CEO's token in localStorage first, and Lighthouse is told to keep the storage — and so
+ * the HTTP cache: its figures are a returning visitor's (the public pages are measured cold).
  */
 export const lighthouseGroup: ScenarioGroup = {
   name: 'lighthouse',
