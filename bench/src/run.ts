@@ -10,7 +10,7 @@ import path from 'node:path';
 import { DEMO_PASSWORD, loadSettings, REPO_ROOT, RESULTS_FILE } from './config.ts';
 import { type HttpResult, measure } from './http.ts';
 import { GROUPS } from './scenarios/index.ts';
-import type { BenchContext, BundleResult } from './scenarios/types.ts';
+import type { BenchContext, BundleResult, LighthouseResult } from './scenarios/types.ts';
 import { startServer } from './server.ts';
 import { bundleTable, httpTable } from './table.ts';
 
@@ -52,6 +52,7 @@ async function main(): Promise<number> {
 
   const http: HttpResult[] = [];
   const bundles: BundleResult[] = [];
+  const lighthouseResults: LighthouseResult[] = [];
   const notes: string[] = [];
   let failed = false;
   try {
@@ -79,6 +80,7 @@ async function main(): Promise<number> {
         const r = await group.run(ctx);
         http.push(...(r.http ?? []));
         bundles.push(...(r.bundles ?? []));
+        lighthouseResults.push(...(r.lighthouse ?? []));
         notes.push(...(r.notes ?? []).map((n) => `${group.name}: ${n}`));
       } catch (err) {
         failed = true;
@@ -114,6 +116,7 @@ async function main(): Promise<number> {
     },
     http,
     bundles,
+    lighthouse: lighthouseResults,
     notes,
   };
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });

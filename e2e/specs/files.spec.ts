@@ -74,6 +74,8 @@ test.describe('files', () => {
       await page.getByRole('button', { name: `Preview ${textName}` }).click();
       let dialog = page.getByRole('dialog', { name: textName });
       await expect(dialog.getByRole('region', { name: `Content of ${textName}` })).toHaveText(text);
+      // A one-line text sizes the dialog to itself, not to the 896 px a PDF gets.
+      await expect.poll(async () => (await dialog.boundingBox())?.width ?? 0).toBeLessThan(700);
       await expectNoSeriousA11yViolations(page, testInfo);
       await dialog.getByRole('button', { name: 'Close' }).first().click();
       await expect(dialog).toBeHidden();
@@ -83,6 +85,7 @@ test.describe('files', () => {
       const img = dialog.getByRole('img', { name: `Preview of ${imageName}` });
       await expect(img).toBeVisible();
       await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(1);
+      await expect.poll(async () => (await dialog.boundingBox())?.width ?? 0).toBeLessThan(700);
       await page.keyboard.press('Escape');
       await expect(dialog).toBeHidden();
     });

@@ -118,3 +118,23 @@ test.describe('organizations', () => {
     await expect(toast(page, /error|failed/i)).toHaveCount(0);
   });
 });
+
+test.describe('organizations on a phone', () => {
+  test.use({ viewport: { width: 375, height: 800 } });
+
+  test('at 375 px the members list fits the screen and every row keeps its actions in view', async ({
+    page,
+  }) => {
+    await loginViaApi(page, DEMO.ceo.email, DEMO.ceo.password);
+    await page.goto('/app/organization');
+    const table = page.getByRole('table');
+    await expect(table.getByText(DEMO.maya.email)).toBeVisible();
+    const box = await table.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const edit = table.getByRole('button', { name: /^Edit / }).first();
+    await expect(edit).toBeInViewport();
+    const editBox = await edit.boundingBox();
+    expect(editBox && editBox.x + editBox.width <= 375).toBe(true);
+  });
+});

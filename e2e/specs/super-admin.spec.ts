@@ -67,3 +67,33 @@ test.describe('Super Admin', () => {
     expect((await findUserByEmail(request, adminToken, email))?.user_level).toBe('ceo');
   });
 });
+
+test.describe('Super Admin on a short screen', () => {
+  for (const viewport of [
+    { width: 375, height: 640 },
+    { width: 1366, height: 600 },
+  ]) {
+    test(`the Edit User dialog fits ${viewport.width}×${viewport.height} with Save in view`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport);
+      await loginViaApi(page, DEMO.admin.email, DEMO.admin.password);
+      await page.goto('/app/admin');
+      await page
+        .getByRole('row')
+        .filter({ hasText: DEMO.maya.email })
+        .getByRole('button', { name: /edit/i })
+        .click();
+      const dialog = page.getByRole('dialog', { name: 'Edit User' });
+      await expect(dialog).toBeVisible();
+      // Polled: the dialog zooms in as it opens.
+      await expect
+        .poll(async () => {
+          const box = await dialog.boundingBox();
+          return box !== null && box.y >= 0 && box.y + box.height <= viewport.height;
+        })
+        .toBe(true);
+      await expect(dialog.getByRole('button', { name: 'Save changes' })).toBeInViewport({ ratio: 1 });
+    });
+  }
+});

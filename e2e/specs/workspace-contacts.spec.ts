@@ -128,3 +128,26 @@ test.describe('contacts directory', () => {
     });
   });
 });
+
+test.describe('contacts grid', () => {
+  test.use({ viewport: { width: 1366, height: 850 } });
+
+  test('the cards of a row show their names at the same height', async ({ page }) => {
+    await loginViaApi(page, DEMO.ceo.email, DEMO.ceo.password);
+    await openContacts(page);
+    const cards = page.getByTestId('contact-card');
+    await expect(cards.first()).toBeVisible();
+    const rows = new Map<number, number[]>();
+    for (const card of await cards.all()) {
+      const box = await card.boundingBox();
+      const nameId = await card.getAttribute('aria-labelledby');
+      const name = await page.locator(`[id="${nameId}"]`).boundingBox();
+      if (!box || !name) continue;
+      const top = Math.round(box.y);
+      rows.set(top, [...(rows.get(top) ?? []), Math.round(name.y - box.y)]);
+    }
+    const shared = [...rows.values()].filter((offsets) => offsets.length > 1);
+    expect(shared.length, 'at least one row holds several cards').toBeGreaterThan(0);
+    for (const offsets of shared) expect(new Set(offsets).size, `name offsets ${offsets}`).toBe(1);
+  });
+});

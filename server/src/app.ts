@@ -42,6 +42,7 @@ import { registerEtags } from './platform/concurrency.ts';
 import { registerEchoBodies } from './platform/echo-bodies.ts';
 import { registerErrorHandler, sendNotFound } from './platform/error-handler.ts';
 import { registerDrainGate } from './platform/graceful-drain.ts';
+import { registerJsonCompression } from './platform/json-compression.ts';
 import { loggerOptions } from './platform/logging.ts';
 import { type EventBus, InProcessEventBus } from './platform/realtime/event-bus.ts';
 import { PostgresEventBus } from './platform/realtime/pg-event-bus.ts';
@@ -133,6 +134,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   registerEtags(app);
   // After the cache's own onSend, so a page is stored (for the requests behind it) while it waits.
   registerDurableResponses(app, handle.durability);
+  // Last of the onSend hooks: the cache keeps plain bodies, and nothing is compressed while it waits.
+  registerJsonCompression(app);
   registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
     crossOriginEmbedderPolicy: false,

@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { Providers } from './app/providers';
 import { routes } from './app/router';
@@ -9,10 +9,15 @@ import './index.css';
 const router = createBrowserRouter(routes);
 const queryClient = createQueryClient();
 
-createRoot(document.getElementById('root')!).render(
+const container = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <Providers client={queryClient}>
       <RouterProvider router={router} />
     </Providers>
-  </StrictMode>,
+  </StrictMode>
 );
+// A prerendered public page (web/src/prerender.tsx) is hydrated: the markup already on screen becomes
+// live in place, and what a visitor typed before the script ran stays. Every other page starts empty.
+if (container.firstElementChild) hydrateRoot(container, app);
+else createRoot(container).render(app);

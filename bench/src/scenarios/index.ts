@@ -3,6 +3,7 @@ import { bundleSize } from './bundle-size.ts';
 import { chat } from './chat.ts';
 import { commsStreams } from './comms-streams.ts';
 import { files } from './files.ts';
+import { lighthouseGroup } from './lighthouse.ts';
 import { runsBench } from './runs.ts';
 import type { ScenarioGroup } from './types.ts';
 import { workspaceLists } from './workspace-lists.ts';
@@ -11,6 +12,7 @@ import { workspaceLists } from './workspace-lists.ts';
 export const GROUPS: ScenarioGroup[] = [
   authUsersOrgs,
   bundleSize,
+  lighthouseGroup,
   workspaceLists,
   runsBench,
   files,

@@ -36,9 +36,22 @@ export interface BenchContext {
   token: (email: string) => Promise<string>;
 }
 
+/** One page's Lighthouse figures (median of the runs), against the first-load goals. */
+export interface LighthouseResult {
+  page: string;
+  runs: number;
+  performance: number;
+  fcp_ms: number;
+  lcp_ms: number;
+  tbt_ms: number;
+  cls: number;
+  meets_goals: boolean;
+}
+
 export interface GroupResult {
   http?: HttpResult[];
   bundles?: BundleResult[];
+  lighthouse?: LighthouseResult[];
   notes?: string[];
 }
 

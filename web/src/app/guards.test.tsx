@@ -38,6 +38,19 @@ describe('signed-in area guards', () => {
     expect(within(nav).getByRole('link', { name: 'Contacts' })).toHaveAttribute('href', '/app/contacts');
   });
 
+  it('highlights Run inside a conversation and a test run, and only the current section', async () => {
+    mockApi({ 'GET /api/users/me': { body: makeUser({ user_level: 'ceo' }) } });
+    const { router } = renderApp({ path: '/app/conversations/conv-1', token: 'tok' });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Run' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Tasks' })).not.toHaveAttribute('aria-current');
+    await act(() => router.navigate('/app/test-run'));
+    expect(within(nav).getByRole('link', { name: 'Run' })).toHaveAttribute('aria-current', 'page');
+    await act(() => router.navigate('/app/my-tasks'));
+    expect(within(nav).getByRole('link', { name: 'Run' })).not.toHaveAttribute('aria-current');
+    expect(within(nav).getByRole('link', { name: 'Tasks' })).toHaveAttribute('aria-current', 'page');
+  });
+
   it('shows admins the Factory link, the Super Admin page and menu item', async () => {
     mockApi({
       'GET /api/users/me': { body: makeUser({ user_level: 'admin', first_name: 'Alex' }) },
@@ -68,12 +81,14 @@ describe('signed-in area guards', () => {
 });
 
 describe('session handling', () => {
-  it('ends the session on a 401 profile answer: Session Issue toast, token cleared, back to login', async () => {
+  it('ends the session on a 401 profile answer: one toast (Session Expired), token cleared, back to login', async () => {
     mockApi({ 'GET /api/users/me': { status: 401, body: { detail: 'Session expired' } } });
     const { router } = renderApp({ path: '/app/profile', token: 'tok' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(await screen.findByText('Session Issue')).toBeInTheDocument();
-    expect(screen.getByText('Session Expired')).toBeInTheDocument();
+    expect(await screen.findByText('Session Expired')).toBeInTheDocument();
+    // One ended session, one toast: no "Session Issue" stacked on the request layer's "Session Expired".
+    expect(screen.queryByText('Session Issue')).not.toBeInTheDocument();
+    expect(document.querySelectorAll('[data-sonner-toast]')).toHaveLength(1);
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
   });
 

@@ -101,11 +101,17 @@ export function serverDetail(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * One toast for one ended session: every request that finds it ended, and the profile fetch's own
+ * "Session Issue" (lib/auth.tsx), use this id, so the latest replaces the others instead of stacking.
+ */
+export const SESSION_ENDED_TOAST_ID = 'session-ended';
+
 /** The session rule's effect (also used by lib/upload.ts): clear the token, log out, say why. */
 export function onSessionInvalid(): void {
   clearToken();
   window.dispatchEvent(new Event(SESSION_INVALID_EVENT));
-  notify.error('Session Expired', 'Please log in again.', { id: 'session-expired' });
+  notify.error('Session Expired', 'Please log in again.', { id: SESSION_ENDED_TOAST_ID });
 }
 
 /**

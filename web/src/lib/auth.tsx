@@ -10,7 +10,7 @@ import {
   useRef,
   useSyncExternalStore,
 } from 'react';
-import { api, clearToken, getToken, isApiError, subscribeToken } from './api';
+import { api, clearToken, getToken, isApiError, SESSION_ENDED_TOAST_ID, subscribeToken } from './api';
 import { notify } from './toast';
 
 /** Current-user data stays fresh for 15 minutes (spec section 9). */
@@ -24,12 +24,17 @@ export function isSessionEndingError(err: unknown): boolean {
   return isApiError(err) && SESSION_ENDING_STATUSES.includes(err.status);
 }
 
-/** A 401/403/404 answer to the profile fetch ends the session at once (it is never retried). */
-function endSessionAfterProfileFailure(): void {
+/**
+ * A 401/403/404 answer to the profile fetch ends the session at once (it is never retried). A 401 or
+ * 403 has already been announced by the request layer ("Session Expired", lib/api.ts): one ended
+ * session, one toast, so "Session Issue" is for the account that is gone (404).
+ */
+function endSessionAfterProfileFailure(err: unknown): void {
+  if (isApiError(err) && err.status !== 404) return;
   notify.error(
     'Session Issue',
     'Your session has expired or your account is no longer active. Please log in again.',
-    { id: 'session-issue' },
+    { id: SESSION_ENDED_TOAST_ID },
   );
   if (getToken()) clearToken();
 }
@@ -51,7 +56,7 @@ export function currentUserQueryOptions() {
       } catch (err) {
         // Handled here rather than in the cache's onError: a 401/403 has already cleared the token,
         // which drops the cached query before the cache would report the error.
-        if (isSessionEndingError(err)) endSessionAfterProfileFailure();
+        if (isSessionEndingError(err)) endSessionAfterProfileFailure(err);
         throw err;
       }
     },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { commsIdle } from '../../modules/comms/comms.messages.ts';
 import { knownDemoCredentials, seedIfEmpty } from './demo.ts';
 
 apiSuite('demo workspace seed', () => {
@@ -31,8 +32,8 @@ apiSuite('demo workspace seed', () => {
     expect(goals.length).toBe(3);
     expect(goals.every((g: { progress: number }) => g.progress > 0 && g.progress <= 100)).toBe(true);
     expect((await get('/api/tasks/')).length).toBe(5); // the Done task is hidden by default
+    // High tasks only (spec §2): the seed's Urgent task is not among them.
     expect((await get('/api/tasks/urgent?limit=3')).map((x: { priority: string }) => x.priority)).toEqual([
-      'Urgent',
       'High',
       'High',
     ]);
@@ -64,5 +65,47 @@ apiSuite('demo workspace seed', () => {
     const tasks = (await t.req({ method: 'GET', url: '/api/tasks/', token })).json();
     expect(tasks.length).toBeGreaterThan(0);
     expect((await t.req({ method: 'GET', url: '/api/journals/', token })).json()).toEqual([]);
+  });
+
+  it('the demo colleagues answer the CEO with their scripted lines after 800-2000 ms (spec §2)', async () => {
+    const token = await t.login('ceo@demo.example', 'demo-password-1');
+    const threads = (await t.req({ method: 'GET', url: '/api/comms/threads', token })).json();
+    const [org] = (await t.req({ method: 'GET', url: '/api/organizations', token })).json();
+    const people = (await t.req({ method: 'GET', url: `/api/organizations/${org.id}/users`, token })).json();
+    const james = people.find((p: { email: string }) => p.email === 'james@demo.example');
+    expect(james).toBeDefined();
+    const opened = await t.req({
+      method: 'POST',
+      url: '/api/comms/threads',
+      token,
+      body: { participant_ids: [james.user_id] },
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const sofiaThread = threads.find((th: { participants: { name: string }[] }) =>
+      th.participants.some((p) => p.name === 'Sofia Rossi'),
+    );
+    expect(sofiaThread).toBeDefined();
+    for (const [id, line] of [
+      [sofiaThread.id, 'The Helix renewal looks solid; they asked about a multi-year discount.'],
+      [opened.json().id, 'Got it. The platform migration is on track for the end of the month.'],
+    ]) {
+      const sent = await t.req({
+        method: 'POST',
+        url: `/api/comms/threads/${id}/messages`,
+        token,
+        body: { text: 'Any news?' },
+      });
+      expect(sent.statusCode, sent.body).toBe(201);
+      let last: { text: string; sender_id: string } | undefined;
+      const started = Date.now();
+      while (Date.now() - started < 4000) {
+        await new Promise((r) => setTimeout(r, 100));
+        const list = (await t.req({ method: 'GET', url: `/api/comms/threads/${id}/messages`, token })).json();
+        last = list.at(-1);
+        if (last?.text === line) break;
+      }
+      expect(last?.text).toBe(line);
+    }
+    await commsIdle(t.ctx);
   });
 });

@@ -269,13 +269,12 @@ export interface UrgentOptions {
   limit: number;
 }
 
-/** Open Urgent and High tasks: Urgent first, then due date (none last), then newest created. */
+/** Open tasks of the given priorities, by due date (none last), then newest created. */
 export function urgentTasksQuery(db: Db, o: UrgentOptions) {
   return selectTasks(db)
     .where(visibleTasks({ id: o.userId, orgIds: o.orgIds }))
     .where('tasks.priority', 'in', [...o.priorities])
     .where('tasks.status', 'not in', [...o.closedStatuses])
-    .orderBy(sql`case tasks.priority when 'Urgent' then 0 else 1 end`)
     .orderBy(sql`tasks.due_date is null`)
     .orderBy('tasks.due_date')
     .orderBy('tasks.created_at', 'desc')

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   CLOSED_TASK_STATUSES,
   COMPLETED_TASK_STATUS,
+  DASHBOARD_URGENT_PRIORITY,
   type TTask,
   type TTaskShare,
   type ZAssignTaskRequest,
@@ -25,8 +26,6 @@ import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/conc
 import { presentTask } from './tasks.presenter.ts';
 import { canShareTask, taskRights, taskVisibilityBranches } from './tasks.policy.ts';
 import * as repo from './tasks.repository.ts';
-
-const URGENT_PRIORITIES = ['Urgent', 'High'];
 
 /** The task, its shares and the caller's rights; 404 when the caller may not see it. */
 async function load(ctx: AppContext, caller: AuthUser, id: string) {
@@ -101,7 +100,7 @@ export async function urgentTasks(
   const rows = await repo.urgentTasks(ctx.db, {
     userId: viewer.id,
     orgIds: viewer.orgIds,
-    priorities: URGENT_PRIORITIES,
+    priorities: [DASHBOARD_URGENT_PRIORITY],
     closedStatuses: CLOSED_TASK_STATUSES,
     limit: q.limit,
   });

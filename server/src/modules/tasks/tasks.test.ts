@@ -475,7 +475,7 @@ apiSuite('tasks', () => {
     expect((await list(u, '?skip=100')).length).toBe(2);
   });
 
-  it('urgent tasks: open Urgent then High, by due date with none last, at most 3 by default', async () => {
+  it('urgent tasks: open High tasks only (not Urgent, Done or Cancelled), by due date with none last, at most 3', async () => {
     const u = await t.createUser('ceo');
     const org = await t.createOrg(u, 'Urgent Co');
     const peer = await t.createUser('user');
@@ -483,17 +483,18 @@ apiSuite('tasks', () => {
     const tasks = {
       highSoon: await make(u, { title: 'h1', priority: 'high', due_date: '2026-02-01' }),
       highNone: await make(u, { title: 'h2', priority: 'High' }),
-      urgentLate: await make(u, { title: 'u1', priority: 'urgent', due_date: '2026-09-01' }),
-      urgentShared: await make(peer, {
-        title: 'u2',
-        priority: 'Urgent',
+      highLate: await make(u, { title: 'h3', priority: 'High', due_date: '2026-09-01' }),
+      highShared: await make(peer, {
+        title: 'h4',
+        priority: 'High',
         due_date: '2026-03-01',
         shared_org_ids: [org],
       }),
-      urgentDone: await make(u, { title: 'u3', priority: 'Urgent', status: 'Done' }),
-      urgentCancelled: await make(u, { title: 'u4', priority: 'Urgent', status: 'Cancelled' }),
+      highDone: await make(u, { title: 'h5', priority: 'High', status: 'Done' }),
+      highCancelled: await make(u, { title: 'h6', priority: 'High', status: 'Cancelled' }),
+      urgent: await make(u, { title: 'u1', priority: 'Urgent', due_date: '2026-01-01' }),
       medium: await make(u, { title: 'm', priority: 'Medium', due_date: '2026-01-01' }),
-      peerPrivate: await make(peer, { title: 'p', priority: 'Urgent' }),
+      peerPrivate: await make(peer, { title: 'p', priority: 'High' }),
     };
     const names = (rows: Task[]) =>
       rows.map((r) => Object.keys(tasks).find((k) => tasks[k as keyof typeof tasks].id === r.id));
@@ -502,8 +503,8 @@ apiSuite('tasks', () => {
       expect(res.statusCode, res.body).toBe(200);
       return names(res.json());
     };
-    expect(await urgent()).toEqual(['urgentShared', 'urgentLate', 'highSoon']);
-    expect(await urgent('?limit=10')).toEqual(['urgentShared', 'urgentLate', 'highSoon', 'highNone']);
+    expect(await urgent()).toEqual(['highSoon', 'highShared', 'highLate']);
+    expect(await urgent('?limit=10')).toEqual(['highSoon', 'highShared', 'highLate', 'highNone']);
     expect(
       (await t.req({ method: 'GET', url: '/api/tasks/urgent?limit=0', token: u.token })).statusCode,
     ).toBe(422);
@@ -538,7 +539,7 @@ apiSuite('tasks', () => {
     const urgent = urgentTasksQuery(t.ctx.db, {
       userId: ceo.id,
       orgIds: [orgA, orgB],
-      priorities: ['Urgent', 'High'],
+      priorities: ['High'],
       closedStatuses: ['Done', 'Cancelled'],
       limit: 3,
     });

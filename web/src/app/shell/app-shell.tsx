@@ -1,17 +1,18 @@
 import { Suspense } from 'react';
-import { Link, NavLink, Outlet } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { Brand } from '../../components/brand';
 import { PageLoader } from '../../components/page-loader';
 import { useAuth } from '../../lib/auth';
 import { cn } from '../../lib/utils';
 import { MobileNav } from './mobile-nav';
-import { navItemsFor } from './nav-items';
+import { isNavItemActive, navItemsFor } from './nav-items';
 import { ProfileMenu } from './profile-menu';
 
 /** The signed-in frame: top bar with the main links, profile menu, mobile drawer, and the page. */
 export default function AppShell() {
   const { user } = useAuth();
   const items = navItemsFor(user?.user_level);
+  const { pathname } = useLocation();
 
   return (
     <div className="flex min-h-dvh flex-col">
@@ -33,23 +34,25 @@ export default function AppShell() {
             <Brand compact className="xl:hidden" />
           </Link>
           <nav aria-label="Main" className="hidden min-w-0 flex-1 items-center gap-0.5 md:flex">
-            {items.map((item) => (
-              <NavLink
-                key={item.to}
-                to={item.to}
-                className={({ isActive }) =>
-                  cn(
+            {items.map((item) => {
+              const active = isNavItemActive(item, pathname);
+              return (
+                <Link
+                  key={item.to}
+                  to={item.to}
+                  aria-current={active ? 'page' : undefined}
+                  className={cn(
                     'flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium whitespace-nowrap transition-colors lg:px-3',
-                    isActive
+                    active
                       ? 'bg-muted text-foreground'
                       : 'text-muted-foreground hover:bg-muted/60 hover:text-foreground',
-                  )
-                }
-              >
-                <item.icon className="hidden size-4 2xl:inline" aria-hidden="true" />
-                {item.label}
-              </NavLink>
-            ))}
+                  )}
+                >
+                  <item.icon className="hidden size-4 2xl:inline" aria-hidden="true" />
+                  {item.label}
+                </Link>
+              );
+            })}
           </nav>
           <div className="ml-auto flex shrink-0 items-center">
             <ProfileMenu />

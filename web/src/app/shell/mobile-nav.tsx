@@ -1,12 +1,12 @@
 import { Building2, LogOut, Menu, ShieldCheck, UserRound, X } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { useState } from 'react';
-import { NavLink, useNavigate } from 'react-router';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Brand } from '../../components/brand';
 import { useAuth } from '../../lib/auth';
 import { cn } from '../../lib/utils';
 import { ADMIN_LEVELS, hasLevel } from '../../lib/access';
-import type { NavItem } from './nav-items';
+import { isNavItemActive, type NavItem } from './nav-items';
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -21,6 +21,7 @@ export function MobileNav({ items }: { items: NavItem[] }) {
   const navigate = useNavigate();
   const isAdmin = !!user && hasLevel(user.user_level, ADMIN_LEVELS);
   const close = () => setOpen(false);
+  const { pathname } = useLocation();
 
   const accountLinks = [
     { to: '/app/profile', label: 'Profile', icon: UserRound },
@@ -57,10 +58,16 @@ export function MobileNav({ items }: { items: NavItem[] }) {
           </DialogPrimitive.Description>
           <nav aria-label="Mobile" className="flex flex-col gap-1">
             {items.map((item) => (
-              <NavLink key={item.to} to={item.to} className={linkClass} onClick={close}>
+              <Link
+                key={item.to}
+                to={item.to}
+                aria-current={isNavItemActive(item, pathname) ? 'page' : undefined}
+                className={linkClass({ isActive: isNavItemActive(item, pathname) })}
+                onClick={close}
+              >
                 <item.icon className="size-4" aria-hidden="true" />
                 {item.label}
-              </NavLink>
+              </Link>
             ))}
           </nav>
           <div className="h-px bg-border" />

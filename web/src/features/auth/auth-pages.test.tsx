@@ -18,6 +18,9 @@ describe('login page', () => {
     await userEvent.type(screen.getByLabelText('Email'), 'maya@demo.example');
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Please enter both email and password.');
+    // Stale once a field changes.
+    await userEvent.type(screen.getByLabelText('Password'), 'x');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
 
@@ -29,6 +32,8 @@ describe('login page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect email or password');
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
+    await userEvent.type(screen.getByLabelText('Password'), '!');
+    expect(screen.queryByText('Incorrect email or password')).not.toBeInTheDocument();
   });
 
   it('shows the lockout detail (429) on the sign-in form', async () => {
@@ -149,6 +154,8 @@ describe('signup page', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Passwords do not match.');
     await fill({ password: 'abc', confirm_password: 'abc' });
     expect(screen.getByRole('alert')).toHaveTextContent('Password must be at least 6 characters long.');
+    await userEvent.type(screen.getByLabelText('Password'), 'defg');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
 

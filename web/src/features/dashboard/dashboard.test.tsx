@@ -31,7 +31,7 @@ function makeTask(over: Partial<TTask> = {}): TTask {
     id: 'task-1',
     title: 'Close the Series B',
     description: null,
-    priority: 'Urgent',
+    priority: 'High',
     status: 'To Do',
     due_date: '2026-03-01',
     notes: null,
@@ -136,6 +136,18 @@ describe('CEO dashboard', () => {
     expect(await screen.findByText('Close the Series B')).toBeInTheDocument();
     expect(screen.getByText('Hire a CFO')).toBeInTheDocument();
     expect(callsTo('GET', '/api/tasks/urgent')[0].search.get('limit')).toBe('3');
+  });
+
+  it('shows only High tasks that are not Done among the urgent tasks (spec §2)', async () => {
+    setup({
+      tasks: [
+        makeTask({ id: 't1', title: 'Urgent but not High', priority: 'Urgent' }),
+        makeTask({ id: 't2', title: 'High and finished', status: 'Done' }),
+      ],
+    });
+    expect(await screen.findByText('No high-priority tasks at the moment. Well done!')).toBeInTheDocument();
+    expect(screen.queryByText('Urgent but not High')).not.toBeInTheDocument();
+    expect(screen.queryByText('High and finished')).not.toBeInTheDocument();
   });
 
   it('shows the latest advice, saves feedback, and reports a failed Generate Advice', async () => {

@@ -146,6 +146,10 @@ describe('AI Factory', () => {
     await userEvent.type(within(dialog).getByLabelText('Name'), 'Analyst');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Agent' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Name, role and goal are required');
+    await userEvent.type(within(dialog).getByLabelText('Role'), 'Analyst');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Name, role and goal are required');
+    await userEvent.type(within(dialog).getByLabelText('Goal'), 'Find the numbers');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
     await userEvent.click(screen.getByRole('button', { name: 'Create New Crew' }));
@@ -155,12 +159,18 @@ describe('AI Factory', () => {
     await userEvent.clear(within(dialog).getByLabelText('Version'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Crew' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Name and version are required');
+    // The message goes once its field is fixed, before the next Save.
+    await userEvent.type(within(dialog).getByLabelText('Version'), '2');
+    expect(within(dialog).queryByText('Name and version are required')).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
     await userEvent.click(screen.getByRole('button', { name: 'Create New Tool' }));
     dialog = await screen.findByRole('dialog', { name: 'Create New Tool' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Tool' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Name is required');
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Lookup');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
     await userEvent.click(screen.getByRole('button', { name: 'Create New Flow' }));
@@ -168,6 +178,8 @@ describe('AI Factory', () => {
     expect(within(dialog).getByLabelText('Version')).toHaveValue('1.0');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Flow' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Name is required');
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Review');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
 
     expect(callsTo('POST', '/api/agents/')).toHaveLength(0);
     expect(callsTo('POST', '/api/crews/')).toHaveLength(0);

@@ -65,10 +65,19 @@ export function useRenameOrganization() {
 }
 
 export function useDeleteOrganization() {
+  const queryClient = useQueryClient();
   const invalidate = useInvalidateOrgs();
   return useMutation({
     mutationFn: (id: string) => api<void>(orgPath(id), { method: 'DELETE' }),
-    onSuccess: invalidate,
+    onSuccess: (_data, id) => {
+      // Its members panel is still on screen: refetched with the rest, its query would only get a 404.
+      // The organization leaves the list at once (so the panel goes) and its own queries are dropped.
+      queryClient.setQueryData<Organization[]>(organizationKeys.list(), (cur) =>
+        cur?.filter((o) => o.id !== id),
+      );
+      queryClient.removeQueries({ queryKey: [...organizationKeys.all, id] });
+      return invalidate();
+    },
   });
 }
 

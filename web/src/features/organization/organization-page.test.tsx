@@ -52,6 +52,29 @@ describe('organization page: who sees what', () => {
     expect(callsTo('POST', '/api/organizations')[0].body).toEqual({ name: 'Contoso' });
   });
 
+  it('deletes an organization without asking for it (or its members) again', async () => {
+    const first = makeOrg({ id: 'org-1', name: 'Northwind Ventures' });
+    const second = makeOrg({ id: 'org-2', name: 'Contoso' });
+    let deleted = false;
+    const { calls, callsTo } = setup(makeUser({ user_level: 'ceo' }), [first, second], [makeMember()], {
+      'GET /api/organizations': () => ({ body: deleted ? [second] : [first, second] }),
+      'GET /api/organizations/org-1/users': () =>
+        deleted ? { status: 404, body: { detail: 'Organization not found' } } : { body: [makeMember()] },
+      'DELETE /api/organizations/org-1': () => {
+        deleted = true;
+        return { status: 204 };
+      },
+    });
+    await membersTable();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete organization' }));
+    expect(await screen.findByText('Organization Deleted')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Contoso' })).toBeInTheDocument());
+    await waitFor(() => expect(callsTo('GET', '/api/organizations/org-2/users').length).toBeGreaterThan(0));
+    const after = calls.slice(calls.findIndex((c) => c.method === 'DELETE') + 1);
+    expect(after.filter((c) => c.path.includes('org-1'))).toEqual([]);
+  });
+
   it('shows members read-only to someone who cannot manage the organization', async () => {
     const org = makeOrg({ can_manage: false, can_edit: false, my_access_level: 'user' });
     setup(makeUser({ user_level: 'user' }), [org], [makeMember({ first_name: 'Leo', last_name: 'Garcia' })]);

@@ -89,6 +89,8 @@ describe('password form', () => {
     expect(await screen.findByText('No password entered')).toBeInTheDocument();
 
     await userEvent.type(screen.getByLabelText('New password'), 'short');
+    // The field's message follows the field: "required" goes as soon as something is typed.
+    expect(screen.queryByText('Password is required')).not.toBeInTheDocument();
     await userEvent.click(save);
     expect(await screen.findByText('Password must be at least 8 characters')).toBeInTheDocument();
     expect(callsTo('PATCH', '/api/users/me')).toHaveLength(0);
@@ -125,6 +127,7 @@ describe('password form', () => {
     });
 
     await userEvent.clear(screen.getByLabelText('Current password'));
+    expect(screen.queryByText('Current password is incorrect.')).not.toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('Current password'), 'right-one');
     await userEvent.click(screen.getByRole('button', { name: 'Update password' }));
     expect(await screen.findByText('Password Updated')).toBeInTheDocument();

@@ -82,6 +82,18 @@ describe('Strategy Center: goals', () => {
     });
   });
 
+  it('says that nothing matches a search with no match, not that no goal is defined', async () => {
+    setup([], [], {
+      'GET /api/strategic-goals': (call) => ({ body: call.search.get('search') ? [] : [makeGoal()] }),
+    });
+    expect(await screen.findByText('Grow revenue')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Search goals'), 'zzz');
+    expect(await screen.findByText('No strategic goals match the current filters.')).toBeInTheDocument();
+    expect(screen.queryByText('No strategic goals defined yet.')).not.toBeInTheDocument();
+    await userEvent.clear(screen.getByLabelText('Search goals'));
+    expect(await screen.findByText('Grow revenue')).toBeInTheDocument();
+  });
+
   it('shows each goal with its status label (underscores as spaces) coloured by status, and its progress', async () => {
     setup([
       makeGoal({
@@ -139,6 +151,8 @@ describe('Strategy Center: goals', () => {
     expect(callsTo('POST', '/api/strategic-goals')).toHaveLength(0);
 
     await userEvent.type(within(dialog).getByLabelText('Due date'), '2026-12-31');
+    // Fixed: the message goes before the next Save.
+    expect(within(dialog).queryByText('Title and Due Date are required.')).not.toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add KPI' }));
     await userEvent.type(within(dialog).getByLabelText('KPI 1 name'), 'ARR');
     await userEvent.type(within(dialog).getByLabelText('Current value of KPI 1'), '50');

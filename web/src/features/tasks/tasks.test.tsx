@@ -88,6 +88,24 @@ describe('tasks list', () => {
     );
   });
 
+  it('choosing the status Done ticks "Include completed tasks" and says so; unticking hides Done', async () => {
+    const done = makeTask({ id: 'task-2', title: 'Old task', status: 'Done' });
+    const { callsTo } = setup(ceo(), (call) => ({
+      body: call.search.get('status') === 'Done' ? [done] : [makeTask()],
+    }));
+    expect(await screen.findByText('Close the Series B')).toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'Done');
+    expect(await screen.findByText('Old task')).toBeInTheDocument();
+    expect(screen.getByLabelText('Include completed tasks')).toBeChecked();
+    expect(screen.getByText('Ticked to show Done tasks.')).toBeInTheDocument();
+    expect(callsTo('GET', '/api/tasks').at(-1)!.search.get('include_completed')).toBe('true');
+
+    await userEvent.click(screen.getByLabelText('Include completed tasks'));
+    expect(await screen.findByText('No tasks match the current filters.')).toBeInTheDocument();
+    expect(screen.queryByText('Old task')).not.toBeInTheDocument();
+    expect(screen.queryByText('Ticked to show Done tasks.')).not.toBeInTheDocument();
+  });
+
   it('offers the assignee filter to ceo only', async () => {
     setup(makeUser({ user_level: 'user' }), [makeTask()]);
     expect(await screen.findByText('Close the Series B')).toBeInTheDocument();

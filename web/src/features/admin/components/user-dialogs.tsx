@@ -282,7 +282,8 @@ export function EditUserDialog({
                 })}
               />
             </FormField>
-            <DialogFooter>
+            {/* Stays at the bottom of the scrolling dialog, so Save is in view on a short screen. */}
+            <DialogFooter className="sticky -bottom-5 z-10 -mx-5 -mb-5 border-t border-border bg-popover px-5 py-3 sm:-bottom-6 sm:-mx-6 sm:-mb-6 sm:px-6">
               <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
                 Cancel
               </Button>

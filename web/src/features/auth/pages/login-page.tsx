@@ -11,6 +11,7 @@ import { useAuth } from '../../../lib/auth';
 import { DEFAULT_APP_PATH, safeAppRedirect } from '../../../lib/redirect';
 import { useSignIn } from '../api';
 import { AuthCard } from '../components/auth-card';
+import { useHydrated } from '../../../lib/use-hydrated';
 
 /** The message shown when a login attempt fails. */
 export function loginErrorMessage(err: unknown): string {
@@ -22,6 +23,7 @@ export function loginErrorMessage(err: unknown): string {
 }
 
 export default function LoginPage() {
+  const hydrated = useHydrated();
   const { token, user } = useAuth();
   const [params] = useSearchParams();
   const [email, setEmail] = useState('');
@@ -46,44 +48,57 @@ export default function LoginPage() {
   return (
     <PublicLayout nav="signup">
       <AuthCard title="Welcome back" subtitle="Sign in to your command centre.">
-        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Login">
-          {error ? <Alert>{error}</Alert> : null}
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="login-email">Email</Label>
-            <Input
-              id="login-email"
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              autoFocus
-            />
-          </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="login-password">Password</Label>
-            <Input
-              id="login-password"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </div>
-          <label htmlFor="login-remember" className="flex w-fit cursor-pointer items-center gap-2.5 text-sm">
-            <input
-              id="login-remember"
-              type="checkbox"
-              checked={rememberMe}
-              onChange={(e) => setRememberMe(e.target.checked)}
-              className="size-4 rounded border-border accent-primary"
-            />
-            Remember me
-          </label>
-          <Button type="submit" size="lg" disabled={signIn.isPending} className="w-full">
-            {signIn.isPending ? <Spinner /> : null}
-            {signIn.isPending ? 'Logging in…' : 'Login'}
-          </Button>
+        {/* A message about what was sent is stale once a field changes. */}
+        <form
+          onSubmit={onSubmit}
+          onChange={() => setError(null)}
+          noValidate
+          className="flex flex-col gap-5"
+          aria-label="Login"
+        >
+          {/* Disabled until the app is live: this page is prerendered (web/src/prerender.tsx). */}
+          <fieldset disabled={!hydrated} className="contents">
+            {error ? <Alert>{error}</Alert> : null}
+            <div className="flex flex-col gap-2">
+              <Label htmlFor="login-email">Email</Label>
+              <Input
+                id="login-email"
+                type="email"
+                autoComplete="email"
+                inputMode="email"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                autoFocus
+              />
+            </div>
+            <div className="flex flex-col gap-2">
+              <Label htmlFor="login-password">Password</Label>
+              <Input
+                id="login-password"
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </div>
+            <label
+              htmlFor="login-remember"
+              className="flex w-fit cursor-pointer items-center gap-2.5 text-sm"
+            >
+              <input
+                id="login-remember"
+                type="checkbox"
+                checked={rememberMe}
+                onChange={(e) => setRememberMe(e.target.checked)}
+                className="size-4 rounded border-border accent-primary"
+              />
+              Remember me
+            </label>
+            <Button type="submit" size="lg" disabled={signIn.isPending} className="w-full">
+              {signIn.isPending ? <Spinner /> : null}
+              {signIn.isPending ? 'Logging in…' : 'Login'}
+            </Button>
+          </fieldset>
         </form>
         <p className="mt-6 text-center text-sm text-muted-foreground">
           No account yet?{' '}

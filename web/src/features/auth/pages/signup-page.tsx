@@ -13,6 +13,7 @@ import { DEFAULT_APP_PATH } from '../../../lib/redirect';
 import { notify } from '../../../lib/toast';
 import { type RegisterInput, useRegister, useSignIn } from '../api';
 import { AuthCard } from '../components/auth-card';
+import { useHydrated } from '../../../lib/use-hydrated';
 
 interface SignupValues extends RegisterInput {
   confirm_password: string;
@@ -42,6 +43,7 @@ const FIELDS: { name: keyof SignupValues; label: string; type: string; autoCompl
 ];
 
 export default function SignupPage() {
+  const hydrated = useHydrated();
   const { token, user } = useAuth();
   const navigate = useNavigate();
   const [values, setValues] = useState<SignupValues>(EMPTY);
@@ -88,26 +90,36 @@ export default function SignupPage() {
   return (
     <PublicLayout nav="login">
       <AuthCard title="Request beta access" subtitle="Create your account to join the waitlist.">
-        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Sign up">
-          {error ? <Alert>{error}</Alert> : null}
-          {FIELDS.map((f) => (
-            <div key={f.name} className="flex flex-col gap-2">
-              <Label htmlFor={`signup-${f.name}`}>{f.label}</Label>
-              <Input
-                id={`signup-${f.name}`}
-                name={f.name}
-                type={f.type}
-                autoComplete={f.autoComplete}
-                value={values[f.name]}
-                onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
-                autoFocus={f.name === 'email'}
-              />
-            </div>
-          ))}
-          <Button type="submit" size="lg" disabled={busy} className="mt-1 w-full">
-            {busy ? <Spinner /> : null}
-            {busy ? 'Creating account…' : 'Sign Up'}
-          </Button>
+        {/* A message about what was sent is stale once a field changes. */}
+        <form
+          onSubmit={onSubmit}
+          onChange={() => setError(null)}
+          noValidate
+          className="flex flex-col gap-4"
+          aria-label="Sign up"
+        >
+          {/* Disabled until the app is live: this page is prerendered (web/src/prerender.tsx). */}
+          <fieldset disabled={!hydrated} className="contents">
+            {error ? <Alert>{error}</Alert> : null}
+            {FIELDS.map((f) => (
+              <div key={f.name} className="flex flex-col gap-2">
+                <Label htmlFor={`signup-${f.name}`}>{f.label}</Label>
+                <Input
+                  id={`signup-${f.name}`}
+                  name={f.name}
+                  type={f.type}
+                  autoComplete={f.autoComplete}
+                  value={values[f.name]}
+                  onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
+                  autoFocus={f.name === 'email'}
+                />
+              </div>
+            ))}
+            <Button type="submit" size="lg" disabled={busy} className="mt-1 w-full">
+              {busy ? <Spinner /> : null}
+              {busy ? 'Creating account…' : 'Sign Up'}
+            </Button>
+          </fieldset>
         </form>
         <p className="mt-6 text-center text-sm text-muted-foreground">
           Already have an account?{' '}

@@ -58,7 +58,9 @@ export function ContactCard({
         list ? 'flex-col gap-3 p-4 sm:flex-row sm:items-center sm:gap-5' : 'flex-col gap-4 p-5',
       )}
     >
-      <span className="flex min-w-0 items-center gap-3 sm:min-w-56 sm:flex-1">
+      {/* Grows only in the list's row: in a grid card it would stretch with the card and centre the
+          name at a different height in each card of a row. */}
+      <span className={cn('flex min-w-0 items-center gap-3', list && 'sm:min-w-56 sm:flex-1')}>
         <ContactAvatar contact={contact} />
         <span className="flex min-w-0 flex-col">
           <span className="flex min-w-0 items-center gap-1.5">

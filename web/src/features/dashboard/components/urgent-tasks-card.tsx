@@ -1,4 +1,4 @@
-import type { TTask } from '@cc/contract';
+import { isDashboardUrgentTask, type TTask } from '@cc/contract';
 import { CalendarDays, Siren } from 'lucide-react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
@@ -14,7 +14,8 @@ function priorityVariant(priority: TTask['priority']) {
 
 export function UrgentTasksCard() {
   const tasks = useUrgentTasks();
-  const list = tasks.data ?? [];
+  // The server sends only these; a task edited since (now Done, or no longer High) drops out at once.
+  const list = (tasks.data ?? []).filter(isDashboardUrgentTask);
 
   return (
     <Card className="flex flex-col">

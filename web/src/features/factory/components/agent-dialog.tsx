@@ -4,6 +4,7 @@ import { FormField } from '../../../components/form-field';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { Textarea } from '../../../components/ui/textarea';
+import { useValidationMessage } from '../../../lib/use-validation-message';
 import { useCreateAgent } from '../api';
 import type { Tool } from '../types';
 import { CreateDialog, closeOnSaved } from './create-dialog';
@@ -31,7 +32,6 @@ export function AgentDialog({ open, onOpenChange, tools, models }: AgentDialogPr
   const create = useCreateAgent();
   const [values, setValues] = useState(EMPTY);
   const [toolIds, setToolIds] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     if (open) {
@@ -40,23 +40,26 @@ export function AgentDialog({ open, onOpenChange, tools, models }: AgentDialogPr
         llmModel: models.includes(DEFAULT_MODEL) ? DEFAULT_MODEL : (models[0] ?? DEFAULT_MODEL),
       });
       setToolIds([]);
-      setError(null);
     }
   }, [open, models]);
 
   const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [key]: e.target.value }));
 
+  const validation = useValidationMessage(() =>
+    values.name.trim() && values.role.trim() && values.goal.trim() ? null : AGENT_REQUIRED,
+  );
+  const { clear } = validation;
+  useEffect(() => {
+    if (open) clear();
+  }, [open, clear]);
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const name = values.name.trim();
     const role = values.role.trim();
     const goal = values.goal.trim();
-    if (!name || !role || !goal) {
-      setError(AGENT_REQUIRED);
-      return;
-    }
-    setError(null);
+    if (validation.check()) return;
     create.mutate(
       {
         name,
@@ -71,7 +74,7 @@ export function AgentDialog({ open, onOpenChange, tools, models }: AgentDialogPr
     );
   };
 
-  const invalid = error ? true : undefined;
+  const invalid = validation.message ? true : undefined;
   return (
     <CreateDialog
       open={open}
@@ -81,7 +84,7 @@ export function AgentDialog({ open, onOpenChange, tools, models }: AgentDialogPr
       title="Create New Agent"
       description="An agent is a model with a role, a goal and the tools it may use."
       submitLabel="Create Agent"
-      error={error}
+      error={validation.message}
       onSubmit={submit}
       className="max-w-xl"
     >

@@ -7,6 +7,7 @@ import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { Textarea } from '../../../components/ui/textarea';
+import { useValidationMessage } from '../../../lib/use-validation-message';
 import { useCreateCrew } from '../api';
 import type { Agent } from '../types';
 import { CreateDialog, closeOnSaved, NameVersionFields } from './create-dialog';
@@ -57,7 +58,6 @@ export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
   const [tasks, setTasks] = useState<TaskDraft[]>([]);
   const [requiresInput, setRequiresInput] = useState(false);
   const [fields, setFields] = useState<FieldDraft[]>([]);
-  const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     if (!open) return;
@@ -68,7 +68,6 @@ export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
     setTasks([newTask()]);
     setRequiresInput(false);
     setFields([]);
-    setError(null);
   }, [open]);
 
   const patchTask = (i: number, patch: Partial<TaskDraft>) =>
@@ -76,19 +75,27 @@ export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
   const patchField = (i: number, patch: Partial<FieldDraft>) =>
     setFields((fs) => fs.map((f, j) => (j === i ? { ...f, ...patch } : f)));
 
+  // A blank task row that was never filled in is dropped; a half-filled one must have a description.
+  const used = tasks.filter(
+    (t) => t.name.trim() || t.description.trim() || t.expected_output.trim() || t.agent_id,
+  );
+  const usedFields = requiresInput ? fields.filter((f) => f.name.trim()) : [];
+  const validation = useValidationMessage(() => {
+    if (!name.trim() || !version.trim()) return CREW_REQUIRED;
+    if (used.some((t) => !t.description.trim())) return CREW_TASK_REQUIRED;
+    if (usedFields.some((f) => !/^[A-Za-z_][A-Za-z0-9_ -]*$/.test(f.name.trim()))) {
+      return CREW_FIELD_NAME_INVALID;
+    }
+    return null;
+  });
+  const { clear } = validation;
+  useEffect(() => {
+    if (open) clear();
+  }, [open, clear]);
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!name.trim() || !version.trim()) return setError(CREW_REQUIRED);
-    // A blank task row that was never filled in is dropped; a half-filled one must have a description.
-    const used = tasks.filter(
-      (t) => t.name.trim() || t.description.trim() || t.expected_output.trim() || t.agent_id,
-    );
-    if (used.some((t) => !t.description.trim())) return setError(CREW_TASK_REQUIRED);
-    const usedFields = requiresInput ? fields.filter((f) => f.name.trim()) : [];
-    if (usedFields.some((f) => !/^[A-Za-z_][A-Za-z0-9_ -]*$/.test(f.name.trim()))) {
-      return setError(CREW_FIELD_NAME_INVALID);
-    }
-    setError(null);
+    if (validation.check()) return;
     // Every agent a task names belongs to the crew.
     const ids = [...agentIds];
     for (const t of used) if (t.agent_id && !ids.includes(t.agent_id)) ids.push(t.agent_id);
@@ -123,7 +130,7 @@ export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
       title="Create New Crew"
       description="A crew runs its tasks in order; each task is done by an agent and sees the previous outputs."
       submitLabel="Create Crew"
-      error={error}
+      error={validation.message}
       onSubmit={submit}
       className="max-w-2xl"
     >

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { Textarea } from '../../../components/ui/textarea';
+import { useValidationMessage } from '../../../lib/use-validation-message';
 import { useCreateFlow } from '../api';
 import type { Agent, Tool } from '../types';
 import { CreateDialog, closeOnSaved, NameVersionFields } from './create-dialog';
@@ -54,7 +55,6 @@ export function FlowDialog({ open, onOpenChange, agents, tools }: FlowDialogProp
   const [description, setDescription] = useState('');
   const [version, setVersion] = useState('1.0');
   const [steps, setSteps] = useState<StepDraft[]>([]);
-  const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     if (!open) return;
@@ -62,18 +62,25 @@ export function FlowDialog({ open, onOpenChange, agents, tools }: FlowDialogProp
     setDescription('');
     setVersion('1.0');
     setSteps([newStep()]);
-    setError(null);
   }, [open]);
 
   const patch = (i: number, p: Partial<StepDraft>) =>
     setSteps((ss) => ss.map((s, j) => (j === i ? { ...s, ...p } : s)));
 
+  const validation = useValidationMessage(() => {
+    if (!name.trim()) return FLOW_REQUIRED;
+    if (steps.length === 0) return FLOW_NO_STEPS;
+    if (steps.some((s) => !s.title.trim())) return FLOW_STEP_TITLE;
+    return null;
+  });
+  const { clear } = validation;
+  useEffect(() => {
+    if (open) clear();
+  }, [open, clear]);
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!name.trim()) return setError(FLOW_REQUIRED);
-    if (steps.length === 0) return setError(FLOW_NO_STEPS);
-    if (steps.some((s) => !s.title.trim())) return setError(FLOW_STEP_TITLE);
-    setError(null);
+    if (validation.check()) return;
     const body: TCreateFlowRequest = {
       name: name.trim(),
       description: description.trim() || null,
@@ -98,7 +105,7 @@ export function FlowDialog({ open, onOpenChange, agents, tools }: FlowDialogProp
       title="Create New Flow"
       description="A flow runs its steps in order: agents, tools, and pauses for a person to answer."
       submitLabel="Create Flow"
-      error={error}
+      error={validation.message}
       onSubmit={submit}
       className="max-w-2xl"
     >

@@ -4,6 +4,7 @@ import { FormField } from '../../../components/form-field';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { Textarea } from '../../../components/ui/textarea';
+import { useValidationMessage } from '../../../lib/use-validation-message';
 import { useCreateTool } from '../api';
 import { BUILTIN_FUNCTION_LABELS } from '../types';
 import { CreateDialog, closeOnSaved } from './create-dialog';
@@ -33,7 +34,6 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
   const [url, setUrl] = useState('');
   const [method, setMethod] = useState<'GET' | 'POST'>('POST');
   const [schema, setSchema] = useState(DEFAULT_SCHEMA);
-  const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     if (!open) return;
@@ -44,26 +44,23 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
     setUrl('');
     setMethod('POST');
     setSchema(DEFAULT_SCHEMA);
-    setError(null);
   }, [open]);
+
+  const inputSchema = kind === 'http' ? parseSchema(schema) : undefined;
+  const validation = useValidationMessage(() => {
+    if (!name.trim()) return TOOL_REQUIRED;
+    if (kind !== 'http') return null;
+    if (!/^https?:\/\/\S+$/i.test(url.trim())) return TOOL_URL_REQUIRED;
+    return inputSchema ? null : TOOL_SCHEMA_INVALID;
+  });
+  const { clear } = validation;
+  useEffect(() => {
+    if (open) clear();
+  }, [open, clear]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!name.trim()) return setError(TOOL_REQUIRED);
-    let inputSchema: Record<string, unknown> | undefined;
-    if (kind === 'http') {
-      if (!/^https?:\/\/\S+$/i.test(url.trim())) return setError(TOOL_URL_REQUIRED);
-      try {
-        const parsed: unknown = JSON.parse(schema);
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-          inputSchema = parsed as Record<string, unknown>;
-        }
-      } catch {
-        inputSchema = undefined;
-      }
-      if (!inputSchema) return setError(TOOL_SCHEMA_INVALID);
-    }
-    setError(null);
+    if (validation.check()) return;
     const common = { name: name.trim(), description: description.trim() || null };
     const body: TCreateToolRequest =
       kind === 'builtin'
@@ -81,7 +78,7 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
       title="Create New Tool"
       description="A tool runs a built-in function or calls an HTTP endpoint for an agent."
       submitLabel="Create Tool"
-      error={error}
+      error={validation.message}
       onSubmit={submit}
       className="max-w-xl"
     >
@@ -163,4 +160,16 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
       )}
     </CreateDialog>
   );
+}
+
+/** The input schema as typed: a JSON object, else undefined. */
+function parseSchema(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

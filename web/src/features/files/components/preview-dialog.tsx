@@ -15,6 +15,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { fetchFileBlob } from '../api';
 import { fileTypeLabel } from '../file-type';
 import { formatBytes } from '../format-bytes';
+import { cn } from '../../../lib/utils';
 
 /** Text previews stop here; the download has the rest. */
 const MAX_TEXT_PREVIEW = 200_000;
@@ -64,7 +65,13 @@ export function PreviewDialog({ file, onClose, onDownload }: PreviewDialogProps)
   const { loaded, error } = state;
   return (
     <Dialog open={file !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-4xl">
+      {/* Text and images size the dialog to themselves (up to 4xl); a PDF's frame needs the full width. */}
+      <DialogContent
+        className={cn(
+          'max-w-4xl',
+          loaded && file && (loaded.text !== undefined || file.kind === 'image') && 'sm:w-fit sm:min-w-md',
+        )}
+      >
         <DialogHeader>
           <DialogTitle className="break-all">{file?.name}</DialogTitle>
           <DialogDescription>

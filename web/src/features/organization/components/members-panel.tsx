@@ -96,9 +96,11 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
           No members yet.
         </p>
       ) : (
+        // Below `sm` each row stacks as a card (name and actions, then e-mail, then level and date), so
+        // a 375 px screen needs no sideways scrolling to reach the actions.
         <div className="relative overflow-x-auto rounded-lg border border-border">
-          <table className="w-full min-w-[36rem] text-left text-sm">
-            <thead className="bg-muted/60 text-xs tracking-wide text-muted-foreground uppercase">
+          <table className="w-full text-left text-sm max-sm:block sm:min-w-[36rem]">
+            <thead className="bg-muted/60 text-xs tracking-wide text-muted-foreground uppercase max-sm:sr-only">
               <tr>
                 <th scope="col" className="px-4 py-3 font-medium">
                   Name
@@ -119,12 +121,15 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
                 ) : null}
               </tr>
             </thead>
-            <tbody className="divide-y divide-border">
+            <tbody className="divide-y divide-border max-sm:block">
               {members.data.map((m) => {
                 const name = displayName(m);
                 return (
-                  <tr key={m.id} className="hover:bg-muted/30">
-                    <td className="px-4 py-3 font-medium">
+                  <tr
+                    key={m.id}
+                    className="hover:bg-muted/30 max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-4 max-sm:py-3"
+                  >
+                    <td className="px-4 py-3 font-medium max-sm:col-start-1 max-sm:p-0">
                       <span className="flex flex-wrap items-center gap-2">
                         {m.first_name || m.last_name ? (
                           name
@@ -135,15 +140,18 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
                         {m.user_id === me.id ? <Badge variant="outline">you</Badge> : null}
                       </span>
                     </td>
-                    <td className="px-4 py-3 wrap-anywhere text-muted-foreground">{m.email}</td>
-                    <td className="px-4 py-3">
+                    <td className="px-4 py-3 wrap-anywhere text-muted-foreground max-sm:col-start-1 max-sm:p-0">
+                      {m.email}
+                    </td>
+                    <td className="px-4 py-3 max-sm:col-start-1 max-sm:p-0 max-sm:text-xs">
                       {ACCESS_LEVEL_LABELS[m.org_access_level] ?? m.org_access_level}
                     </td>
-                    <td className="px-4 py-3 whitespace-nowrap text-muted-foreground">
+                    <td className="px-4 py-3 whitespace-nowrap text-muted-foreground max-sm:col-start-1 max-sm:p-0 max-sm:text-xs">
+                      <span className="sm:hidden">Added </span>
                       {formatDate(m.created_at)}
                     </td>
                     {manage ? (
-                      <td className="px-4 py-2 text-right whitespace-nowrap">
+                      <td className="px-4 py-2 text-right whitespace-nowrap max-sm:col-start-2 max-sm:row-span-4 max-sm:row-start-1 max-sm:p-0">
                         {/* The row's flags say what the server allows: a refused call would end the session.
                             Invites are never edited or removed (spec). */}
                         <span className="inline-flex gap-1">

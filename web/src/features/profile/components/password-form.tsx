@@ -55,7 +55,14 @@ export function PasswordForm() {
         <CardDescription>Other devices are signed out when your password changes.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Change password">
+        {/* The server's answer is about what was sent: stale once a field changes. */}
+        <form
+          onSubmit={onSubmit}
+          onChange={() => setFailure(null)}
+          noValidate
+          className="flex flex-col gap-5"
+          aria-label="Change password"
+        >
           {failure ? <Alert>{failure}</Alert> : null}
           <FormField id="current-password" label="Current password" error={errors.current_password?.message}>
             <Input

@@ -3,6 +3,7 @@ import { type KeyboardEvent, useRef, useState } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Textarea } from '../../../components/ui/textarea';
+import { useMediaQuery } from '../../../lib/use-media-query';
 
 interface ChatComposerProps {
   /**
@@ -26,6 +27,8 @@ export function ChatComposer({ onSend, onStop, replying, disabled = false, notic
   const [text, setText] = useState('');
   const formRef = useRef<HTMLFormElement>(null);
   const blank = text.trim() === '';
+  // The keyboard hint does not fit a phone's box (it was clipped at 375 px); there it is left out.
+  const wide = useMediaQuery('(min-width: 640px)');
 
   const submit = () => {
     const value = text.trim();
@@ -68,7 +71,9 @@ export function ChatComposer({ onSend, onStop, replying, disabled = false, notic
         rows={1}
         value={text}
         disabled={disabled}
-        placeholder="Type a message... (Enter to send, Shift+Enter for a new line)"
+        placeholder={
+          wide ? 'Type a message... (Enter to send, Shift+Enter for a new line)' : 'Type a message...'
+        }
         className="max-h-[100px] min-h-10 resize-none overflow-y-auto sm:max-h-[150px]"
         onChange={(e) => {
           setText(e.target.value);

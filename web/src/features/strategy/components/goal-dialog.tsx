@@ -9,7 +9,7 @@ import {
   type TOrganization,
 } from '@cc/contract';
 import { Plus, Trash2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { FormField } from '../../../components/form-field';
 import { StaleVersionBanner } from '../../../components/stale-version-banner';
@@ -27,6 +27,7 @@ import { Label } from '../../../components/ui/label';
 import { Select } from '../../../components/ui/select';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
+import { useValidationMessage } from '../../../lib/use-validation-message';
 
 interface KpiRow {
   kpiId: string | null;
@@ -119,32 +120,25 @@ export function GoalDialog({
   stale,
   onUseTheirs,
 }: GoalDialogProps) {
-  const { register, control, handleSubmit, reset } = useForm<GoalFormValues>({
+  const { register, control, handleSubmit, reset, watch } = useForm<GoalFormValues>({
     defaultValues: toValues(goal),
   });
   const kpis = useFieldArray({ control, name: 'kpis' });
-  const [error, setError] = useState<string | null>(null);
+  // Watched so the message is checked again (and goes) as the fields are fixed.
+  const current = watch();
+  const validation = useValidationMessage(() => goalProblem(current));
+  const error = validation.message;
+  const { clear } = validation;
 
   useEffect(() => {
     if (open) {
       reset(toValues(goal));
-      setError(null);
+      clear();
     }
-  }, [open, goal, reset]);
+  }, [open, goal, reset, clear]);
 
   const submit = handleSubmit((values) => {
-    if (!values.title.trim() || !values.due_date.trim()) {
-      setError(GOAL_REQUIRED_TEXT);
-      return;
-    }
-    const named = values.kpis.every(
-      (k) => k.name.trim() || !(k.current_value.trim() || k.target_value.trim() || k.unit.trim()),
-    );
-    if (!named) {
-      setError('KPI name is required.');
-      return;
-    }
-    setError(null);
+    if (validation.check()) return;
     onSubmit(values);
   });
 
@@ -281,4 +275,13 @@ export function GoalDialog({
       </DialogContent>
     </Dialog>
   );
+}
+
+/** The first thing that keeps the goal from being saved, or null. */
+function goalProblem(values: GoalFormValues): string | null {
+  if (!values.title?.trim() || !values.due_date?.trim()) return GOAL_REQUIRED_TEXT;
+  const named = (values.kpis ?? []).every(
+    (k) => k.name.trim() || !(k.current_value.trim() || k.target_value.trim() || k.unit.trim()),
+  );
+  return named ? null : 'KPI name is required.';
 }

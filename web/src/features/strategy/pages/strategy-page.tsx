@@ -177,7 +177,11 @@ export default function StrategyPage() {
         ) : goals.isError ? (
           <Alert>Could not load goals: {goals.error.message}</Alert>
         ) : goalList.length === 0 ? (
-          <Empty>No strategic goals defined yet.</Empty>
+          <Empty>
+            {filters.search.trim() || filters.status || filters.organizationId
+              ? 'No strategic goals match the current filters.'
+              : 'No strategic goals defined yet.'}
+          </Empty>
         ) : (
           <div className="grid gap-4 xl:grid-cols-2" aria-busy={goals.isFetching}>
             {goalList.map((g) => (

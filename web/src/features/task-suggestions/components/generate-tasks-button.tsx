@@ -21,7 +21,8 @@ const LABELS: Record<GenerateState, string> = {
 
 /**
  * Generate tasks: idle → generating → done ("Tasks ready!") → idle again after 4 seconds (spec
- * sections 2 and 9). "No new suggestions" is a toast; a failure is the "Failed to generate tasks" toast.
+ * sections 2 and 9). With no suggestion it goes straight back to idle beside the "No new suggestions"
+ * toast; a failure is the "Failed to generate tasks" toast.
  */
 export function GenerateTasksButton({
   onGenerated,
@@ -41,7 +42,8 @@ export function GenerateTasksButton({
     setState('generating');
     generate.mutate(undefined, {
       onSuccess: (res) => {
-        setState('done');
+        // "Tasks ready!" only when there are tasks to review; with none the toast says so alone.
+        setState(res.suggestions.length ? 'done' : 'idle');
         if (res.suggestions.length === 0) notify.info(NO_NEW_SUGGESTIONS);
         onGenerated?.(res);
       },

@@ -1,4 +1,11 @@
-import { TASK_PRIORITIES, TASK_STATUSES, type TTaskPriority, type TTaskStatus } from '@cc/contract';
+import {
+  COMPLETED_TASK_STATUS,
+  TASK_PRIORITIES,
+  TASK_STATUSES,
+  type TTaskPriority,
+  type TTaskStatus,
+} from '@cc/contract';
+import { useState } from 'react';
 import { SearchField } from '../../../components/search-field';
 import { SelectField } from '../../../components/select-field';
 import { Checkbox } from '../../../components/ui/checkbox';
@@ -23,6 +30,13 @@ const PRIORITY_OPTIONS = [
 
 export function TaskFilters({ value, onChange, people }: TaskFiltersProps) {
   const set = <K extends keyof Filters>(key: K, v: Filters[K]) => onChange({ ...value, [key]: v });
+  // Done tasks are hidden unless the box is ticked (spec §2), so asking for Done ticks it, and says so.
+  const [autoTicked, setAutoTicked] = useState(false);
+  const setStatus = (status: TTaskStatus | '') => {
+    const tick = status === COMPLETED_TASK_STATUS && !value.includeCompleted;
+    setAutoTicked(tick);
+    onChange({ ...value, status, includeCompleted: value.includeCompleted || tick });
+  };
   return (
     <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))]">
       <SearchField
@@ -36,7 +50,7 @@ export function TaskFilters({ value, onChange, people }: TaskFiltersProps) {
         id="task-filter-status"
         label="Status"
         value={value.status}
-        onChange={(v) => set('status', v)}
+        onChange={setStatus}
         options={STATUS_OPTIONS}
       />
       <SelectField<TTaskPriority | ''>
@@ -59,11 +73,17 @@ export function TaskFilters({ value, onChange, people }: TaskFiltersProps) {
         <Checkbox
           id="task-include-completed"
           checked={value.includeCompleted}
-          onChange={(e) => set('includeCompleted', e.target.checked)}
+          onChange={(e) => {
+            setAutoTicked(false);
+            set('includeCompleted', e.target.checked);
+          }}
         />
         <label htmlFor="task-include-completed" className="cursor-pointer">
           Include completed tasks
         </label>
+        <span role="status" className="text-xs text-muted-foreground">
+          {autoTicked ? 'Ticked to show Done tasks.' : ''}
+        </span>
       </div>
     </div>
   );

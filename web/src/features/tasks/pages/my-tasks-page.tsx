@@ -60,13 +60,10 @@ export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }
   const [deleting, setDeleting] = useState<TTask | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
 
-  // Done tasks stay hidden unless the box is ticked (or Done is the status asked for), even if the
+  // Done tasks stay hidden unless the box is ticked (spec §2; choosing Done ticks it), even if the
   // list was fetched before a status change.
   const visible = (tasks.data ?? []).filter(
-    (t) =>
-      filters.includeCompleted ||
-      filters.status === COMPLETED_TASK_STATUS ||
-      t.status !== COMPLETED_TASK_STATUS,
+    (t) => filters.includeCompleted || t.status !== COMPLETED_TASK_STATUS,
   );
 
   // Other task mutations fail silently (spec section 8); each one refetches the list when it settles.
