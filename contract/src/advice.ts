@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from './common.ts';
+import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
 import { ZOptionalBody, ZOptionalText } from './fields.ts';
 
 export const ADVICE_CONTENT_REQUIRED = 'Content required';
@@ -60,7 +60,7 @@ export type TAdviceFeedbackRequest = z.input<typeof ZAdviceFeedbackRequest>;
 /** Newest first; the dashboard asks for limit=1. */
 export const ZAdviceListQuery = z.object({
   organization_id: z.string().max(64).optional(),
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(100),
 });
 export type TAdviceListQuery = z.input<typeof ZAdviceListQuery>;

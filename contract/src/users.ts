@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_CHANGE_MIN } from './auth.ts';
-import { ZEmail } from './common.ts';
+import { ZEmail, ZSkip } from './common.ts';
 
 export const USER_LEVELS = ['waitlisted', 'user', 'admin', 'ceo'] as const;
 export const ZUserLevel = z.enum(USER_LEVELS);
@@ -103,7 +103,7 @@ export type TAdminUpdateUserRequest = z.input<typeof ZAdminUpdateUserRequest>;
 
 export const ZUserListQuery = z.object({
   search: z.string().max(200).optional(),
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(200).default(200),
 });
 
