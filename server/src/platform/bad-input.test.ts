@@ -33,6 +33,42 @@ const BAD_IDS = ['%00', 'abc%00def', '123', '-1', '1.5', 'true', 'x'.repeat(199)
 /** Integers no integer column or LIMIT/OFFSET holds, and non-numbers. */
 const BAD_INTEGERS = ['2147483648', '-2147483649', '1e30', '99999999999999999999', 'abc'];
 
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  anyOf?: JsonSchema[];
+}
+
+/** The top-level properties a JSON body schema declares (through `anyOf`), with their schemas. */
+function declaredFields(schema: JsonSchema | undefined): [string, JsonSchema][] {
+  if (!schema) return [];
+  return [...Object.entries(schema.properties ?? {}), ...(schema.anyOf ?? []).flatMap(declaredFields)];
+}
+
+/** The JSON types a schema allows (through `anyOf`); empty when it says nothing (anything goes). */
+function jsonTypes(schema: JsonSchema): string[] {
+  return [...[schema.type ?? []].flat(), ...(schema.anyOf ?? []).flatMap(jsonTypes)];
+}
+
+/** A value of a JSON type the schema does not allow, or null when it allows every type. */
+function otherType(schema: JsonSchema): string | null {
+  const allowed = jsonTypes(schema);
+  if (!allowed.length) return null;
+  const candidates: [string, string][] = [
+    ['object', '{"nested":[true]}'],
+    ['string', '"not-of-this-type"'],
+    ['boolean', 'true'],
+    ['array', '[[1]]'],
+  ];
+  const found = candidates.find(([type]) => !allowed.includes(type));
+  return found ? found[1] : null;
+}
+
+interface OpenApiOperation {
+  parameters?: OpenApiParam[];
+  requestBody?: { content: Record<string, { schema?: JsonSchema }> };
+}
+
 interface OpenApiParam {
   in: string;
   name: string;
@@ -58,8 +94,11 @@ function nodes(v: unknown, at: (string | number)[] = []): { at: (string | number
   return entries.flatMap(([k, x]) => [{ at: [...at, k], value: x }, ...nodes(x, [...at, k])]);
 }
 
-/** Spoilt versions of one JSON body: each field with a NUL, huge, of another type, an infinite number. */
-function badBodies(url: string, body: unknown): BadRequest[] {
+/**
+ * Spoilt versions of one JSON body: each field with a NUL, huge, of another type, an infinite number;
+ * and each field the schema declares but the valid body leaves out, given such a value.
+ */
+function badBodies(url: string, body: unknown, declared: [string, JsonSchema][]): BadRequest[] {
   const out: BadRequest[] = [
     { what: 'invalid JSON', url, payload: '{"broken": ', headers: JSON_TYPE },
     {
@@ -84,6 +123,25 @@ function badBodies(url: string, body: unknown): BadRequest[] {
         ? '"not-an-object"'
         : '{"nested":[true]}',
     );
+  }
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    for (const [field, schema] of declared.filter(([f]) => !(f in body))) {
+      const values: [string, string | null][] = [
+        ['a NUL', '"a\\u0000b"'],
+        ['a huge string', JSON.stringify(HUGE)],
+        ['another type', otherType(schema)],
+        ['an infinite number', '1e999'],
+      ];
+      for (const [what, raw] of values) {
+        if (raw === null) continue;
+        out.push({
+          what: `${field} (left out of the valid body): ${what}`,
+          url,
+          payload: withRaw(body, [field], raw),
+          headers: JSON_TYPE,
+        });
+      }
+    }
   }
   return out;
 }
@@ -129,6 +187,13 @@ function badMultipart(url: string): BadRequest[] {
       url,
       headers: mp('other'),
       payload: `${head}hello\r\n--${b}--\r\n`,
+    },
+    {
+      // The first file is whole (staged to .tmp) when the second is cut: neither may stay.
+      what: 'multipart whose second file is cut short',
+      url,
+      headers: mp(b),
+      payload: `${head}a whole first file\r\n${head.replace('cut.txt', 'second.txt')}cut mid-wa`,
     },
     { what: 'multipart with no parts', url, headers: mp(b), payload: `--${b}--\r\n` },
     { what: 'an empty multipart body', url, headers: mp(b), payload: '' },
@@ -223,17 +288,22 @@ apiSuite('bad input: a 4xx on every operation of the OpenAPI document, and nothi
   let t: TestApp;
   let w: World;
   let params: Map<string, OpenApiParam[]>;
+  let bodyFields: Map<string, [string, JsonSchema][]>;
   let ops: string[];
   beforeAll(async () => {
     t = await createTestApp();
     w = await buildWorld(t);
     const doc = (await t.req({ method: 'GET', url: '/api/openapi.json' })).json() as {
-      paths: Record<string, Record<string, { parameters?: OpenApiParam[] }>>;
+      paths: Record<string, Record<string, OpenApiOperation>>;
     };
     params = new Map();
+    bodyFields = new Map();
     for (const [p, byMethod] of Object.entries(doc.paths)) {
-      for (const [m, op] of Object.entries(byMethod))
-        params.set(`${m.toUpperCase()} ${p.replace(/\/$/, '')}`, op.parameters ?? []);
+      for (const [m, op] of Object.entries(byMethod)) {
+        const key = `${m.toUpperCase()} ${p.replace(/\/$/, '')}`;
+        params.set(key, op.parameters ?? []);
+        bodyFields.set(key, declaredFields(op.requestBody?.content['application/json']?.schema));
+      }
     }
     ops = [...params.keys()];
   });
@@ -292,8 +362,17 @@ apiSuite('bad input: a 4xx on every operation of the OpenAPI document, and nothi
         ...badQueries(target.url, params.get(op) ?? []).map(keepBody),
         ...(isMultipart ? badMultipart(target.url) : []),
         ...(isForm && typeof target.payload === 'string' ? badForms(target.url, target.payload) : []),
-        ...(target.body !== undefined ? badBodies(target.url, target.body) : []),
+        ...(target.body !== undefined ? badBodies(target.url, target.body, bodyFields.get(op) ?? []) : []),
       ];
+      if (row.stream) {
+        for (const cursor of ['99999999999', 'abc', '-1']) {
+          bad.push({
+            what: `Last-Event-ID: ${cursor}`,
+            url: target.url,
+            headers: { 'last-event-id': cursor },
+          });
+        }
+      }
       if (body === undefined && !row.op.startsWith('GET ')) {
         bad.push({ what: 'invalid JSON', url: target.url, payload: '{"broken": ', headers: JSON_TYPE });
       }
