@@ -19,19 +19,35 @@ export function registerNulGuard(app: FastifyInstance): void {
   });
 }
 
-/** The path of the first string (or key) holding a NUL; iterative, so deep JSON cannot overflow the stack. */
+interface Visit {
+  value: unknown;
+  key: string | number | null;
+  parent: Visit | null;
+}
+
+/**
+ * The path of the first string (or key) holding a NUL. Iterative, and each visit keeps only its key and
+ * parent (the path is built once, when found), so a deeply nested body costs linear time and no stack.
+ */
 export function nulAt(root: unknown, base: (string | number)[]): (string | number)[] | null {
-  const stack: { value: unknown; at: (string | number)[] }[] = [{ value: root, at: base }];
+  const pathOf = (v: Visit | null): (string | number)[] => {
+    const keys: (string | number)[] = [];
+    for (let n = v; n && n.key !== null; n = n.parent) keys.unshift(n.key);
+    return [...base, ...keys];
+  };
+  const stack: Visit[] = [{ value: root, key: null, parent: null }];
   while (stack.length) {
-    const { value, at } = stack.pop() as { value: unknown; at: (string | number)[] };
+    const visit = stack.pop() as Visit;
+    const { value } = visit;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return at;
+      if (value.includes('\u0000')) return pathOf(visit);
     } else if (Array.isArray(value)) {
-      value.forEach((v, i) => stack.push({ value: v, at: [...at, i] }));
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: visit });
     } else if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
-      for (const [k, v] of Object.entries(value)) {
-        if (k.includes('\u0000')) return [...at, k];
-        stack.push({ value: v, at: [...at, k] });
+      const entries = Object.entries(value);
+      for (const [k] of entries) if (k.includes('\u0000')) return [...pathOf(visit), k];
+      for (let i = entries.length - 1; i >= 0; i--) {
+        stack.push({ value: entries[i][1], key: entries[i][0], parent: visit });
       }
     }
   }
