@@ -69,11 +69,18 @@ export type TAdviceListQuery = z.input<typeof ZAdviceListQuery>;
  * POST /api/flow/run/strategic_flow (Generate Advice). `inputs.user_id` names whose advice to
  * generate: the caller (default), or anyone for an admin.
  */
+/** The strategic flow's inputs, serialised. */
+export const FLOW_INPUTS_MAX_CHARS = 20_000;
+
 export const ZStrategicFlowRequest = z
   .object({
     inputs: z
       .object({ user_id: z.string().max(64).nullable().optional() })
       .catchall(z.unknown())
+      // Other inputs are kept with the run as JSON text: bounded like any stored field.
+      .refine((v) => JSON.stringify(v).length <= FLOW_INPUTS_MAX_CHARS, {
+        message: `At most ${FLOW_INPUTS_MAX_CHARS} characters of JSON`,
+      })
       .optional(),
   })
   .nullish();

@@ -51,6 +51,15 @@ export const ZEventCursor = z
   .regex(/^\d{0,10}$/, 'A sequence number')
   .refine((s) => s === '' || Number(s) <= MAX_INT32, `At most ${MAX_INT32}`);
 
+/**
+ * A free-form JSON object a column stores as text (a tool's input schema, custom prompts): at most
+ * `maxChars` characters once serialised, so no body fills a row with a megabyte of JSON.
+ */
+export const ZJsonObject = (maxChars: number) =>
+  z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= maxChars, {
+    message: `At most ${maxChars} characters of JSON`,
+  });
+
 /** Pagination used by every list endpoint: never more than 200 items a page. */
 export const MAX_PAGE_SIZE = 200;
 export const ZPageQuery = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_CHANGE_MIN } from './auth.ts';
-import { ZEmail, ZSkip } from './common.ts';
+import { ZEmail, ZJsonObject, ZSkip } from './common.ts';
 
 export const USER_LEVELS = ['waitlisted', 'user', 'admin', 'ceo'] as const;
 export const ZUserLevel = z.enum(USER_LEVELS);
@@ -47,11 +47,7 @@ const ZObjectives = z.array(z.string().max(500)).max(50);
 
 /** custom_prompts are stored as one JSON text: this many characters at most, as an object or a string. */
 export const CUSTOM_PROMPTS_MAX_CHARS = 100_000;
-const ZCustomPrompts = z
-  .record(z.string(), z.unknown())
-  .refine((v) => JSON.stringify(v).length <= CUSTOM_PROMPTS_MAX_CHARS, {
-    message: `At most ${CUSTOM_PROMPTS_MAX_CHARS} characters of JSON`,
-  });
+const ZCustomPrompts = ZJsonObject(CUSTOM_PROMPTS_MAX_CHARS);
 const ZText = (max: number) => z.string().max(max).nullable();
 
 /** PATCH /api/users/me: profile fields or a password change. Unknown fields are refused (422). */

@@ -117,6 +117,8 @@ function badBodies(url: string, body: unknown, declared: [string, JsonSchema][])
       put('a huge string', JSON.stringify(HUGE));
     }
     if (typeof value === 'number') put('an infinite number', '1e999');
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      put('a huge object', JSON.stringify({ huge: HUGE }));
     put(
       'another type',
       typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -129,6 +131,8 @@ function badBodies(url: string, body: unknown, declared: [string, JsonSchema][])
       const values: [string, string | null][] = [
         ['a NUL', '"a\\u0000b"'],
         ['a huge string', JSON.stringify(HUGE)],
+        // A free-form object (a tool's input schema, custom prompts) is stored too: bounded as a whole.
+        ['a huge object', jsonTypes(schema).includes('object') ? JSON.stringify({ huge: HUGE }) : null],
         ['another type', otherType(schema)],
         ['an infinite number', '1e999'],
       ];
