@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from './common.ts';
+import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
 import { ZOptionalBody, ZOptionalText } from './fields.ts';
 
 export const ADVICE_CONTENT_REQUIRED = 'Content required';
@@ -60,7 +60,7 @@ export type TAdviceFeedbackRequest = z.input<typeof ZAdviceFeedbackRequest>;
 /** Newest first; the dashboard asks for limit=1. */
 export const ZAdviceListQuery = z.object({
   organization_id: z.string().max(64).optional(),
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(100),
 });
 export type TAdviceListQuery = z.input<typeof ZAdviceListQuery>;
@@ -69,11 +69,18 @@ export type TAdviceListQuery = z.input<typeof ZAdviceListQuery>;
  * POST /api/flow/run/strategic_flow (Generate Advice). `inputs.user_id` names whose advice to
  * generate: the caller (default), or anyone for an admin.
  */
+/** The strategic flow's inputs, serialised. */
+export const FLOW_INPUTS_MAX_CHARS = 20_000;
+
 export const ZStrategicFlowRequest = z
   .object({
     inputs: z
       .object({ user_id: z.string().max(64).nullable().optional() })
       .catchall(z.unknown())
+      // Other inputs are kept with the run as JSON text: bounded like any stored field.
+      .refine((v) => JSON.stringify(v).length <= FLOW_INPUTS_MAX_CHARS, {
+        message: `At most ${FLOW_INPUTS_MAX_CHARS} characters of JSON`,
+      })
       .optional(),
   })
   .nullish();

@@ -46,8 +46,8 @@ export const ZRegisterRequest = z.object({
     .trim()
     .min(1, 'Please fill in all fields.')
     .max(100),
-  user_level: z.string().optional(),
-  organization_id: z.string().nullable().optional(),
+  user_level: z.string().max(50).optional(),
+  organization_id: z.string().max(64).nullable().optional(),
 });
 export type TRegisterRequest = z.input<typeof ZRegisterRequest>;
 

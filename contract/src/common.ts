@@ -31,9 +31,38 @@ export const ZEmail = z
   .regex(EMAIL_PATTERN, 'Invalid email address')
   .transform((s) => s.toLowerCase());
 
+/**
+ * The largest value an `integer` column holds (PostgreSQL's int4): every integer a client sends that
+ * reaches such a column, or a LIMIT/OFFSET, stops here, so PostgreSQL never sees an out-of-range
+ * value (it would fail the query; SQLite would take it).
+ */
+export const MAX_INT32 = 2_147_483_647;
+
+/** A page offset (`skip`). */
+export const ZSkip = z.coerce.number().int().min(0).max(MAX_INT32).default(0);
+
+/** A position or sequence number a list pages on (`before`, `after`), compared with an integer column. */
+export const ZSeqCursor = (min: number) => z.coerce.number().int().min(min).max(MAX_INT32);
+
+/** An event stream's resume cursor (`last_event_id`): a sequence number, or blank for none. */
+export const ZEventCursor = z
+  .string()
+  .trim()
+  .regex(/^\d{0,10}$/, 'A sequence number')
+  .refine((s) => s === '' || Number(s) <= MAX_INT32, `At most ${MAX_INT32}`);
+
+/**
+ * A free-form JSON object a column stores as text (a tool's input schema, custom prompts): at most
+ * `maxChars` characters once serialised, so no body fills a row with a megabyte of JSON.
+ */
+export const ZJsonObject = (maxChars: number) =>
+  z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= maxChars, {
+    message: `At most ${maxChars} characters of JSON`,
+  });
+
 /** Pagination used by every list endpoint: never more than 200 items a page. */
 export const MAX_PAGE_SIZE = 200;
 export const ZPageQuery = z.object({
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(100),
 });

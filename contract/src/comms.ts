@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from './common.ts';
+import { MAX_PAGE_SIZE, ZSeqCursor, ZSkip } from './common.ts';
 
 /** Spec section 9: "Preview text is cut to 30 characters." */
 export const COMMS_PREVIEW_LENGTH = 30;
@@ -122,14 +122,14 @@ export const ZPutSuggestionRequest = z.strictObject({
 export type TPutSuggestionRequest = z.input<typeof ZPutSuggestionRequest>;
 
 export const ZThreadListQuery = z.object({
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(COMMS_THREADS_PAGE_SIZE),
 });
 export type TThreadListQuery = z.input<typeof ZThreadListQuery>;
 
 /** GET /api/comms/threads/{id}/messages: the latest page, or the page before `before` (a seq). */
 export const ZMessageListQuery = z.object({
-  before: z.coerce.number().int().min(1).optional(),
+  before: ZSeqCursor(1).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(COMMS_MESSAGES_PAGE_SIZE),
 });
 export type TMessageListQuery = z.input<typeof ZMessageListQuery>;

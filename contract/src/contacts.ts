@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_PATTERN, MAX_PAGE_SIZE } from './common.ts';
+import { EMAIL_PATTERN, MAX_PAGE_SIZE, ZSkip } from './common.ts';
 import { ZDateOnly, ZOptionalBody, ZOptionalText, ZOrgIds, ZSearch, ZUserRef } from './fields.ts';
 
 export const CONTACT_NAME_REQUIRED = 'Name is required.';
@@ -132,7 +132,7 @@ export type TInteractionRequest = z.input<typeof ZInteractionRequest>;
 export const ZContactListQuery = z.object({
   /** Name, role or any e-mail, case-insensitive. */
   search: ZSearch,
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(100),
 });
 export type TContactListQuery = z.input<typeof ZContactListQuery>;
@@ -151,7 +151,7 @@ export type TAssignableUser = z.infer<typeof ZAssignableUser>;
 export const ZAssignableQuery = z.object({
   /** Name, role or e-mail, case-insensitive. */
   search: ZSearch,
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(MAX_PAGE_SIZE),
 });
 export type TAssignableQuery = z.input<typeof ZAssignableQuery>;

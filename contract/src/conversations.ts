@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZSeqCursor, ZSkip } from './common.ts';
 
 /** Default name of a conversation created without one (spec section 9). */
 export const DEFAULT_CONVERSATION_NAME = 'New Conversation';
@@ -57,7 +58,7 @@ export type TUpdateConversationRequest = z.input<typeof ZUpdateConversationReque
 
 /** GET /api/conversations/: most recently updated first. */
 export const ZConversationListQuery = z.object({
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(200).default(CONVERSATIONS_PAGE_SIZE),
 });
 export type TConversationListQuery = z.input<typeof ZConversationListQuery>;
@@ -88,7 +89,7 @@ export type TConversationMessage = z.infer<typeof ZConversationMessage>;
 
 /** GET /api/conversations/{id}/messages: the latest page first; `before` (a position) for older pages. */
 export const ZMessagesQuery = z.object({
-  before: z.coerce.number().int().min(1).optional(),
+  before: ZSeqCursor(1).optional(),
   limit: z.coerce.number().int().min(1).max(MESSAGES_MAX_PAGE_SIZE).default(MESSAGES_PAGE_SIZE),
 });
 export type TMessagesQuery = z.input<typeof ZMessagesQuery>;

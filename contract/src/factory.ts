@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { ZJsonObject } from './common.ts';
+
+/** A tool's input schema is stored as JSON text: this many characters at most. */
+export const TOOL_INPUT_SCHEMA_MAX_CHARS = 20_000;
 
 /**
  * AI Factory: agents, tools, crews and flows (spec sections 2, 3, 5, 7). Field names follow the spec:
@@ -135,7 +139,7 @@ export const ZCreateToolRequest = z
       })
       .nullable()
       .optional(),
-    input_schema: z.record(z.string(), z.unknown()).optional(),
+    input_schema: ZJsonObject(TOOL_INPUT_SCHEMA_MAX_CHARS).optional(),
     is_public: z.boolean().default(false),
   })
   .refine((t) => t.kind !== 'builtin' || !!t.function_name, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from './common.ts';
+import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
 import { ZOrgIds, ZOrgRef, ZSearch, ZUserRef } from './fields.ts';
 
 export const FILES_PAGE_SIZE = 50;
@@ -41,7 +41,7 @@ export type TFileItem = z.infer<typeof ZFileItem>;
 /** GET /api/files: newest first; search matches the name. */
 export const ZFileListQuery = z.object({
   search: ZSearch,
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(FILES_PAGE_SIZE),
 });
 export type TFileListQuery = z.input<typeof ZFileListQuery>;

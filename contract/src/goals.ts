@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from './common.ts';
+import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
 import { ZDateOnly, ZOptionalBody, ZOptionalText, ZQueryBool, ZSearch } from './fields.ts';
 
 export const GOAL_STATUSES = ['new', 'in_progress', 'done', 'failed'] as const;
@@ -153,7 +153,7 @@ export const ZGoalListQuery = z.object({
   sort_by: z.enum(GOAL_SORTS).default(DEFAULT_GOAL_SORT),
   /** `done` goals are hidden unless true (an explicit status filter always applies as given). */
   include_completed: ZQueryBool.default(false),
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(100),
 });
 export type TGoalListQuery = z.input<typeof ZGoalListQuery>;

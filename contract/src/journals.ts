@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from './common.ts';
+import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
 import { ZDateOnly, ZSearch } from './fields.ts';
 
 /** Notes load with skip 0 and limit 100; an entry shows 3 lines collapsed (spec section 9). */
@@ -39,7 +39,7 @@ export const ZUpdateJournalRequest = ZCreateJournalRequest;
 export type TUpdateJournalRequest = z.input<typeof ZUpdateJournalRequest>;
 
 export const ZJournalListQuery = z.object({
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(NOTES_PAGE_SIZE),
   /** Text in the content, case-insensitive. */
   search: ZSearch,

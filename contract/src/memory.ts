@@ -9,6 +9,10 @@ export const ZMineMemoryRequest = z.object({
   metadata: z
     .object({ conversation_id: z.string().max(64).nullish() })
     .loose()
+    // Only conversation_id is read; the rest is accepted for clients that send more, within a bound.
+    .refine((v) => JSON.stringify(v).length <= MAX_MEMORY_MINE_CHARS, {
+      message: `At most ${MAX_MEMORY_MINE_CHARS} characters of JSON`,
+    })
     .optional(),
 });
 export type TMineMemoryRequest = z.input<typeof ZMineMemoryRequest>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZSeqCursor } from './common.ts';
 
 /**
  * Crew runs and flow runs (spec sections 4 and 7; ARCHITECTURE.md section 6).
@@ -192,7 +193,7 @@ export const ZFlowRunList = z.array(ZFlowRun);
 
 /** GET /api/{crew,flow}-runs/{id}/timeline?after=&limit=: oldest first; page on with `after` = last id. */
 export const ZTimelineQuery = z.object({
-  after: z.coerce.number().int().min(0).optional(),
+  after: ZSeqCursor(0).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(500),
 });
 export const ZCrewRunTimeline = ZCrewRun.extend({ timeline: z.array(ZRunEvent) });

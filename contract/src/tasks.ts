@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from './common.ts';
+import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
 import { ZDateOnly, ZOptionalBody, ZOrgIds, ZQueryBool, ZSearch, ZUserRef, ZOrgRef } from './fields.ts';
 
 export const TASK_STATUSES = [
@@ -122,7 +122,7 @@ export const ZTaskListQuery = z.object({
   assignedTo: z.string().max(64).optional(),
   /** Done tasks are hidden unless true (an explicit status=Done filter shows them). */
   include_completed: ZQueryBool.default(false),
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(TASKS_PAGE_SIZE),
 });
 export type TTaskListQuery = z.input<typeof ZTaskListQuery>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_CHANGE_MIN } from './auth.ts';
-import { ZEmail } from './common.ts';
+import { ZEmail, ZJsonObject, ZSkip } from './common.ts';
 
 export const USER_LEVELS = ['waitlisted', 'user', 'admin', 'ceo'] as const;
 export const ZUserLevel = z.enum(USER_LEVELS);
@@ -44,6 +44,10 @@ export const ZUser = z.object({
 export type TUser = z.infer<typeof ZUser>;
 
 const ZObjectives = z.array(z.string().max(500)).max(50);
+
+/** custom_prompts are stored as one JSON text: this many characters at most, as an object or a string. */
+export const CUSTOM_PROMPTS_MAX_CHARS = 100_000;
+const ZCustomPrompts = ZJsonObject(CUSTOM_PROMPTS_MAX_CHARS);
 const ZText = (max: number) => z.string().max(max).nullable();
 
 /** PATCH /api/users/me: profile fields or a password change. Unknown fields are refused (422). */
@@ -56,7 +60,7 @@ export const ZUpdateMeRequest = z.strictObject({
   behavior_notes: ZText(5000).optional(),
   knowledge_summary: ZText(10000).optional(),
   /** Admin only; anyone else gets 403. */
-  custom_prompts: z.record(z.string(), z.unknown()).optional(),
+  custom_prompts: ZCustomPrompts.optional(),
   password: z
     .string()
     .min(1, 'Password is required')
@@ -65,7 +69,7 @@ export const ZUpdateMeRequest = z.strictObject({
     .optional(),
   current_password: z.string().max(256).optional(),
   /** Never allowed through this endpoint: present only so the server can answer 403 clearly. */
-  user_level: z.string().optional(),
+  user_level: z.string().max(50).optional(),
 });
 export type TUpdateMeRequest = z.input<typeof ZUpdateMeRequest>;
 
@@ -74,7 +78,7 @@ export const ZAdminCreateUserRequest = z.strictObject({
   email: ZEmail,
   password: z.string().min(PASSWORD_CHANGE_MIN, 'Password must be at least 8 characters').max(256),
   user_level: ZUserLevel.default(DEFAULT_ADMIN_CREATED_LEVEL),
-  organization_id: z.string().nullable().optional(),
+  organization_id: z.string().max(64).nullable().optional(),
   first_name: z.string().trim().max(100).nullable().optional(),
   last_name: z.string().trim().max(100).nullable().optional(),
   role: ZText(200).optional(),
@@ -89,7 +93,7 @@ export const ZAdminUpdateUserRequest = z.strictObject({
   email: ZEmail.optional(),
   password: z.string().min(PASSWORD_CHANGE_MIN, 'Password must be at least 8 characters').max(256).optional(),
   user_level: ZUserLevel.optional(),
-  organization_id: z.string().nullable().optional(),
+  organization_id: z.string().max(64).nullable().optional(),
   first_name: z.string().trim().max(100).nullable().optional(),
   last_name: z.string().trim().max(100).nullable().optional(),
   role: ZText(200).optional(),
@@ -97,13 +101,13 @@ export const ZAdminUpdateUserRequest = z.strictObject({
   objectives: ZObjectives.optional(),
   behavior_notes: ZText(5000).optional(),
   knowledge_summary: ZText(10000).optional(),
-  custom_prompts: z.union([z.record(z.string(), z.unknown()), z.string(), z.null()]).optional(),
+  custom_prompts: z.union([ZCustomPrompts, z.string().max(CUSTOM_PROMPTS_MAX_CHARS), z.null()]).optional(),
 });
 export type TAdminUpdateUserRequest = z.input<typeof ZAdminUpdateUserRequest>;
 
 export const ZUserListQuery = z.object({
   search: z.string().max(200).optional(),
-  skip: z.coerce.number().int().min(0).default(0),
+  skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(200).default(200),
 });
 

@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { sql } from 'kysely';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.ts';
@@ -43,6 +43,7 @@ import { registerEchoBodies } from './platform/echo-bodies.ts';
 import { registerErrorHandler, sendNotFound } from './platform/error-handler.ts';
 import { registerDrainGate } from './platform/graceful-drain.ts';
 import { registerJsonCompression } from './platform/json-compression.ts';
+import { registerNulGuard } from './platform/nul-guard.ts';
 import { loggerOptions } from './platform/logging.ts';
 import { type EventBus, InProcessEventBus } from './platform/realtime/event-bus.ts';
 import { PostgresEventBus } from './platform/realtime/pg-event-bus.ts';
@@ -104,6 +105,10 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // The drain gate answers while closing ({detail}, Retry-After), not Fastify's bare 503.
     return503OnClosing: false,
+    // Errors raised before routing (a URL that is not valid percent-encoding) answer {detail} too.
+    frameworkErrors: (err, _req, reply) => {
+      (reply as FastifyReply).code(err.statusCode ?? 400).send({ detail: err.message });
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -125,6 +130,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   const gate = registerDrainGate(app);
 
   registerErrorHandler(app);
+  registerNulGuard(app);
   // The response cache first: its onRequest stamp must precede the session read of the auth hook.
   registerResponseCache(app, ctx.changes, config.readCacheBytes);
   await app.register(authPlugin, {

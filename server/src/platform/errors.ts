@@ -1,12 +1,19 @@
+/** One field's problem in a 422: where it is (`['body', 'title']`), what is wrong, a machine-readable type. */
+export interface FieldProblem {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
 /** Typed HTTP errors: every handler throws one of these, the error handler turns it into `{detail}`. */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly detail: string,
+    readonly detail: string | FieldProblem[],
     /** Headers the answer carries (`Retry-After` and `x-ratelimit-*` of a refused limited call). */
     readonly headers?: Record<string, string>,
   ) {
-    super(detail);
+    super(typeof detail === 'string' ? detail : detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '));
   }
 }
 

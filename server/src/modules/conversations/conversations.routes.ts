@@ -10,6 +10,7 @@ import {
   ZMessagesPage,
   ZMessagesQuery,
   ZUpdateConversationRequest,
+  ZEventCursor,
 } from '@cc/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -167,7 +168,7 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
         summary:
           'Event stream: `message` events (sender, text, timestamp, crew_run_id; id = resume cursor) and `delta` events while a reply streams',
         params: ZIdParams,
-        querystring: z.object({ token: z.string().optional(), last_event_id: z.string().optional() }),
+        querystring: z.object({ token: z.string().optional(), last_event_id: ZEventCursor.optional() }),
       },
     },
     async (req, reply) => {

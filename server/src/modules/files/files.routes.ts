@@ -54,6 +54,18 @@ function uploadError(err: unknown, maxMb: number): unknown {
   return err;
 }
 
+/**
+ * What reading the parts threw: the parser's complaints about the body itself (no boundary, another
+ * boundary, a body cut short, a broken part header) carry no code and are the client's fault: 400.
+ * Our own errors, the plugin's coded ones (limits, see {@link uploadError}) and the file system's
+ * (`ENOSPC`…) stay as they are.
+ */
+function malformedUpload(err: unknown): unknown {
+  const e = err as { code?: unknown; syscall?: unknown };
+  if (err instanceof AppError || typeof e.code === 'string' || e.syscall !== undefined) return err;
+  return badRequest('The upload could not be read: the multipart body is malformed or was cut short.');
+}
+
 export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Left-overs of a stopped server (half uploads, bytes whose row went) are removed before serving.
   app.addHook('onReady', async () => {
@@ -111,11 +123,15 @@ export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       if (conversationId) await ownConversation(ctx, caller, conversationId);
       const staged: files.StagedFile[] = [];
       try {
-        for await (const part of req.parts()) {
-          if (part.type !== 'file') continue;
-          staged.push(
-            await files.stageUpload(ctx, part.filename, part.file, () => part.file.truncated === true),
-          );
+        try {
+          for await (const part of req.parts()) {
+            if (part.type !== 'file') continue;
+            staged.push(
+              await files.stageUpload(ctx, part.filename, part.file, () => part.file.truncated === true),
+            );
+          }
+        } catch (err) {
+          throw malformedUpload(err);
         }
         await checkStorageQuota(ctx, caller, staged);
       } catch (err) {

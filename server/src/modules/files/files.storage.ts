@@ -75,9 +75,13 @@ export class FileStore {
         done(null, chunk);
       },
     });
+    const out = createWriteStream(tempPath, { flags: 'wx', mode: 0o600 });
     try {
-      await pipeline(stream, tap, createWriteStream(tempPath, { flags: 'wx', mode: 0o600 }));
+      await pipeline(stream, tap, out);
     } catch (err) {
+      // A body cut short can fail the pipeline while the file is still being opened: removed before
+      // the open completes, the .part would be created afterwards and left behind.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await rm(tempPath, { force: true });
       throw err;
     }

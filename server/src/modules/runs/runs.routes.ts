@@ -14,6 +14,7 @@ import {
   ZStartFlowRunRequest,
   ZStartFlowRunResponse,
   ZTimelineQuery,
+  ZEventCursor,
 } from '@cc/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -183,7 +184,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
           tags,
           summary: `Event stream of the ${label} run: \`run_event\` events (id = resume cursor); ends after the terminal event`,
           params: ZIdParams,
-          querystring: z.object({ token: z.string().optional(), last_event_id: z.string().optional() }),
+          querystring: z.object({ token: z.string().optional(), last_event_id: ZEventCursor.optional() }),
         },
       },
       async (req, reply) => {

@@ -1,5 +1,7 @@
+import { ZEventCursor } from '@cc/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
 import { limitHeaders } from '../limits/limit-state.ts';
 import { limitMessages } from '../limits/limit-messages.ts';
 import { callerKey, limitError } from '../limits/limits.ts';
@@ -39,11 +41,22 @@ const serialized = new WeakMap<SseMessage, string>();
 
 export const HEARTBEAT_MS = 15_000;
 
+/**
+ * The client's resume cursor: the `Last-Event-ID` header, else `?last_event_id=`. Every stream's
+ * cursor is a sequence number compared with an integer column, so anything else is refused here
+ * (422, before the stream opens): PostgreSQL would fail the replay query with it and end the stream.
+ */
 export function lastEventId(req: FastifyRequest): string | null {
   const header = req.headers['last-event-id'];
-  if (typeof header === 'string' && header.trim()) return header.trim().slice(0, 100);
+  if (typeof header === 'string' && header.trim()) return validCursor(header, ['headers', 'last-event-id']);
   const q = (req.query as Record<string, unknown> | undefined)?.last_event_id;
-  return typeof q === 'string' && q.trim() ? q.trim().slice(0, 100) : null;
+  return typeof q === 'string' && q.trim() ? validCursor(q, ['querystring', 'last_event_id']) : null;
+}
+
+function validCursor(raw: string, loc: string[]): string {
+  const parsed = ZEventCursor.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  throw new AppError(422, [{ loc, msg: 'Must be a sequence number', type: 'invalid_cursor' }]);
 }
 
 export function formatSse(msg: SseMessage): string {
