@@ -65,6 +65,38 @@ export function moduleOf(path: string): string | null {
  * where it starts). A cycle inside one module, or through shared code only, is not reported.
  */
 export function crossModuleCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const cycles: string[][] = [];
+  for (const group of stronglyConnectedGroups(graph)) {
+    const members = new Set(group);
+    const modules = new Set(group.map(moduleOf).filter((m) => m !== null));
+    if (group.length < 2 || modules.size < 2) continue;
+    // Start on an edge out of a module, preferably into another module, so the cycle shown crosses one.
+    const edges = group
+      .filter((u) => moduleOf(u) !== null)
+      .sort()
+      .flatMap((u) =>
+        (graph.get(u) ?? []).filter((w) => members.has(w) && moduleOf(w) !== moduleOf(u)).map((w) => [u, w]),
+      );
+    const [u, w] = edges.find(([, to]) => moduleOf(to) !== null) ?? edges[0];
+    cycles.push([u, ...pathWithin(graph, members, w, u)]);
+  }
+  return cycles;
+}
+
+/** Every import cycle, inside a module or not: one path through each strongly connected group. */
+export function allCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  return stronglyConnectedGroups(graph)
+    .filter((g) => g.length > 1)
+    .map((group) => {
+      const members = new Set(group);
+      const [u] = [...group].sort();
+      const w = (graph.get(u) ?? []).find((x) => members.has(x)) as string;
+      return [u, ...pathWithin(graph, members, w, u)];
+    });
+}
+
+/** The strongly connected groups of the import graph (Tarjan), files that import each other round. */
+function stronglyConnectedGroups(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
@@ -95,23 +127,7 @@ export function crossModuleCycles(graph: ReadonlyMap<string, readonly string[]>)
     }
   };
   for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
-
-  const cycles: string[][] = [];
-  for (const group of groups) {
-    const members = new Set(group);
-    const modules = new Set(group.map(moduleOf).filter((m) => m !== null));
-    if (group.length < 2 || modules.size < 2) continue;
-    // Start on an edge out of a module, preferably into another module, so the cycle shown crosses one.
-    const edges = group
-      .filter((u) => moduleOf(u) !== null)
-      .sort()
-      .flatMap((u) =>
-        (graph.get(u) ?? []).filter((w) => members.has(w) && moduleOf(w) !== moduleOf(u)).map((w) => [u, w]),
-      );
-    const [u, w] = edges.find(([, to]) => moduleOf(to) !== null) ?? edges[0];
-    cycles.push([u, ...pathWithin(graph, members, w, u)]);
-  }
-  return cycles;
+  return groups;
 }
 
 /** The shortest import path from `from` to `to` inside one strongly connected group (breadth first). */
@@ -164,6 +180,13 @@ describe('the layering rules', () => {
   it('has no import cycle between files of different modules', () => {
     const report = crossModuleCycles(importGraph).map((c) => c.join(' → '));
     expect(report, `import cycles across modules:\n${report.join('\n')}`).toEqual([]);
+  });
+
+  // Files that load each other in a circle start half-initialised and hide who depends on whom
+  // (issue 16 found users ↔ organizations ↔ files); not even inside one module.
+  it('has no import cycle at all', () => {
+    const report = allCycles(importGraph).map((c) => c.join(' → '));
+    expect(report, `import cycles:\n${report.join('\n')}`).toEqual([]);
   });
 
   it('lets no file in ai/ query a table or import a repository', () => {
@@ -240,6 +263,11 @@ describe('the checks themselves', () => {
     expect(crossModuleCycles(graph)).toEqual([
       ['modules/a/a.service.ts', 'modules/b/b.service.ts', 'platform/x.ts', 'modules/a/a.service.ts'],
     ]);
+    expect(
+      allCycles(graph)
+        .map((c) => c[0])
+        .sort(),
+    ).toEqual(['modules/a/a.repository.ts', 'modules/c/c.policy.ts']);
     graph.set('platform/x.ts', []);
     expect(crossModuleCycles(graph)).toEqual([]);
   });
