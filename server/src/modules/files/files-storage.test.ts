@@ -20,4 +20,24 @@ describe('FileStore.stage: an upload that fails leaves no .part behind', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(readdirSync(path.join(dir, '.tmp'))).toEqual([]);
   });
+
+  // Found by CI: the error came while the store was still making its folder, before pipeline()
+  // listened, and surfaced as an uncaught exception (in the server: a process exit).
+  it('a stream that already failed when staging starts: a rejection, not an uncaught error', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      for (let i = 0; i < 5; i++) {
+        const store = new FileStore(path.join(dir, `fresh-${i}`));
+        const source = new PassThrough();
+        source.destroy(new Error('Unexpected end of form'));
+        await expect(store.stage(source, () => false)).rejects.toThrow('Unexpected end of form');
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+  });
 });

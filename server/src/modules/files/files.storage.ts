@@ -57,6 +57,10 @@ export class FileStore {
    * asked at the end (the multipart parser marks a stream cut at the size limit).
    */
   async stage(stream: Readable, isTruncated: () => boolean): Promise<StagedUpload> {
+    // The parser may fail the stream (a body cut short) while the folder is still being made, before
+    // pipeline() listens: an 'error' with no listener would end the process. pipeline() still sees it
+    // (the stream is errored) and rejects with it below.
+    stream.on('error', () => {});
     await this.ensure();
     const tempPath = path.join(this.tmpDir, `${randomUUID()}.part`);
     const hash = createHash('sha256');
