@@ -1,21 +1,7 @@
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type BuiltServer, login, startBuiltServer } from './support/built-server.ts';
 import { type PgCluster, pgDescribe, startPgCluster } from './support/pg-cluster.ts';
-import { figure, ROUNDS, sleep, startWriters, WRITERS } from './support/writers.ts';
-
-/** The ids among `ids` that are not in the tasks table. */
-async function missingTasks(url: string, ids: string[]): Promise<string[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const r = await c.query('select id from tasks where id = any($1)', [ids]);
-    const found = new Set(r.rows.map((row: { id: string }) => row.id));
-    return ids.filter((id) => !found.has(id));
-  } finally {
-    await c.end();
-  }
-}
+import { figure, missingPgTasks, ROUNDS, sleep, startWriters, WRITERS } from './support/writers.ts';
 
 async function waitFor(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -95,7 +81,7 @@ pgDescribe('PostgreSQL faults under writers: terminated connections and a restar
     for (const status of Object.keys(figures.statuses)) expect(['201', '503']).toContain(status);
     expect(figures.retryAfter).toBe(figures.statuses['503'] ?? 0);
     expect(figures.acknowledged.length).toBeGreaterThan(0);
-    expect(await missingTasks(dbUrl, figures.acknowledged)).toEqual([]);
+    expect(await missingPgTasks(dbUrl, figures.acknowledged)).toEqual([]);
     // And the server reads them back itself.
     const last = figures.acknowledged.at(-1);
     const res = await fetch(`${s.url}/api/tasks/${last}`, { headers: { authorization: `Bearer ${token}` } });

@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltServer, login, startBuiltServer } from './support/built-server.ts';
 import { type PgCluster, pgDescribe, startPgCluster } from './support/pg-cluster.ts';
-import { figure, ROUNDS, sleep, startWriters, WRITERS } from './support/writers.ts';
+import { figure, missingPgTasks, ROUNDS, sleep, startWriters, WRITERS } from './support/writers.ts';
 
 interface Engine {
   name: 'sqlite' | 'postgres';
@@ -21,18 +20,6 @@ async function sqliteMissing(url: string, ids: string[]): Promise<string[]> {
     return ids.filter((id) => !stmt.get(id));
   } finally {
     db.close();
-  }
-}
-
-async function pgMissing(url: string, ids: string[]): Promise<string[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const r = await c.query('select id from tasks where id = any($1)', [ids]);
-    const found = new Set(r.rows.map((row: { id: string }) => row.id));
-    return ids.filter((id) => !found.has(id));
-  } finally {
-    await c.end();
   }
 }
 
@@ -106,7 +93,7 @@ pgDescribe('SIGKILL during writes on PostgreSQL', () => {
   it('loses no acknowledged write', async () => {
     const url = await cluster.createDatabase();
     const env = { FILES_DIR: path.join(dir, 'files') };
-    const { missing } = await killDuringWrites(url, env, { name: 'postgres', missing: pgMissing });
+    const { missing } = await killDuringWrites(url, env, { name: 'postgres', missing: missingPgTasks });
     expect(missing).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import pg from 'pg';
 /**
  * Concurrent writers creating tasks through the API, as clients would during a fault: every 201 is an
  * acknowledged write whose id must be readable afterwards; every other answer is counted by status.
@@ -59,4 +60,17 @@ export function figure(name: string, values: Record<string, unknown>): void {
       .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`)
       .join(' ')}`,
   );
+}
+
+/** The acknowledged task ids that are not in the PostgreSQL database at `url` (lost writes). */
+export async function missingPgTasks(url: string, ids: string[]): Promise<string[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query('select id from tasks where id = any($1)', [ids]);
+    const found = new Set(r.rows.map((row: { id: string }) => row.id));
+    return ids.filter((id) => !found.has(id));
+  } finally {
+    await c.end();
+  }
 }
