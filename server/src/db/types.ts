@@ -40,6 +40,20 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  /** JSON array of scopes such as "read:tasks". */
+  scopes: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface OrganizationsTable {
   id: string;
   name: string;
@@ -415,6 +429,7 @@ export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
   sessions: SessionsTable;
+  api_keys: ApiKeysTable;
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
   strategic_goals: StrategicGoalsTable;

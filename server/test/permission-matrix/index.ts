@@ -1,4 +1,5 @@
 import { accountRows } from './accounts.ts';
+import { apiKeyRows } from './api-keys.ts';
 import { adviceRows } from './advice.ts';
 import { commsRows } from './comms.ts';
 import { contactRows } from './contacts.ts';
@@ -17,6 +18,7 @@ import { taskRows } from './tasks.ts';
 /** Every row of the permission matrix, by domain (one file each). */
 export const MATRIX: Record<string, Row[]> = {
   accounts: accountRows,
+  'api keys': apiKeyRows,
   organizations: organizationRows,
   goals: goalRows,
   advice: adviceRows,

@@ -5,6 +5,7 @@ import type { Db } from '../../db/index.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { ReadCache, readThrough } from '../read-cache.ts';
 import { redeemStreamTicket } from '../realtime/stream-tickets.ts';
+import { type ApiKeyCaller, isApiKeyToken, keyMayCall, resolveApiKey } from './api-keys.ts';
 import { findActiveSessionUser } from './sessions.repository.ts';
 import type { TokenSigner } from './tokens.ts';
 
@@ -35,6 +36,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: AuthUser | null;
     sessionId: string | null;
+    /** Set when the caller authenticated with a personal API key rather than a session. */
+    apiKey: ApiKeyCaller | null;
   }
 }
 
@@ -97,6 +100,7 @@ export const authPlugin = fp(
   async (app: FastifyInstance, opts: { sessions: SessionReader }) => {
     app.decorateRequest('user', null);
     app.decorateRequest('sessionId', null);
+    app.decorateRequest('apiKey', null);
     // onRequest, not preHandler: a caller without a valid token learns nothing about a route (not
     // even its body's field names from a 422) and costs no body parsing. `req.query` is parsed here.
     app.addHook('onRequest', async (req) => {
@@ -116,6 +120,19 @@ export const authPlugin = fp(
         }
       }
       if (!token) throw unauthorized('Not authenticated');
+      if (isApiKeyToken(token)) {
+        const keyed = await resolveApiKey(opts.sessions.db, token);
+        if (!keyed) throw unauthorized('This API key is not valid.');
+        if (!keyMayCall(keyed.key, req.method, route)) {
+          throw forbidden('This API key does not allow this call.');
+        }
+        req.user = keyed.user;
+        req.apiKey = keyed.key;
+        if (level === 'admin' && keyed.user.user_level !== 'admin') {
+          throw forbidden('Only administrators can do this.');
+        }
+        return;
+      }
       const resolved = await resolve(opts.sessions, token);
       if (!resolved) throw unauthorized('Your session has expired. Please log in again.');
       req.user = resolved.user;

@@ -1,0 +1,113 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { API_KEY_SECRET_PREFIX, type ApiKeyDomain } from '@cc/contract';
+import type { Db } from '../../db/index.ts';
+import { nowIso } from '../../db/index.ts';
+import { findApiKeyWithUser, touchApiKey } from './api-keys.repository.ts';
+import type { AuthUser } from './authenticate.ts';
+
+/**
+ * Personal API keys: `cck_<prefix>_<secret>`. The prefix (public, unique) finds the row; the whole
+ * token's SHA-256 is compared in constant time. A key acts as its owner, limited by its scopes, and
+ * stops at once when revoked, expired, or its owner is waitlisted or deleted (the row goes with the user).
+ */
+export interface ApiKeyCaller {
+  id: string;
+  scopes: ReadonlySet<string>;
+}
+
+const PREFIX_BYTES = 6;
+const SECRET_BYTES = 32;
+/** last_used_at is a hint for the owner, not an audit trail: written at most once a minute per key. */
+const TOUCH_EVERY_MS = 60_000;
+
+export function isApiKeyToken(token: string): boolean {
+  return token.startsWith(API_KEY_SECRET_PREFIX);
+}
+
+export function newApiKeySecret(): { secret: string; prefix: string; hash: string } {
+  const prefix = randomBytes(PREFIX_BYTES).toString('hex');
+  const secret = `${API_KEY_SECRET_PREFIX}${prefix}_${randomBytes(SECRET_BYTES).toString('base64url')}`;
+  return { secret, prefix: `${API_KEY_SECRET_PREFIX}${prefix}`, hash: hashSecret(secret) };
+}
+
+function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+function prefixOf(token: string): string | null {
+  const m = /^cck_([0-9a-f]{12})_[A-Za-z0-9_-]{20,}$/.exec(token);
+  return m ? `${API_KEY_SECRET_PREFIX}${m[1]}` : null;
+}
+
+/** The key's owner and scopes, or null for an unknown, wrong, revoked or expired key or a waitlisted owner. */
+export async function resolveApiKey(
+  db: Db,
+  token: string,
+  now = new Date(),
+): Promise<{ user: AuthUser; key: ApiKeyCaller } | null> {
+  const prefix = prefixOf(token);
+  if (!prefix) return null;
+  const row = await findApiKeyWithUser(db, prefix);
+  if (!row) return null;
+  const given = Buffer.from(hashSecret(token), 'hex');
+  const stored = Buffer.from(row.secret_hash, 'hex');
+  if (given.length !== stored.length || !timingSafeEqual(given, stored)) return null;
+  if (row.revoked_at) return null;
+  if (row.expires_at && Date.parse(row.expires_at) <= now.getTime()) return null;
+  if (row.user_level === 'waitlisted') return null;
+  if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > TOUCH_EVERY_MS) {
+    await touchApiKey(db, row.key_id, nowIso());
+  }
+  let scopes: string[] = [];
+  try {
+    scopes = JSON.parse(row.scopes);
+  } catch {
+    scopes = [];
+  }
+  const {
+    key_id,
+    secret_hash: _h,
+    scopes: _s,
+    expires_at: _e,
+    revoked_at: _r,
+    last_used_at: _l,
+    ...user
+  } = row;
+  return { user, key: { id: key_id, scopes: new Set(scopes) } };
+}
+
+/** Which part of the workspace a route belongs to, by its first path segment under /api/. */
+const DOMAIN_OF_SEGMENT: Record<string, ApiKeyDomain> = {
+  'strategic-goals': 'goals',
+  'strategic-advice': 'goals',
+  tasks: 'tasks',
+  'task-suggestions': 'tasks',
+  journals: 'notes',
+  contacts: 'contacts',
+  comms: 'comms',
+  conversations: 'conversations',
+  'crew-runs': 'runs',
+  'flow-runs': 'runs',
+  flow: 'runs',
+  briefs: 'brief',
+};
+
+/**
+ * The scope a keyed call needs, or null when keys may not call the route at all (account, admin,
+ * organization and key management stay with a signed-in person). GET /api/users/me is open to every
+ * key so a client can tell whose key it holds.
+ */
+export function scopeForRoute(method: string, route: string): string | null {
+  const read = method === 'GET' || method === 'HEAD';
+  if (route === '/api/users/me') return read ? '' : null;
+  const segment = route.split('/')[2] ?? '';
+  const domain = DOMAIN_OF_SEGMENT[segment];
+  if (!domain) return null;
+  return `${read ? 'read' : 'write'}:${domain}`;
+}
+
+export function keyMayCall(key: ApiKeyCaller, method: string, route: string): boolean {
+  const scope = scopeForRoute(method, route);
+  if (scope === null) return false;
+  return scope === '' || key.scopes.has(scope);
+}
