@@ -1,6 +1,7 @@
 import { PageHeader } from '../../../components/page-header';
 import { ADMIN_LEVELS, hasLevel } from '../../../lib/access';
 import { useAuth } from '../../../lib/auth';
+import { ApiKeysCard } from '../components/api-keys-card';
 import { PasswordForm } from '../components/password-form';
 import { ProfileForm } from '../components/profile-form';
 
@@ -14,6 +15,7 @@ export default function ProfilePage() {
         <ProfileForm key={user.id} user={user} isAdmin={hasLevel(user.user_level, ADMIN_LEVELS)} />
         <PasswordForm />
       </div>
+      <ApiKeysCard />
     </div>
   );
 }

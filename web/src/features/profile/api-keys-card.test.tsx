@@ -1,0 +1,74 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../../test/fixtures';
+import { mockApi } from '../../test/mock-api';
+import { renderApp } from '../../test/render';
+
+const KEY = {
+  id: 'k1',
+  name: 'Desktop assistant',
+  prefix: 'cck_0123456789ab',
+  scopes: ['read:tasks'],
+  created_at: '2026-11-20T10:00:00Z',
+  last_used_at: null,
+  expires_at: null,
+};
+
+describe('API keys on the Profile page', () => {
+  it('creates a key with the chosen scopes and shows its secret once', async () => {
+    let listed = [KEY];
+    const api = mockApi({
+      'GET /api/users/me': { body: makeUser() },
+      'GET /api/users/me/api-keys': () => ({ body: listed }),
+      'POST /api/users/me/api-keys': (call) => {
+        const created = { ...KEY, id: 'k2', name: 'CLI', scopes: (call.body as { scopes: string[] }).scopes };
+        listed = [created, KEY];
+        return { status: 201, body: { ...created, secret: 'cck_0123456789ab_SECRETSECRETSECRETSECRET' } };
+      },
+    });
+    renderApp({ path: '/app/profile', token: 'tok' });
+    const list = await screen.findByRole('list', { name: 'Your API keys' });
+    expect(within(list).getByText('Desktop assistant')).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    expect(await screen.findByText('Name is required')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Key name'), 'CLI');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    expect(await screen.findByText('Choose at least one scope')).toBeInTheDocument();
+    await user.click(screen.getByLabelText('read:tasks'));
+    await user.click(screen.getByLabelText('write:notes'));
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+
+    expect(await screen.findByLabelText('New API key')).toHaveTextContent(
+      'cck_0123456789ab_SECRETSECRETSECRETSECRET',
+    );
+    expect(api.callsTo('POST', '/api/users/me/api-keys')[0].body).toMatchObject({
+      name: 'CLI',
+      scopes: ['read:tasks', 'write:notes'],
+      expires_at: null,
+    });
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByLabelText('New API key')).not.toBeInTheDocument();
+    await waitFor(() => expect(within(list).getByText('CLI')).toBeInTheDocument());
+  });
+
+  it('revokes a key after confirmation', async () => {
+    let listed = [KEY];
+    const api = mockApi({
+      'GET /api/users/me': { body: makeUser() },
+      'GET /api/users/me/api-keys': () => ({ body: listed }),
+      'DELETE /api/users/me/api-keys/k1': () => {
+        listed = [];
+        return { status: 204 };
+      },
+    });
+    renderApp({ path: '/app/profile', token: 'tok' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Revoke' }));
+    await user.click(await screen.findByRole('button', { name: 'Revoke key' }));
+    await waitFor(() => expect(api.callsTo('DELETE', '/api/users/me/api-keys/k1')).toHaveLength(1));
+    expect(await screen.findByText('No API keys yet.')).toBeInTheDocument();
+  });
+});
