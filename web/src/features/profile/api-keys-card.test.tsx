@@ -41,7 +41,7 @@ describe('API keys on the Profile page', () => {
     await user.click(screen.getByLabelText('write:notes'));
     await user.click(screen.getByRole('button', { name: 'Create key' }));
 
-    expect(await screen.findByLabelText('New API key')).toHaveTextContent(
+    expect(await screen.findByLabelText('New API key')).toHaveValue(
       'cck_0123456789ab_SECRETSECRETSECRETSECRET',
     );
     expect(api.callsTo('POST', '/api/users/me/api-keys')[0].body).toMatchObject({

@@ -103,9 +103,13 @@ function NewSecret({ created, onDone }: { created: TCreatedApiKey; onDone: () =>
   return (
     <div className="flex flex-col gap-2 rounded-md border border-primary/40 p-3" role="status">
       <p className="text-sm">Copy the key "{created.name}" now: it will not be shown again.</p>
-      <code className="break-all rounded bg-muted p-2 text-xs" aria-label="New API key">
-        {created.secret}
-      </code>
+      <Input
+        readOnly
+        aria-label="New API key"
+        value={created.secret}
+        onFocus={(e) => e.currentTarget.select()}
+        className="font-mono text-xs"
+      />
       <div className="flex gap-2">
         <Button
           size="sm"
@@ -178,14 +182,15 @@ function CreateKeyForm({ onCreated }: { onCreated: (k: TCreatedApiKey) => void }
             <div key={d} className="contents">
               <span>{DOMAIN_LABELS[d]}</span>
               {(['read', 'write'] as const).map((mode) => (
-                <label key={mode} className="flex items-center gap-2">
+                <span key={mode} className="flex items-center gap-2">
                   <Checkbox
+                    id={`scope-${mode}-${d}`}
                     checked={scopes.has(`${mode}:${d}`)}
                     onChange={() => toggle(`${mode}:${d}`)}
                     aria-label={`${mode}:${d}`}
                   />
-                  {mode === 'read' ? 'Read' : 'Write'}
-                </label>
+                  <label htmlFor={`scope-${mode}-${d}`}>{mode === 'read' ? 'Read' : 'Write'}</label>
+                </span>
               ))}
             </div>
           ))}
