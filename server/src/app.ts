@@ -31,6 +31,7 @@ import { taskSuggestionsRoutes } from './modules/task-suggestions/task-suggestio
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
 import { getUserSummary } from './modules/users/users.service.ts';
 import { authPlugin, sessionReader } from './platform/auth/authenticate.ts';
 import { registerResponseCache } from './platform/response-cache.ts';
@@ -171,6 +172,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(authRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
   await app.register(apiKeysRoutes, { ctx });
+  await app.register(mcpRoutes, { ctx });
   await app.register(organizationsRoutes, { ctx });
   await app.register(goalsRoutes, { ctx });
   await app.register(adviceRoutes, { ctx });

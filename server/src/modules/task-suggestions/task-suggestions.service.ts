@@ -260,3 +260,46 @@ export async function rejectSuggestion(
   if (!(await repo.settleSuggestion(ctx.db, id, set))) throw conflict(SUGGESTION_NOT_PENDING);
   return presentSuggestion({ ...row, ...set });
 }
+
+/**
+ * A task another tool proposes for the caller (the workspace's MCP server): it waits as a pending
+ * suggestion for the person to review, never as a task. The same title twice is one suggestion.
+ */
+export async function proposeTask(
+  ctx: AppContext,
+  caller: AuthUser,
+  input: {
+    title: string;
+    description?: string | null;
+    priority?: string;
+    due_date?: string | null;
+    context: string;
+  },
+): Promise<{ suggestion: TTaskSuggestion | null; duplicate: boolean }> {
+  const titleKey = suggestionTitleKey(input.title);
+  const now = nowIso();
+  const row: TaskSuggestionsTable = {
+    id: randomUUID(),
+    user_id: caller.id,
+    title: input.title.trim(),
+    description: input.description?.trim() || null,
+    assignee_user_id: null,
+    priority: input.priority ?? 'Medium',
+    due_date: input.due_date ?? null,
+    llm_context: input.context,
+    rejection_reason: null,
+    status: 'pending',
+    source_type: null,
+    source_id: null,
+    source_key: null,
+    title_key: titleKey,
+    organization_id: null,
+    task_id: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const inserted = await repo.insertSuggestions(ctx.db, [row]);
+  return inserted.length > 0
+    ? { suggestion: presentSuggestion(row), duplicate: false }
+    : { suggestion: null, duplicate: true };
+}

@@ -100,6 +100,8 @@ const DOMAIN_OF_SEGMENT: Record<string, ApiKeyDomain> = {
 export function scopeForRoute(method: string, route: string): string | null {
   const read = method === 'GET' || method === 'HEAD';
   if (route === '/api/users/me') return read ? '' : null;
+  // The MCP server checks each tool against the key's scopes itself.
+  if (route === '/mcp') return '';
   const segment = route.split('/')[2] ?? '';
   const domain = DOMAIN_OF_SEGMENT[segment];
   if (!domain) return null;

@@ -1,0 +1,281 @@
+import {
+  recordUrl,
+  TASK_PRIORITIES,
+  type TCitation,
+  ZContactListQuery,
+  ZCreateJournalRequest,
+  ZGoalListQuery,
+  ZJournalListQuery,
+  ZTaskListQuery,
+} from '@cc/contract';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { searchWorkspace } from '../../ai/search/search.ts';
+import type { ApiKeyCaller } from '../../platform/auth/api-keys.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { putSuggestion } from '../comms/comms.suggestions.ts';
+import { getContact, listContacts } from '../contacts/contacts.service.ts';
+import { getGoal, listGoals } from '../goals/goals.service.ts';
+import { createJournal, getJournal, listJournals } from '../journals/journals.service.ts';
+import { proposeTask } from '../task-suggestions/task-suggestions.service.ts';
+import { getTask, listTasks } from '../tasks/tasks.service.ts';
+
+/** Which read scope lets a search hit through: a hit of a domain the key may not read is left out. */
+const READ_SCOPE_OF_HIT: Record<string, string> = {
+  goal: 'read:goals',
+  advice: 'read:goals',
+  task: 'read:tasks',
+  note: 'read:notes',
+  contact: 'read:contacts',
+};
+
+const MCP_LIST_LIMIT = 50;
+const ZLimit = z.number().int().min(1).max(MCP_LIST_LIMIT).optional();
+const ZSearchText = z.string().max(200).optional();
+
+function ok(data: unknown): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(data) }],
+    structuredContent: data as Record<string, unknown>,
+  };
+}
+
+/** A refusal the client's model can read (not found, not allowed, bad input): never a protocol error. */
+function refused(err: unknown): CallToolResult {
+  if (err instanceof AppError) {
+    const text = typeof err.detail === 'string' ? err.detail : err.detail.map((d) => d.msg).join('; ');
+    return { isError: true, content: [{ type: 'text', text }] };
+  }
+  if (err instanceof z.ZodError) {
+    return { isError: true, content: [{ type: 'text', text: err.issues.map((i) => i.message).join('; ') }] };
+  }
+  throw err;
+}
+
+async function run(fn: () => Promise<unknown>): Promise<CallToolResult> {
+  try {
+    return ok(await fn());
+  } catch (err) {
+    return refused(err);
+  }
+}
+
+const cite = (type: string, id: string, title: string): TCitation => ({
+  type,
+  id,
+  title,
+  url: recordUrl(type, id),
+});
+
+/**
+ * The workspace's tools for another assistant, bound to the key's owner: every read goes through the
+ * domain services (the same visibility rules as the web), every write is a proposal or the owner's
+ * own note, and only the tools the key's scopes allow are offered at all.
+ */
+export function registerWorkspaceTools(
+  server: McpServer,
+  ctx: AppContext,
+  user: AuthUser,
+  key: ApiKeyCaller,
+) {
+  const can = (scope: string) => key.scopes.has(scope);
+  const readable = Object.entries(READ_SCOPE_OF_HIT).filter(([, s]) => can(s));
+
+  if (readable.length > 0) {
+    server.registerTool(
+      'search_workspace',
+      {
+        description: 'Search the goals, tasks, notes and contacts you may see. Each hit cites its record.',
+        inputSchema: { query: z.string().min(1).max(200), limit: z.number().int().min(1).max(20).optional() },
+        annotations: { readOnlyHint: true },
+      },
+      ({ query, limit }) =>
+        run(async () => {
+          const types = new Set(readable.map(([t]) => t));
+          const hits = (await searchWorkspace(ctx, user, query, limit ?? 8)).filter((h) => types.has(h.type));
+          return {
+            query,
+            hits: hits.map((h) => ({ ...h, citation: cite(h.type, h.id, h.title) })),
+          };
+        }),
+    );
+  }
+
+  if (can('read:goals')) {
+    server.registerTool(
+      'list_goals',
+      {
+        description: 'Strategic goals you may see, with their KPIs (current and target values).',
+        inputSchema: { search: ZSearchText, limit: ZLimit },
+        annotations: { readOnlyHint: true },
+      },
+      ({ search, limit }) =>
+        run(async () => ({
+          goals: await listGoals(ctx, user, ZGoalListQuery.parse({ search, limit: limit ?? 20 })),
+        })),
+    );
+    server.registerTool(
+      'get_goal',
+      {
+        description: 'One strategic goal with its KPIs.',
+        inputSchema: { id: z.string().min(1).max(64) },
+        annotations: { readOnlyHint: true },
+      },
+      ({ id }) =>
+        run(async () => {
+          const goal = await getGoal(ctx, user, id);
+          return { goal, citation: cite('goal', id, goal.title) };
+        }),
+    );
+  }
+
+  if (can('read:tasks')) {
+    server.registerTool(
+      'list_tasks',
+      {
+        description: 'Tasks you may see (open ones unless include_completed).',
+        inputSchema: { search: ZSearchText, include_completed: z.boolean().optional(), limit: ZLimit },
+        annotations: { readOnlyHint: true },
+      },
+      ({ search, include_completed, limit }) =>
+        run(async () => ({
+          tasks: await listTasks(
+            ctx,
+            user,
+            ZTaskListQuery.parse({
+              search,
+              include_completed: include_completed ? 'true' : 'false',
+              limit: limit ?? 20,
+            }),
+          ),
+        })),
+    );
+    server.registerTool(
+      'get_task',
+      {
+        description: 'One task.',
+        inputSchema: { id: z.string().min(1).max(64) },
+        annotations: { readOnlyHint: true },
+      },
+      ({ id }) => run(async () => ({ task: await getTask(ctx, user, id) })),
+    );
+  }
+
+  if (can('read:contacts')) {
+    server.registerTool(
+      'list_contacts',
+      {
+        description: 'Contacts you may see.',
+        inputSchema: { search: ZSearchText, limit: ZLimit },
+        annotations: { readOnlyHint: true },
+      },
+      ({ search, limit }) =>
+        run(async () => ({
+          contacts: await listContacts(ctx, user, ZContactListQuery.parse({ search, limit: limit ?? 20 })),
+        })),
+    );
+    server.registerTool(
+      'get_contact',
+      {
+        description: 'One contact.',
+        inputSchema: { id: z.string().min(1).max(64) },
+        annotations: { readOnlyHint: true },
+      },
+      ({ id }) => run(async () => ({ contact: await getContact(ctx, user, id) })),
+    );
+  }
+
+  if (can('read:notes')) {
+    server.registerTool(
+      'list_notes',
+      {
+        description: 'Your notes, newest first.',
+        inputSchema: { search: ZSearchText, limit: ZLimit },
+        annotations: { readOnlyHint: true },
+      },
+      ({ search, limit }) =>
+        run(async () => ({
+          notes: await listJournals(ctx, user, ZJournalListQuery.parse({ search, limit: limit ?? 20 })),
+        })),
+    );
+    server.registerTool(
+      'get_note',
+      {
+        description: 'One of your notes.',
+        inputSchema: { id: z.string().min(1).max(64) },
+        annotations: { readOnlyHint: true },
+      },
+      ({ id }) => run(async () => ({ note: await getJournal(ctx, user, id) })),
+    );
+  }
+
+  if (can('write:notes')) {
+    server.registerTool(
+      'create_note',
+      {
+        description: 'Write a note in your notes (entry_date YYYY-MM-DD, default today).',
+        inputSchema: { content: z.string().min(1).max(20_000), entry_date: z.string().optional() },
+      },
+      ({ content, entry_date }) =>
+        run(async () => {
+          const note = await createJournal(ctx, user, ZCreateJournalRequest.parse({ content, entry_date }));
+          return { note, citation: cite('note', note.id, note.content.slice(0, 80)) };
+        }),
+    );
+  }
+
+  if (can('write:tasks')) {
+    server.registerTool(
+      'propose_task',
+      {
+        description:
+          'Propose a task. Nothing is created: the proposal waits for the person to approve, edit or reject it.',
+        inputSchema: {
+          title: z.string().min(1).max(200),
+          description: z.string().max(2000).optional(),
+          priority: z.enum(TASK_PRIORITIES).optional(),
+          due_date: z
+            .string()
+            .regex(/^\d{4}-\d{2}-\d{2}$/)
+            .optional(),
+        },
+      },
+      (input) =>
+        run(async () => {
+          const r = await proposeTask(ctx, user, {
+            ...input,
+            context: 'Proposed by an assistant through an API key.',
+          });
+          return r.duplicate
+            ? { status: 'duplicate', note: 'A suggestion with this title is already waiting or was decided.' }
+            : {
+                status: 'proposed',
+                note: 'Not created: the person must approve it.',
+                suggestion: r.suggestion,
+              };
+        }),
+    );
+  }
+
+  if (can('write:comms')) {
+    server.registerTool(
+      'draft_comms_message',
+      {
+        description:
+          'Draft a reply in one of your comms threads. Nothing is sent: the draft waits for the person to use or discard it.',
+        inputSchema: { thread_id: z.string().min(1).max(64), text: z.string().min(1).max(4000) },
+      },
+      ({ thread_id, text }) =>
+        run(async () => {
+          const draft = await putSuggestion(ctx, user, thread_id, {
+            text,
+            context: 'Drafted by an assistant through an API key.',
+          });
+          return { status: 'drafted', note: 'Not sent: the person must use it.', draft };
+        }),
+    );
+  }
+}
