@@ -32,6 +32,7 @@ import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
+import { oidcRoutes } from './modules/auth/oidc.routes.ts';
 import { getUserSummary } from './modules/users/users.service.ts';
 import { authPlugin, sessionReader } from './platform/auth/authenticate.ts';
 import { registerResponseCache } from './platform/response-cache.ts';
@@ -170,6 +171,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
 
   await app.register(systemRoutes, { ctx, isDraining: gate.isDraining });
   await app.register(authRoutes, { ctx });
+  await app.register(oidcRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
   await app.register(apiKeysRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });

@@ -96,6 +96,13 @@ const ZEnv = z.object({
   /** Runs one server instance executes at once; how often it looks for runnable runs besides wake-ups. */
   RUN_WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(16),
   RUN_POLL_MS: z.coerce.number().int().min(50).default(2_000),
+  /** Single sign-on with an OpenID Connect provider: on when the issuer and client id are set. */
+  OIDC_ISSUER_URL: z.string().url().optional().or(z.literal('')),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_BUTTON_LABEL: z.string().trim().min(1).max(60).default('Single sign-on'),
+  /** Comma-separated e-mail domains whose first sign-in starts as `user` instead of `waitlisted`. */
+  OIDC_ALLOWED_DOMAINS: z.string().default(''),
 });
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -119,6 +126,14 @@ export interface AppConfig {
   rateLimitAuthMax: number;
   loginMaxFailures: number;
   trustProxy: boolean;
+  /** OpenID Connect single sign-on, when configured. */
+  oidc?: {
+    issuerUrl: string;
+    clientId: string;
+    clientSecret?: string;
+    buttonLabel: string;
+    allowedDomains: string[];
+  };
   /** Per-user limits (platform/limits). */
   limits: {
     chatTurnsPerMinute: number;
@@ -207,6 +222,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitAuthMax: e.RATE_LIMIT_AUTH_MAX,
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     trustProxy: e.TRUST_PROXY,
+    oidc:
+      e.OIDC_ISSUER_URL && e.OIDC_CLIENT_ID
+        ? {
+            issuerUrl: e.OIDC_ISSUER_URL,
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET || undefined,
+            buttonLabel: e.OIDC_BUTTON_LABEL,
+            allowedDomains: e.OIDC_ALLOWED_DOMAINS.split(',')
+              .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+              .filter(Boolean),
+          }
+        : undefined,
     limits: {
       chatTurnsPerMinute: e.LIMIT_CHAT_TURNS_PER_MINUTE,
       runStartsPerMinute: e.LIMIT_RUN_STARTS_PER_MINUTE,

@@ -54,6 +54,24 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
+export interface OidcLoginsTable {
+  state: string;
+  code_verifier: string;
+  nonce: string;
+  created_at: string;
+  user_id: string | null;
+  /** SHA-256 of the one-time code the web exchanges for a session, once the provider has answered. */
+  exchange_hash: string | null;
+}
+
+export interface UserIdentitiesTable {
+  id: string;
+  user_id: string;
+  issuer: string;
+  subject: string;
+  created_at: string;
+}
+
 export interface OrganizationsTable {
   id: string;
   name: string;
@@ -430,6 +448,8 @@ export interface Database {
   profiles: ProfilesTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;
+  oidc_logins: OidcLoginsTable;
+  user_identities: UserIdentitiesTable;
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
   strategic_goals: StrategicGoalsTable;

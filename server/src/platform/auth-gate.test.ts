@@ -3,7 +3,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../test/helpers.ts';
 
 /** The operations anyone may call without a token. A new public route must be added here on purpose. */
-const PUBLIC = new Set(['GET /api/public-config', 'POST /api/auth/token', 'POST /api/users/register']);
+const PUBLIC = new Set([
+  'GET /api/public-config',
+  'POST /api/auth/token',
+  'POST /api/users/register',
+  // single sign-on: the browser arrives without a session
+  'GET /api/auth/oidc/start',
+  'GET /api/auth/oidc/callback',
+  'POST /api/auth/oidc/exchange',
+]);
 
 /** The operations a waitlisted account may call (its own profile, signing out). */
 const WAITLIST_OPEN = new Set(['GET /api/users/me', 'PATCH /api/users/me', 'POST /api/auth/logout']);

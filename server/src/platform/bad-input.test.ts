@@ -1,3 +1,4 @@
+import { MATRIX_ENV } from '../../test/permission-matrix/index.ts';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
@@ -279,7 +280,7 @@ apiSuite('bad input: a 4xx on every operation of the OpenAPI document, and nothi
   let ops: string[];
   beforeAll(async () => {
     // No run worker: runs a fixture starts would go on writing events while the rows are counted.
-    t = await createTestApp({ RUN_WORKER_CONCURRENCY: '0' });
+    t = await createTestApp({ RUN_WORKER_CONCURRENCY: '0', ...MATRIX_ENV });
     w = await buildWorld(t);
     const doc = (await t.req({ method: 'GET', url: '/api/openapi.json' })).json() as {
       paths: Record<string, Record<string, OpenApiOperation>>;

@@ -1,3 +1,4 @@
+import { MATRIX_ENV } from '../../test/permission-matrix/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp } from '../../test/helpers.ts';
 import { buildWorld, CALLERS, MATRIX, statusesOf, type World } from '../../test/permission-matrix/index.ts';
@@ -13,7 +14,7 @@ apiSuite('permission matrix', () => {
   let operations: string[];
   beforeAll(async () => {
     // No run worker: runs stay queued, so a run's status does not race the calls on it.
-    t = await createTestApp({ RUN_WORKER_CONCURRENCY: '0' });
+    t = await createTestApp({ RUN_WORKER_CONCURRENCY: '0', ...MATRIX_ENV });
     w = await buildWorld(t);
     const doc = (await t.req({ method: 'GET', url: '/api/openapi.json' })).json() as {
       paths: Record<string, Record<string, unknown>>;

@@ -7,6 +7,20 @@ import { everyone, platformAdminOnly, type Row, uniqueEmail } from './matrix.ts'
 const open = (code: number) => ({ ...everyone(code), anonymous: code, waitlisted: code });
 
 export const accountRows: Row[] = [
+  // Single sign-on is public. The matrix's provider (MATRIX_ENV) is unreachable, so start and callback
+  // send the browser back to the login page with the reason, and an unknown code is a 400; the
+  // behaviour with a real provider is tested in modules/auth/oidc.test.ts.
+  { op: 'GET /api/auth/oidc/start', target: () => ({ url: '/api/auth/oidc/start' }), expect: open(302) },
+  {
+    op: 'GET /api/auth/oidc/callback',
+    target: () => ({ url: '/api/auth/oidc/callback?state=x&code=y' }),
+    expect: open(302),
+  },
+  {
+    op: 'POST /api/auth/oidc/exchange',
+    target: () => ({ url: '/api/auth/oidc/exchange', body: { code: 'not-a-code' } }),
+    expect: open(400),
+  },
   { op: 'GET /api/public-config', target: () => ({ url: '/api/public-config' }), expect: open(200) },
   {
     op: 'POST /api/auth/token',

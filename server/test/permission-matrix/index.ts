@@ -43,3 +43,10 @@ export {
   statusesOf,
   type World,
 } from './matrix.ts';
+
+/** Settings of the matrix's app: single sign-on on, with a provider that is never there. */
+export const MATRIX_ENV = {
+  OIDC_ISSUER_URL: 'http://127.0.0.1:9/unreachable',
+  OIDC_CLIENT_ID: 'matrix',
+  OIDC_CLIENT_SECRET: 'matrix-secret',
+};

@@ -15,6 +15,7 @@ import * as m0011 from './0011_interrupted_replies.ts';
 import * as m0012 from './0012_org_invitations.ts';
 import * as m0013 from './0013_record_versions.ts';
 import * as m0020 from './0020_api_keys.ts';
+import * as m0021 from './0021_oidc.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0012_org_invitations': m0012,
   '0013_record_versions': m0013,
   '0020_api_keys': m0020,
+  '0021_oidc': m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -29,16 +29,30 @@ export async function login(
     throw unauthorized(BAD_CREDENTIALS);
   }
   ctx.loginGuard.succeed(email);
-  const ttl = input.remember_me ? REMEMBER_ME_TTL_SECONDS : SESSION_TTL_SECONDS;
-  const expires = new Date(Date.now() + ttl * 1000);
+  return openSession(
+    ctx,
+    user.id,
+    input.remember_me ? REMEMBER_ME_TTL_SECONDS : SESSION_TTL_SECONDS,
+    userAgent,
+  );
+}
+
+/** A new session for a signed-in person (password or single sign-on) and its access token. */
+export async function openSession(
+  ctx: AppContext,
+  userId: string,
+  ttlSeconds: number,
+  userAgent: string | null,
+): Promise<TTokenResponse> {
+  const expires = new Date(Date.now() + ttlSeconds * 1000);
   const sid = randomUUID();
   await insertSession(ctx.db, {
     id: sid,
-    user_id: user.id,
+    user_id: userId,
     expires_at: expires.toISOString(),
     user_agent: userAgent?.slice(0, 300) ?? null,
   });
-  const access_token = await ctx.signer.sign({ sub: user.id, sid }, expires);
+  const access_token = await ctx.signer.sign({ sub: userId, sid }, expires);
   return { access_token, token_type: 'bearer', expires_at: expires.toISOString() };
 }
 

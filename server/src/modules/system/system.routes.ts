@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { OIDC_START_PATH } from '../auth/oidc.routes.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_DETAIL } from '../../db/unavailable.ts';
@@ -41,9 +42,19 @@ export const systemRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; isDraining: 
       schema: {
         tags: ['system'],
         summary: 'Settings the public pages need',
-        response: { 200: z.object({ contact_email: z.string() }) },
+        response: {
+          200: z.object({
+            contact_email: z.string(),
+            oidc: z.object({ label: z.string(), start_url: z.string() }).optional(),
+          }),
+        },
       },
     },
-    async () => ({ contact_email: ctx.config.contactEmail }),
+    async () => ({
+      contact_email: ctx.config.contactEmail,
+      ...(ctx.config.oidc
+        ? { oidc: { label: ctx.config.oidc.buttonLabel, start_url: OIDC_START_PATH } }
+        : {}),
+    }),
   );
 };

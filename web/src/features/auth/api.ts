@@ -27,11 +27,32 @@ export async function signIn(queryClient: QueryClient, input: SignInInput): Prom
     anonymous: true,
     skipSessionRule: true,
   });
+  return completeSignIn(queryClient, token);
+}
+
+/** Loads the user with a new token, and only then keeps it (password and single sign-on alike). */
+async function completeSignIn(queryClient: QueryClient, token: TTokenResponse): Promise<TUser> {
   const me = await api<TUser>('/api/users/me', { token: token.access_token, skipSessionRule: true });
   queryClient.removeQueries();
   queryClient.setQueryData(currentUserKey, me);
   setToken(token.access_token);
   return me;
+}
+
+/** The one-time code the single sign-on callback put in the login page's address becomes a session. */
+export async function exchangeSsoCode(queryClient: QueryClient, code: string): Promise<TUser> {
+  const token = await api<TTokenResponse>('/api/auth/oidc/exchange', {
+    method: 'POST',
+    json: { code },
+    anonymous: true,
+    skipSessionRule: true,
+  });
+  return completeSignIn(queryClient, token);
+}
+
+export function useSsoExchange() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: (code: string) => exchangeSsoCode(queryClient, code) });
 }
 
 export function useSignIn() {

@@ -9,9 +9,68 @@ import { validateSignup } from './pages/signup-page';
 
 const TOKEN = { access_token: 'tok-new', token_type: 'bearer', expires_at: '2030-01-01T00:00:00Z' };
 
+describe('login page: single sign-on', () => {
+  it('offers "Sign in with <label>" only when public-config names a provider', async () => {
+    mockApi({
+      'GET /api/public-config': {
+        body: { contact_email: 'x@y.example', oidc: { label: 'Acme ID', start_url: '/api/auth/oidc/start' } },
+      },
+    });
+    renderApp({ path: '/login' });
+    expect(await screen.findByRole('link', { name: 'Sign in with Acme ID' })).toHaveAttribute(
+      'href',
+      '/api/auth/oidc/start',
+    );
+  });
+
+  it('shows no single sign-on without a provider', async () => {
+    mockApi({ 'GET /api/public-config': { body: { contact_email: 'x@y.example' } } });
+    renderApp({ path: '/login' });
+    await screen.findByRole('button', { name: 'Login' });
+    await waitFor(() => expect(screen.queryByRole('link', { name: /Sign in with/ })).not.toBeInTheDocument());
+  });
+
+  it('exchanges the one-time code from the callback for a session, once', async () => {
+    const { callsTo } = mockApi({
+      'POST /api/auth/oidc/exchange': { body: TOKEN },
+      'GET /api/users/me': { body: makeUser({ user_level: 'ceo' }) },
+    });
+    const { router } = renderApp({ path: '/login?sso=one-time-code' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/ceodashboard'));
+    expect(callsTo('POST', '/api/auth/oidc/exchange').map((c) => c.body)).toEqual([
+      { code: 'one-time-code' },
+    ]);
+    expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toContain('tok-new');
+  });
+
+  it('shows why a single sign-on failed', async () => {
+    mockApi({
+      'POST /api/auth/oidc/exchange': {
+        status: 400,
+        body: { detail: 'This sign-in link has expired or was already used. Please try again.' },
+      },
+    });
+    renderApp({ path: '/login?sso=spent' });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This sign-in link has expired or was already used.',
+    );
+    expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
+  });
+
+  it('shows the reason the callback sent back', async () => {
+    mockApi({});
+    renderApp({
+      path: '/login?sso_error=Your%20identity%20provider%20did%20not%20confirm%20your%20e-mail%20address.',
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Your identity provider did not confirm your e-mail address.',
+    );
+  });
+});
+
 describe('login page', () => {
   it('asks for both fields before calling the server', async () => {
-    const { calls } = mockApi({});
+    const { callsTo } = mockApi({});
     renderApp({ path: '/login' });
     await userEvent.click(await screen.findByRole('button', { name: 'Login' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Please enter both email and password.');
@@ -21,7 +80,7 @@ describe('login page', () => {
     // Stale once a field changes.
     await userEvent.type(screen.getByLabelText('Password'), 'x');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(calls).toHaveLength(0);
+    expect(callsTo('POST', '/api/auth/token')).toHaveLength(0);
   });
 
   it("shows the server's detail on failure and stays signed out", async () => {
@@ -66,7 +125,7 @@ describe('login page', () => {
 
   it('signs in with remember-me and goes to the safe redirect target', async () => {
     const user = makeUser({ first_name: 'Maya' });
-    const { calls } = mockApi({
+    const { callsTo } = mockApi({
       'POST /api/auth/token': { body: TOKEN },
       'GET /api/users/me': { body: user },
     });
@@ -76,8 +135,9 @@ describe('login page', () => {
     await userEvent.click(screen.getByLabelText('Remember me'));
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/profile'));
-    expect(calls[0].body).toBe('username=maya%40demo.example&password=demo-password-1&remember_me=true');
-    expect(calls[0].headers.Authorization).toBeUndefined();
+    const [sent] = callsTo('POST', '/api/auth/token');
+    expect(sent.body).toBe('username=maya%40demo.example&password=demo-password-1&remember_me=true');
+    expect(sent.headers.Authorization).toBeUndefined();
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe('tok-new');
   });
 

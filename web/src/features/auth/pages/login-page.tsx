@@ -1,15 +1,17 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { PublicLayout } from '../../../components/public-layout';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import { Button, buttonVariants } from '../../../components/ui/button';
+import { cn } from '../../../lib/utils';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { DEFAULT_APP_PATH, safeAppRedirect } from '../../../lib/redirect';
-import { useSignIn } from '../api';
+import { usePublicConfig } from '../../../lib/queries/public-config';
+import { useSignIn, useSsoExchange } from '../api';
 import { AuthCard } from '../components/auth-card';
 import { useHydrated } from '../../../lib/use-hydrated';
 
@@ -31,6 +33,17 @@ export default function LoginPage() {
   const [rememberMe, setRememberMe] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const signIn = useSignIn();
+  const sso = useSsoExchange();
+  const { data: config } = usePublicConfig();
+  const ssoCode = params.get('sso');
+  const ssoError = params.get('sso_error');
+  // The code is single-use: exchange it once, even if the page renders again.
+  const exchanged = useRef(false);
+  useEffect(() => {
+    if (!ssoCode || exchanged.current) return;
+    exchanged.current = true;
+    sso.mutate(ssoCode, { onError: (err) => setError(loginErrorMessage(err)) });
+  }, [ssoCode, sso]);
 
   const target = safeAppRedirect(params.get('redirect')) ?? DEFAULT_APP_PATH;
   if (token) return <Navigate to={user?.user_level === 'waitlisted' ? '/waitlist' : target} replace />;
@@ -59,6 +72,12 @@ export default function LoginPage() {
           {/* Disabled until the app is live: this page is prerendered (web/src/prerender.tsx). */}
           <fieldset disabled={!hydrated} className="contents">
             {error ? <Alert>{error}</Alert> : null}
+            {!error && ssoError ? <Alert>{ssoError}</Alert> : null}
+            {sso.isPending ? (
+              <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+                <Spinner /> Signing you in…
+              </p>
+            ) : null}
             <div className="flex flex-col gap-2">
               <Label htmlFor="login-email">Email</Label>
               <Input
@@ -100,6 +119,22 @@ export default function LoginPage() {
             </Button>
           </fieldset>
         </form>
+        {config?.oidc ? (
+          <div className="mt-5 flex flex-col gap-3">
+            <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden="true">
+              <span className="h-px flex-1 bg-border" />
+              or
+              <span className="h-px flex-1 bg-border" />
+            </div>
+            {/* A full page load: the browser goes to the identity provider and comes back here. */}
+            <a
+              href={config.oidc.start_url}
+              className={cn(buttonVariants({ variant: 'outline', size: 'lg' }), 'w-full')}
+            >
+              Sign in with {config.oidc.label}
+            </a>
+          </div>
+        ) : null}
         <p className="mt-6 text-center text-sm text-muted-foreground">
           No account yet?{' '}
           <Link to="/signup" className="font-medium text-primary underline-offset-4 hover:underline">

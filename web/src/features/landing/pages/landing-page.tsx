@@ -16,7 +16,7 @@ import { Link } from 'react-router';
 import { PublicLayout } from '../../../components/public-layout';
 import { buttonVariants } from '../../../components/ui/button';
 import { cn } from '../../../lib/utils';
-import { usePublicConfig } from '../api';
+import { usePublicConfig } from '../../../lib/queries/public-config';
 
 const BETA_FACTS: { value: string; label: string }[] = [
   { value: '7', label: 'companies in the private beta' },

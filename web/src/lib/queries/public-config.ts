@@ -1,17 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api';
+import { api } from '../api';
 
+/** GET /api/public-config: what the public pages need (the landing footer, the login page's single sign-on). */
 export interface PublicConfig {
   contact_email: string;
+  /** Present when single sign-on is configured. */
+  oidc?: { label: string; start_url: string };
 }
 
-export const landingKeys = {
-  publicConfig: ['public-config'] as const,
-};
+const publicConfigKey = ['public-config'] as const;
 
 export const publicConfigQuery = () =>
   queryOptions({
-    queryKey: landingKeys.publicConfig,
+    queryKey: publicConfigKey,
     queryFn: ({ signal }) => api<PublicConfig>('/api/public-config', { signal, anonymous: true }),
     staleTime: 60 * 60 * 1000,
   });
