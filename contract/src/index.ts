@@ -1,3 +1,4 @@
+export * from './activity.ts';
 export * from './advice.ts';
 export * from './auth.ts';
 export * from './common.ts';

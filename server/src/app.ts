@@ -9,6 +9,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { AppConfig } from './config.ts';
 import { createDb, type DbHandle } from './db/index.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
+import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { registerAdviceRunSteps } from './modules/advice/advice.run-step.ts';
 import { adviceRoutes } from './modules/advice/advice.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -189,6 +190,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(factoryRoutes, { ctx });
   await app.register(runsRoutes, { ctx });
   await app.register(filesRoutes, { ctx });
+  await app.register(activityRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));
   if (!servingWeb) app.setNotFoundHandler(sendNotFound);
