@@ -1,4 +1,5 @@
 import { accountRows } from './accounts.ts';
+import { activityRows } from './activity.ts';
 import { adviceRows } from './advice.ts';
 import { commsRows } from './comms.ts';
 import { contactRows } from './contacts.ts';
@@ -30,6 +31,7 @@ export const MATRIX: Record<string, Row[]> = {
   factory: factoryRows,
   runs: runRows,
   files: fileRows,
+  activity: activityRows,
 };
 
 export {
