@@ -57,9 +57,12 @@ function selectEntries(db: Db, q: Omit<ActivityQuery, 'limit'>) {
   return query.orderBy('a.seq', 'desc');
 }
 
+/** The query of one page (the plan test reads it). */
+export const listEntriesQuery = (db: Db, q: ActivityQuery) => selectEntries(db, q).limit(q.limit);
+
 /** One page, newest first: `limit` rows (the caller asks for one more to know if a next page exists). */
 export async function listEntries(db: Db, q: ActivityQuery): Promise<ActivityRow[]> {
-  const rows = await selectEntries(db, q).limit(q.limit).execute();
+  const rows = await listEntriesQuery(db, q).execute();
   return rows.map((r) => ({ ...r, seq: Number(r.seq), undoable: Number(r.undoable) }));
 }
 

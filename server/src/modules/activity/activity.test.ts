@@ -1,9 +1,11 @@
 import { ACTIVITY_ALREADY_UNDONE, ACTIVITY_NOT_UNDOABLE } from '@cc/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
 import { aiCreatedTask, listActivity, rowsOf } from './activity-test-kit.ts';
 import { recordActivity, withoutSecrets } from './activity.ledger.ts';
+import { listEntriesQuery } from './activity.repository.ts';
 
 apiSuite('activity ledger', () => {
   let t: TestApp;
@@ -191,6 +193,27 @@ apiSuite('activity ledger', () => {
       });
       expect(bad.statusCode).toBe(422);
     });
+
+    it.runIf(TEST_DB === 'sqlite')(
+      'reads a page through an index, in order, never sorting the ledger',
+      async () => {
+        const own = await sqlitePlan(
+          t.ctx.db,
+          listEntriesQuery(t.ctx.db, { actor: lister.id, before: 99, limit: 51 }),
+        );
+        expectIndexedPlan(own, 'a');
+        expect(own.join('\n')).toContain('activity_actor_seq');
+        const byAction = await sqlitePlan(
+          t.ctx.db,
+          listEntriesQuery(t.ctx.db, { actor: null, action: 'x', limit: 51 }),
+        );
+        expectIndexedPlan(byAction, 'a');
+        const everyone = await sqlitePlan(t.ctx.db, listEntriesQuery(t.ctx.db, { actor: null, limit: 51 }));
+        for (const plan of [own, byAction, everyone]) expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);
+        // The undo join and the actor's name are lookups by key, not scans.
+        expect(own.join('\n')).toMatch(/SEARCH u USING INDEX/);
+      },
+    );
 
     it('pages with a cursor, without gaps or repeats', async () => {
       const p1 = await listActivity(t, lister, `?limit=2&since=${start}`);
