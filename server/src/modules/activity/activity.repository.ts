@@ -70,3 +70,16 @@ export async function findEntry(db: Db, id: string): Promise<ActivityRow | undef
   const row = await selectEntries(db, { actor: null }).where('a.id', '=', id).executeTakeFirst();
   return row ? { ...row, seq: Number(row.seq), undoable: Number(row.undoable) } : undefined;
 }
+
+/**
+ * Whether an undo of the entry exists, read inside the undo's transaction after locking the entry's
+ * row on PostgreSQL (a row lock fires no UPDATE trigger), so two undos of one entry run one after the
+ * other and the second sees the first. SQLite runs one write transaction at a time already.
+ */
+export async function undoneInTransaction(db: Db, id: string, postgres: boolean): Promise<boolean> {
+  let lock = db.selectFrom('activity').select('id').where('id', '=', id);
+  if (postgres) lock = lock.forUpdate();
+  await lock.execute();
+  const undo = await db.selectFrom('activity').select('id').where('undo_of', '=', id).executeTakeFirst();
+  return undo !== undefined;
+}

@@ -131,6 +131,10 @@ export async function undoActivity(
   let undoId: string;
   try {
     undoId = await withTx(ctx.db, async (trx) => {
+      // Checked again under the entry's lock: an undo that landed meanwhile makes this one a 409.
+      if (await repo.undoneInTransaction(trx, entry.id, ctx.dialect === 'postgres')) {
+        throw conflict(ACTIVITY_ALREADY_UNDONE);
+      }
       const outcome = await handler(
         { ...ctx, db: trx },
         { entityId, before: asObject(parse(entry.before)), after: asObject(parse(entry.after)), actor },
