@@ -177,6 +177,26 @@ apiSuite('activity ledger: one entry per source', () => {
       expect(row.before).toContain(u.email);
     });
 
+    it('organization created and deleted (memberships with it)', async () => {
+      let id = '';
+      const created = await one('organization.created', async () => {
+        const res = await t.req({
+          method: 'POST',
+          url: '/api/organizations',
+          token: ceo.token,
+          body: { name: 'Short-lived' },
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        id = res.json().id;
+      });
+      expect(created).toMatchObject({ actor_user_id: ceo.id, entity_id: id });
+      const deleted = await one('organization.deleted', async () => {
+        const res = await t.req({ method: 'DELETE', url: `/api/organizations/${id}`, token: ceo.token });
+        expect(res.statusCode, res.body).toBe(204);
+      });
+      expect(deleted.before).toBe(JSON.stringify({ name: 'Short-lived' }));
+    });
+
     it('invitation sent, accepted and declined; membership level changed and removed', async () => {
       const joiner = await t.createUser('user');
       const decliner = await t.createUser('user');

@@ -118,6 +118,14 @@ export async function createOrganization(
       created_at: now,
     });
     await setPrimaryOrganization({ ...ctx, db: trx }, caller.id, id, { onlyIfEmpty: true });
+    await recordActivity(trx, {
+      actorUserId: caller.id,
+      action: 'organization.created',
+      entityType: 'organization',
+      entityId: id,
+      summary: `Created the organization "${name}" (and joined it as its admin)`,
+      after: { name },
+    });
   });
   return presentOrganization(ctx, caller, id);
 }
@@ -141,7 +149,17 @@ export async function renameOrganization(
 export async function deleteOrganization(ctx: AppContext, caller: AuthUser, id: string): Promise<void> {
   const a = await access(ctx, caller, id);
   if (!a.canEdit) throw forbidden(`${EDIT_REFUSED} delete it.`);
-  await repo.deleteOrganization(ctx.db, id); // memberships cascade; users' primary organization is set null
+  await withTx(ctx.db, async (trx) => {
+    await repo.deleteOrganization(trx, id); // memberships cascade; users' primary organization is set null
+    await recordActivity(trx, {
+      actorUserId: caller.id,
+      action: 'organization.deleted',
+      entityType: 'organization',
+      entityId: id,
+      summary: `Deleted the organization "${a.org.name}" (its memberships and invitations went with it)`,
+      before: { name: a.org.name },
+    });
+  });
 }
 
 export async function listMembers(ctx: AppContext, caller: AuthUser, orgId: string): Promise<TOrgMember[]> {
