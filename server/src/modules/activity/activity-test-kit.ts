@@ -65,3 +65,17 @@ export async function listActivity(
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
+
+/** Runs `fn` and returns the entries of `action` it added (straight from the table). */
+export async function entriesAdded(t: TestApp, action: string, fn: () => Promise<unknown>) {
+  const before = (await rowsOf(t, action)).length;
+  await fn();
+  return (await rowsOf(t, action)).slice(before);
+}
+
+/** Runs `fn`, expects it added exactly one entry of `action`, and returns it. */
+export async function oneEntry(t: TestApp, action: string, fn: () => Promise<unknown>) {
+  const rows = await entriesAdded(t, action, fn);
+  expect(rows, `${action}: ${JSON.stringify(rows)}`).toHaveLength(1);
+  return rows[0];
+}
