@@ -1,4 +1,5 @@
 export * from './api-keys.ts';
+export * from './activity.ts';
 export * from './advice.ts';
 export * from './auth.ts';
 export * from './citations.ts';

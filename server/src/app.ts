@@ -9,6 +9,8 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { AppConfig } from './config.ts';
 import { createDb, type DbHandle } from './db/index.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
+import { bindRequestVia } from './modules/activity/activity.ledger.ts';
+import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { registerAdviceRunSteps } from './modules/advice/advice.run-step.ts';
 import { adviceRoutes } from './modules/advice/advice.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -134,6 +136,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
 
   registerErrorHandler(app);
   registerNulGuard(app);
+  // Ledger entries written while handling a request say where it came from (web app or API client).
+  bindRequestVia(app);
   // The response cache first: its onRequest stamp must precede the session read of the auth hook.
   registerResponseCache(app, ctx.changes, config.readCacheBytes);
   await app.register(authPlugin, {
@@ -195,6 +199,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(factoryRoutes, { ctx });
   await app.register(runsRoutes, { ctx });
   await app.register(filesRoutes, { ctx });
+  await app.register(activityRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));
   if (!servingWeb) app.setNotFoundHandler(sendNotFound);

@@ -431,7 +431,30 @@ export interface SearchDocumentsTable {
   body: string;
 }
 
+/** The activity ledger (0016_activity): append-only, triggers refuse UPDATE and DELETE. */
+export interface ActivityTable {
+  seq: import('kysely').Generated<number>;
+  id: string;
+  ts: string;
+  /** no foreign key: a deleted user's trail stays as it was */
+  actor_user_id: string | null;
+  /** ui | api | ai | run:<id> */
+  via: string;
+  action: string;
+  entity_type: string;
+  entity_id: string | null;
+  summary: string;
+  /** JSON, secrets stripped */
+  before: string | null;
+  /** JSON, secrets stripped */
+  after: string | null;
+  undoable: number;
+  /** the entry this undo took back (unique: one undo per entry) */
+  undo_of: string | null;
+}
+
 export interface Database {
+  activity: ActivityTable;
   memories: MemoriesTable;
   search_documents: SearchDocumentsTable;
   task_suggestions: TaskSuggestionsTable;

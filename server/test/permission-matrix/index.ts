@@ -1,5 +1,6 @@
 import { accountRows } from './accounts.ts';
 import { apiKeyRows } from './api-keys.ts';
+import { activityRows } from './activity.ts';
 import { adviceRows } from './advice.ts';
 import { commsRows } from './comms.ts';
 import { contactRows } from './contacts.ts';
@@ -32,6 +33,7 @@ export const MATRIX: Record<string, Row[]> = {
   factory: factoryRows,
   runs: runRows,
   files: fileRows,
+  activity: activityRows,
 };
 
 export {

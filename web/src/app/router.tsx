@@ -26,7 +26,8 @@ const ContactsPage = lazy(() => import('../features/contacts/pages/contacts-page
 const AiFactoryPage = lazy(() => import('../features/factory/pages/ai-factory-page'));
 const ProfilePage = lazy(() => import('../features/profile/pages/profile-page'));
 const OrganizationPage = lazy(() => import('../features/organization/pages/organization-page'));
-const AdminPage = lazy(() => import('../features/admin/pages/admin-page'));
+const AdminPage = lazy(() => import('./routes/admin-route'));
+const ActivityPage = lazy(() => import('../features/activity/pages/activity-page'));
 const NotFoundPage = lazy(() => import('./not-found-page'));
 
 function RootLayout() {
@@ -71,6 +72,7 @@ export const routes: RouteObject[] = [
               { path: 'contacts', element: <ContactsPage /> },
               { path: 'profile', element: <ProfilePage /> },
               { path: 'organization', element: <OrganizationPage /> },
+              { path: 'activity', element: <ActivityPage /> },
               {
                 element: <RequireLevel levels={FACTORY_LEVELS} />,
                 children: [{ path: 'ai-factory', element: <AiFactoryPage /> }],

@@ -167,7 +167,8 @@ export function parseBody(text: string): unknown {
 }
 
 export async function api<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  // The client header lets the activity ledger tell the web app's writes (via "ui") from API clients'.
+  const headers: Record<string, string> = { Accept: 'application/json', 'X-CC-Client': 'web' };
   const token = opts.anonymous ? null : (opts.token ?? getToken());
   if (token) headers.Authorization = `Bearer ${token}`;
   if (opts.ifMatch) headers['If-Match'] = opts.ifMatch;

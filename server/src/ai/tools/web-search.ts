@@ -2,6 +2,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import type { AppConfig } from '../../config.ts';
 import { safeFetch } from '../net/safe-fetch.ts';
+import type { ExternalCallListener } from './external-calls.ts';
 import type { WebSearchOutput } from './types.ts';
 
 const MAX_RESULTS = 5;
@@ -40,13 +41,21 @@ export async function webSearch(
   allowlist: readonly string[],
   query: string,
   signal?: AbortSignal,
+  /** Told of every request sent to the provider (the activity ledger's external calls). */
+  onCall?: ExternalCallListener,
 ): Promise<WebSearchOutput> {
   const base = (cfg.url ?? (cfg.provider === 'tavily' ? 'https://api.tavily.com' : '')).replace(/\/+$/, '');
   if (!base) return { query, results: [], error: 'SEARCH_URL is not configured.' };
   const allow = [...allowlist, new URL(base).hostname];
+  const method = cfg.provider === 'searxng' ? 'GET' : 'POST';
+  const url =
+    cfg.provider === 'searxng'
+      ? `${base}/search?${new URLSearchParams({ q: query, format: 'json' })}`
+      : `${base}/search`;
+  const told = (status: number | null, error?: string) =>
+    onCall?.({ tool: 'web_search', method, url, status, ...(error ? { error } : {}) });
   try {
     if (cfg.provider === 'searxng') {
-      const url = `${base}/search?${new URLSearchParams({ q: query, format: 'json' })}`;
       const res = await safeFetch(url, {
         headers: {
           accept: 'application/json',
@@ -55,10 +64,11 @@ export async function webSearch(
         allowlist: allow,
         signal,
       });
+      await told(res.status);
       if (res.status !== 200) return { query, results: [], error: `search provider answered ${res.status}` };
       return { query, results: clean(res.json<{ results?: RawResult[] }>().results ?? []) };
     }
-    const res = await safeFetch(`${base}/search`, {
+    const res = await safeFetch(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -68,17 +78,20 @@ export async function webSearch(
       allowlist: allow,
       signal,
     });
+    await told(res.status);
     if (res.status !== 200) return { query, results: [], error: `search provider answered ${res.status}` };
     return { query, results: clean(res.json<{ results?: RawResult[] }>().results ?? []) };
   } catch (err) {
-    return { query, results: [], error: err instanceof Error ? err.message : 'search failed' };
+    const error = err instanceof Error ? err.message : 'search failed';
+    await told(null, error);
+    return { query, results: [], error };
   }
 }
 
-export const webSearchTool = (config: AppConfig) =>
+export const webSearchTool = (config: AppConfig, onCall?: ExternalCallListener) =>
   tool({
     description: 'Search the internet. Returns result titles, URLs and snippets; cite the URLs you use.',
     inputSchema: z.object({ query: z.string().min(1).max(300) }),
     execute: async ({ query }, { abortSignal }) =>
-      webSearch(config.ai.search as SearchConfig, config.ai.httpAllowlist, query, abortSignal),
+      webSearch(config.ai.search as SearchConfig, config.ai.httpAllowlist, query, abortSignal, onCall),
   });

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { generateText, type JSONValue } from 'ai';
 import { loadWorkspaceSnapshot, type WorkspaceSnapshot } from '../../ai/context/workspace-snapshot.ts';
 import { resolveModel } from '../../ai/models.ts';
-import { nowIso } from '../../db/index.ts';
+import { nowIso, withTx } from '../../db/index.ts';
 import type { StrategicAdviceTable } from '../../db/types.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { recordActivity } from '../activity/activity.ledger.ts';
 import * as repo from './advice.repository.ts';
 
 const SYSTEM = [
@@ -104,6 +105,24 @@ export async function generateStrategicAdvice(
     created_at: now,
     updated_at: now,
   };
-  await repo.insertAdvice(ctx.db, row);
+  await withTx(ctx.db, async (trx) => {
+    await repo.insertAdvice(trx, row);
+    await recordActivity(trx, {
+      actorUserId: userId,
+      via: opts.runId ? `run:${opts.runId}` : 'ai',
+      action: 'advice.created',
+      entityType: 'advice',
+      entityId: row.id,
+      summary: `Wrote the strategic advice "${row.advice_title}"`,
+      // What an undo compares with (the content is long and only ever changes with updated_at).
+      after: {
+        advice_title: row.advice_title,
+        feedback: row.feedback,
+        organization_id: row.organization_id,
+        updated_at: row.updated_at,
+      },
+      undoable: true,
+    });
+  });
   return row;
 }

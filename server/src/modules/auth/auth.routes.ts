@@ -35,7 +35,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       schema: { tags: ['auth'], summary: 'Revoke the current session', response: { 204: z.null() } },
     },
     async (req, reply) => {
-      if (req.sessionId) await logout(ctx, req.sessionId);
+      if (req.sessionId) await logout(ctx, req.sessionId, req.user?.id ?? null);
       return reply.code(204).send(null);
     },
   );

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { REMEMBER_ME_TTL_SECONDS, SESSION_TTL_SECONDS, type TTokenResponse } from '@cc/contract';
+import { withTx } from '../../db/index.ts';
 import { dummyVerify, verifyPassword } from '../../platform/auth/passwords.ts';
 import { insertSession, revokeSession } from '../../platform/auth/sessions.repository.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import { limitMessages } from '../../platform/limits/limit-messages.ts';
 import { lockoutError } from '../../platform/limits/limits.ts';
+import { recordActivity, recordActivitySafely } from '../activity/activity.ledger.ts';
 import { findCredentials } from '../users/users.service.ts';
 
 const BAD_CREDENTIALS = 'Incorrect email or password';
@@ -26,6 +28,7 @@ export async function login(
     : await dummyVerify(input.password);
   if (!user || !ok) {
     ctx.loginGuard.fail(email);
+    await recordFailedSignIn(ctx, email, user?.id ?? null);
     throw unauthorized(BAD_CREDENTIALS);
   }
   ctx.loginGuard.succeed(email);
@@ -34,6 +37,7 @@ export async function login(
     user.id,
     input.remember_me ? REMEMBER_ME_TTL_SECONDS : SESSION_TTL_SECONDS,
     userAgent,
+    `Signed in${input.remember_me ? ' (remember me)' : ''}`,
   );
 }
 
@@ -43,17 +47,63 @@ export async function openSession(
   userId: string,
   ttlSeconds: number,
   userAgent: string | null,
+  /** How the person signed in, for the activity ledger. */
+  summary: string,
 ): Promise<TTokenResponse> {
   const expires = new Date(Date.now() + ttlSeconds * 1000);
   const sid = randomUUID();
-  await insertSession(ctx.db, {
-    id: sid,
-    user_id: userId,
-    expires_at: expires.toISOString(),
-    user_agent: userAgent?.slice(0, 300) ?? null,
+  await withTx(ctx.db, async (trx) => {
+    await insertSession(trx, {
+      id: sid,
+      user_id: userId,
+      expires_at: expires.toISOString(),
+      user_agent: userAgent?.slice(0, 300) ?? null,
+    });
+    await recordActivity(trx, {
+      actorUserId: userId,
+      action: 'auth.sign_in',
+      entityType: 'user',
+      entityId: userId,
+      summary,
+      after: { session_expires_at: expires.toISOString(), user_agent: userAgent?.slice(0, 300) ?? null },
+    });
   });
   const access_token = await ctx.signer.sign({ sub: userId, sid }, expires);
   return { access_token, token_type: 'bearer', expires_at: expires.toISOString() };
 }
 
-export const logout = (ctx: AppContext, sessionId: string) => revokeSession(ctx.db, sessionId);
+/** A failed sign-in, and the lockout when this failure is the one that locks the account. */
+async function recordFailedSignIn(ctx: AppContext, email: string, userId: string | null): Promise<void> {
+  // No write to join: the entry stands alone, and a ledger fault never changes the answer (401).
+  await recordActivitySafely(ctx.db, {
+    actorUserId: userId,
+    action: 'auth.sign_in_failed',
+    entityType: 'user',
+    entityId: userId,
+    summary: `Failed sign-in for ${email}`,
+  });
+  if (ctx.loginGuard.isLocked(email)) {
+    await recordActivitySafely(ctx.db, {
+      actorUserId: userId,
+      action: 'auth.lockout',
+      entityType: 'user',
+      entityId: userId,
+      summary: `Sign-in locked for ${email} after ${ctx.loginGuard.maxFailures} failed attempts`,
+    });
+  }
+}
+
+export async function logout(ctx: AppContext, sessionId: string, userId: string | null): Promise<void> {
+  await withTx(ctx.db, async (trx) => {
+    await revokeSession(trx, sessionId);
+    if (userId) {
+      await recordActivity(trx, {
+        actorUserId: userId,
+        action: 'auth.sign_out',
+        entityType: 'user',
+        entityId: userId,
+        summary: 'Signed out',
+      });
+    }
+  });
+}

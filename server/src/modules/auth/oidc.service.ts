@@ -4,7 +4,7 @@ import * as oidc from 'openid-client';
 import { nowIso, withTx } from '../../db/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
-import { createAccount, findCredentials } from '../users/users.service.ts';
+import { createSsoAccount, findCredentials } from '../users/users.service.ts';
 import { openSession } from './auth.service.ts';
 import * as repo from './oidc.repository.ts';
 
@@ -134,19 +134,14 @@ async function accountFor(
   if (!userId) {
     const domain = email.split('@')[1] ?? '';
     const allowed = ctx.config.oidc?.allowedDomains.includes(domain) ?? false;
-    userId = await withTx(ctx.db, (trx) =>
-      createAccount(
-        { ...ctx, db: trx },
-        {
-          email,
-          // No password is ever told to anyone: this account signs in through its provider.
-          password: randomBytes(32).toString('base64url'),
-          user_level: allowed ? 'user' : 'waitlisted',
-          first_name: typeof claims.given_name === 'string' ? claims.given_name.slice(0, 100) : null,
-          last_name: typeof claims.family_name === 'string' ? claims.family_name.slice(0, 100) : null,
-        },
-      ),
-    );
+    userId = await createSsoAccount(ctx, {
+      email,
+      // No password is ever told to anyone: this account signs in through its provider.
+      password: randomBytes(32).toString('base64url'),
+      user_level: allowed ? 'user' : 'waitlisted',
+      first_name: typeof claims.given_name === 'string' ? claims.given_name.slice(0, 100) : null,
+      last_name: typeof claims.family_name === 'string' ? claims.family_name.slice(0, 100) : null,
+    });
   }
   await repo.insertIdentity(ctx.db, {
     id: randomUUID(),
@@ -171,5 +166,5 @@ export async function exchangeCode(
   );
   // 400 like an OAuth token endpoint's invalid_grant: the code is spent, unknown or too old.
   if (!userId) throw badRequest(SSO_LINK_USED);
-  return openSession(ctx, userId, SESSION_TTL_SECONDS, userAgent);
+  return openSession(ctx, userId, SESSION_TTL_SECONDS, userAgent, 'Signed in with single sign-on');
 }

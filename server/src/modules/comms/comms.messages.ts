@@ -1,6 +1,7 @@
 import { COMMS_SUGGESTION_DISMISSED_TEXT, type TCommsMessage } from '@cc/contract';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { recordActivity } from '../activity/activity.ledger.ts';
 import { background } from './comms.background.ts';
 import { scheduleScriptedReplies } from './comms.demo-replies.ts';
 import { displayName } from './comms.presenter.ts';
@@ -57,7 +58,18 @@ export async function useSuggestion(
 ): Promise<TCommsMessage> {
   await loadThread(ctx, caller, threadId);
   await takeSuggestion(ctx, caller.id, threadId);
-  return deliver(ctx, threadId, callerAsSender(caller), text, true);
+  const message = await deliver(ctx, threadId, callerAsSender(caller), text, true);
+  // Sent, then recorded: delivery publishes to the thread's streams, so it cannot wait on the ledger.
+  await recordActivity(ctx.db, {
+    actorUserId: caller.id,
+    via: 'ai',
+    action: 'comms.message_sent',
+    entityType: 'comms_message',
+    entityId: message.id,
+    summary: 'Sent an AI-drafted reply in a comms thread',
+    after: { thread_id: threadId, text: message.text },
+  });
+  return message;
 }
 
 /**

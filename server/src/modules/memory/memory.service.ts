@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TMemory, TMineMemoryResponse } from '@cc/contract';
-import { nowIso } from '../../db/index.ts';
+import { nowIso, withTx } from '../../db/index.ts';
+import { recordActivity } from '../activity/activity.ledger.ts';
 import { extractMemories } from '../../ai/memory/extract.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -45,7 +46,22 @@ export async function mineMemories(
       conversation_id: conversationId,
       created_at: now,
     }));
-  await repo.insertMemories(ctx.db, rows);
+  await withTx(ctx.db, async (trx) => {
+    await repo.insertMemories(trx, rows);
+    // Each fact the AI stored is one entry the user can take back (undo forgets it).
+    for (const r of rows) {
+      await recordActivity(trx, {
+        actorUserId: caller.id,
+        via: 'ai',
+        action: 'memory.created',
+        entityType: 'memory',
+        entityId: r.id,
+        summary: `Remembered: ${r.content}`,
+        after: { content: r.content, conversation_id: r.conversation_id },
+        undoable: true,
+      });
+    }
+  });
   return { added: rows.map(presentMemory), skipped: facts.length - rows.length };
 }
 

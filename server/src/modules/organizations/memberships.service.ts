@@ -4,6 +4,7 @@ import { nowIso, withTx } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
+import { recordActivity } from '../activity/activity.ledger.ts';
 import * as repo from './memberships.repository.ts';
 import { findOrganization } from './organizations.repository.ts';
 
@@ -119,10 +120,35 @@ export async function acceptInvitation(ctx: AppContext, me: AuthUser, id: string
   await withTx(ctx.db, async (trx) => {
     await repo.updateMember(trx, row.id, { user_id: me.id, is_invite: 0, invite_status: 'accepted' });
     await setPrimaryOrganization({ ...ctx, db: trx }, me.id, row.organization_id, { onlyIfEmpty: true });
+    await recordInvitationAnswer(trx, me, row, 'accepted');
+  });
+}
+
+function recordInvitationAnswer(
+  db: AppContext['db'],
+  me: AuthUser,
+  row: { id: string; organization_id: string; org_access_level: string },
+  answer: 'accepted' | 'declined',
+) {
+  return recordActivity(db, {
+    actorUserId: me.id,
+    action: `invitation.${answer}`,
+    entityType: 'organization_member',
+    entityId: row.id,
+    summary: `${answer === 'accepted' ? 'Accepted' : 'Declined'} an invitation to organization ${row.organization_id} (${row.org_access_level})`,
+    before: { invite_status: 'pending' },
+    after: {
+      invite_status: answer,
+      organization_id: row.organization_id,
+      org_access_level: row.org_access_level,
+    },
   });
 }
 
 export async function declineInvitation(ctx: AppContext, me: AuthUser, id: string): Promise<void> {
   const row = await myPendingInvitation(ctx, me, id);
-  await repo.updateMember(ctx.db, row.id, { invite_status: 'declined' });
+  await withTx(ctx.db, async (trx) => {
+    await repo.updateMember(trx, row.id, { invite_status: 'declined' });
+    await recordInvitationAnswer(trx, me, row, 'declined');
+  });
 }

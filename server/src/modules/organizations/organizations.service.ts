@@ -7,6 +7,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import { updateAccount } from '../users/users.service.ts';
+import { recordActivity } from '../activity/activity.ledger.ts';
 import * as memberships from './memberships.repository.ts';
 import { setPrimaryOrganization } from './memberships.service.ts';
 import * as repo from './organizations.repository.ts';
@@ -117,6 +118,14 @@ export async function createOrganization(
       created_at: now,
     });
     await setPrimaryOrganization({ ...ctx, db: trx }, caller.id, id, { onlyIfEmpty: true });
+    await recordActivity(trx, {
+      actorUserId: caller.id,
+      action: 'organization.created',
+      entityType: 'organization',
+      entityId: id,
+      summary: `Created the organization "${name}" (and joined it as its admin)`,
+      after: { name },
+    });
   });
   return presentOrganization(ctx, caller, id);
 }
@@ -140,7 +149,17 @@ export async function renameOrganization(
 export async function deleteOrganization(ctx: AppContext, caller: AuthUser, id: string): Promise<void> {
   const a = await access(ctx, caller, id);
   if (!a.canEdit) throw forbidden(`${EDIT_REFUSED} delete it.`);
-  await repo.deleteOrganization(ctx.db, id); // memberships cascade; users' primary organization is set null
+  await withTx(ctx.db, async (trx) => {
+    await repo.deleteOrganization(trx, id); // memberships cascade; users' primary organization is set null
+    await recordActivity(trx, {
+      actorUserId: caller.id,
+      action: 'organization.deleted',
+      entityType: 'organization',
+      entityId: id,
+      summary: `Deleted the organization "${a.org.name}" (its memberships and invitations went with it)`,
+      before: { name: a.org.name },
+    });
+  });
 }
 
 export async function listMembers(ctx: AppContext, caller: AuthUser, orgId: string): Promise<TOrgMember[]> {
@@ -189,15 +208,25 @@ export async function addMember(
     );
   }
   const id = existing?.id ?? randomUUID();
-  if (existing) await memberships.updateMember(ctx.db, id, { ...invite, user_id: null });
-  else
-    await memberships.insertMember(ctx.db, {
-      id,
-      organization_id: orgId,
-      user_id: null,
-      email: body.email,
-      ...invite,
+  await withTx(ctx.db, async (trx) => {
+    if (existing) await memberships.updateMember(trx, id, { ...invite, user_id: null });
+    else
+      await memberships.insertMember(trx, {
+        id,
+        organization_id: orgId,
+        user_id: null,
+        email: body.email,
+        ...invite,
+      });
+    await recordActivity(trx, {
+      actorUserId: caller.id,
+      action: 'invitation.created',
+      entityType: 'organization_member',
+      entityId: id,
+      summary: `Invited ${body.email} to organization ${orgId} as ${body.org_access_level}`,
+      after: { email: body.email, organization_id: orgId, org_access_level: body.org_access_level },
     });
+  });
   return memberView(ctx, caller, orgId, id);
 }
 
@@ -240,13 +269,26 @@ export async function updateMember(
   if (touchesAccount) {
     const refusal = accountEditRefusal(caller, a.canManage, orgId, target);
     if (refusal) throw forbidden(refusal);
-    await updateAccount(ctx, m.user_id, account);
+    await updateAccount(ctx, m.user_id, account, caller.id);
   }
   // The member row's version covers the account fields it shows, so any change moves it.
   if (levelChange || touchesAccount) {
-    await memberships.updateMember(ctx.db, m.id, {
-      ...(levelChange ? { org_access_level } : {}),
-      updated_at: nextVersion(m.updated_at),
+    await withTx(ctx.db, async (trx) => {
+      await memberships.updateMember(trx, m.id, {
+        ...(levelChange ? { org_access_level } : {}),
+        updated_at: nextVersion(m.updated_at),
+      });
+      if (levelChange) {
+        await recordActivity(trx, {
+          actorUserId: caller.id,
+          action: 'membership.level_changed',
+          entityType: 'organization_member',
+          entityId: m.id,
+          summary: `Changed ${m.email}'s level in organization ${orgId} from ${m.org_access_level} to ${org_access_level}`,
+          before: { org_access_level: m.org_access_level },
+          after: { org_access_level },
+        });
+      }
     });
   }
   return memberView(ctx, caller, orgId, m.id);
@@ -263,6 +305,14 @@ export async function removeMember(
   if (!mayChangeMembership(caller, targetOf(m))) throw forbidden(PROTECTED_MEMBER);
   await withTx(ctx.db, async (trx) => {
     await memberships.deleteMember(trx, m.id);
+    await recordActivity(trx, {
+      actorUserId: caller.id,
+      action: 'membership.removed',
+      entityType: 'organization_member',
+      entityId: m.id,
+      summary: `Removed ${m.email} from organization ${orgId}`,
+      before: { user_id: m.user_id, email: m.email, org_access_level: m.org_access_level },
+    });
     const rest = await memberships.membershipsOf(trx, m.user_id);
     const next = rest.keys().next().value ?? null;
     await setPrimaryOrganization({ ...ctx, db: trx }, m.user_id, next, { onlyIfEquals: orgId });

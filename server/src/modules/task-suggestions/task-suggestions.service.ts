@@ -30,6 +30,7 @@ import type { TaskSuggestionsTable } from '../../db/types.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
+import { recordActivity } from '../activity/activity.ledger.ts';
 import { membershipLevelsOf } from '../organizations/memberships.service.ts';
 import { createTask, openTaskTitlesFor } from '../tasks/tasks.service.ts';
 import { presentSuggestion } from './task-suggestions.presenter.ts';
@@ -239,6 +240,18 @@ export async function approveSuggestions(
         updated_at: nowIso(),
       });
       if (!settled) throw conflict(SUGGESTION_NOT_PENDING);
+      // The AI's write, approved by the person: in the ledger with the task as created (undo deletes it).
+      await recordActivity(trx, {
+        actorUserId: caller.id,
+        via: 'ai',
+        action: 'task.created',
+        entityType: 'task',
+        entityId: task.id,
+        summary: `Created the task "${task.title}" from an AI suggestion`,
+        before: null,
+        after: taskState(task),
+        undoable: true,
+      });
       out.push(task);
     }
     return out;
@@ -246,6 +259,19 @@ export async function approveSuggestions(
   const n = created.length;
   return { tasks: created, message: `${n} task${n === 1 ? '' : 's'} created` };
 }
+
+/** The fields of a task a person edits, with its version: what an undo compares with. */
+const taskState = (t: TTask) => ({
+  title: t.title,
+  description: t.description,
+  priority: t.priority,
+  status: t.status,
+  due_date: t.due_date,
+  notes: t.notes,
+  assigned_to_user_id: t.assigned_to_user_id,
+  shared_org_ids: t.shared_org_ids,
+  updated_at: t.updated_at,
+});
 
 /** POST /api/task-suggestions/{id}/reject: removed from the list, kept (with its reason) so it never returns. */
 export async function rejectSuggestion(

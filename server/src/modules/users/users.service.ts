@@ -8,7 +8,8 @@ import {
   parseCustomPrompts,
 } from '@cc/contract';
 import type { z } from 'zod';
-import { nowIso, withTx } from '../../db/index.ts';
+import { type Db, nowIso, withTx } from '../../db/index.ts';
+import { recordActivity, recordActivitySafely } from '../activity/activity.ledger.ts';
 import type { ProfilesTable, UsersTable } from '../../db/types.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
@@ -87,10 +88,40 @@ async function insertAccount(
  * invitations: the person accepts them once approved.
  */
 export async function register(ctx: AppContext, body: z.output<typeof ZRegisterRequest>): Promise<TUser> {
-  const id = await withTx(ctx.db, (trx) =>
-    insertAccount({ ...ctx, db: trx }, { ...body, user_level: 'waitlisted', organization_id: null }),
-  );
+  const id = await withTx(ctx.db, async (trx) => {
+    const newId = await insertAccount(
+      { ...ctx, db: trx },
+      { ...body, user_level: 'waitlisted', organization_id: null },
+    );
+    await recordUserCreated(trx, newId, newId, body.email, 'waitlisted', 'Signed up');
+    return newId;
+  });
   return load(ctx, id, { user_level: 'waitlisted' });
+}
+
+/** A first single sign-on makes the account (its level decided by the caller from the e-mail's domain). */
+export async function createSsoAccount(
+  ctx: AppContext,
+  input: {
+    email: string;
+    password: string;
+    user_level: string;
+    first_name: string | null;
+    last_name: string | null;
+  },
+): Promise<string> {
+  return withTx(ctx.db, async (trx) => {
+    const newId = await insertAccount({ ...ctx, db: trx }, { ...input, organization_id: null });
+    await recordUserCreated(
+      trx,
+      newId,
+      newId,
+      input.email,
+      input.user_level,
+      'Signed up with single sign-on',
+    );
+    return newId;
+  });
 }
 
 export const getMe = (ctx: AppContext, me: AuthUser) => load(ctx, me.id, me);
@@ -154,6 +185,15 @@ export async function updateMe(
     const stored = await repo.findPasswordHash(ctx.db, me.id);
     if (!stored || !(await verifyPassword(stored.password_hash, current_password))) {
       guard.fail(me.id);
+      if (guard.isLocked(me.id)) {
+        await recordActivitySafely(ctx.db, {
+          actorUserId: me.id,
+          action: 'auth.lockout',
+          entityType: 'user',
+          entityId: me.id,
+          summary: `Password change locked after ${guard.maxFailures} wrong current passwords`,
+        });
+      }
       throw badRequest('Current password is incorrect.');
     }
     guard.succeed(me.id);
@@ -165,7 +205,16 @@ export async function updateMe(
     await repo.updateUserColumns(trx, me.id, user);
     await repo.updateProfileColumns(trx, me.id, profile);
     // A password change signs out every other device; this one stays signed in.
-    if (newHash) await revokeUserSessions(trx, me.id, sessionId);
+    if (newHash) {
+      await revokeUserSessions(trx, me.id, sessionId);
+      await recordActivity(trx, {
+        actorUserId: me.id,
+        action: 'user.password_changed',
+        entityType: 'user',
+        entityId: me.id,
+        summary: 'Changed their password (other sessions signed out)',
+      });
+    }
   });
   return load(ctx, me.id, me);
 }
@@ -193,6 +242,7 @@ export async function adminCreateUser(
     if (input.organization_id) {
       await addManagedMember(tctx, input.organization_id, { id: newId, email: input.email }, 'user');
     }
+    await recordUserCreated(trx, admin.id, newId, input.email, input.user_level, 'Created the account');
     return newId;
   });
   return load(ctx, id, admin);
@@ -206,6 +256,8 @@ export async function updateAccount(
   ctx: AppContext,
   userId: string,
   input: Omit<z.output<typeof ZAdminUpdateUserRequest>, 'custom_prompts'> & { custom_prompts?: unknown },
+  /** Who made the change (the admin, or the organization admin editing a member), for the ledger. */
+  actorId: string | null = null,
 ): Promise<void> {
   const current = await repo.findUserById(ctx.db, userId);
   if (!current) throw notFound('User not found');
@@ -239,6 +291,26 @@ export async function updateAccount(
     }
     if (user.email) await syncMemberEmail({ ...ctx, db: trx }, userId, user.email);
     if (revoke) await revokeUserSessions(trx, userId);
+    if (user.user_level) {
+      await recordActivity(trx, {
+        actorUserId: actorId,
+        action: 'user.level_changed',
+        entityType: 'user',
+        entityId: userId,
+        summary: `Changed ${current.email}'s level from ${current.user_level} to ${user.user_level}`,
+        before: { user_level: current.user_level },
+        after: { user_level: user.user_level },
+      });
+    }
+    if (user.password_hash) {
+      await recordActivity(trx, {
+        actorUserId: actorId,
+        action: 'user.password_changed',
+        entityType: 'user',
+        entityId: userId,
+        summary: `Set a new password for ${current.email} (their sessions signed out)`,
+      });
+    }
   });
 }
 
@@ -254,7 +326,7 @@ export async function adminUpdateUser(
   if (id === admin.id && input.user_level !== undefined && input.user_level !== admin.user_level) {
     throw forbidden('You cannot change your own user level.');
   }
-  await updateAccount(ctx, id, input);
+  await updateAccount(ctx, id, input, admin.id);
   return load(ctx, id, admin);
 }
 
@@ -264,7 +336,37 @@ export async function adminDeleteUser(ctx: AppContext, admin: AuthUser, id: stri
   if (!target) throw notFound('User not found');
   if (PROTECTED_LEVELS.has(target.user_level)) throw forbidden('Admin and CEO accounts cannot be deleted.');
   // Sessions, profile, memberships and file rows cascade; the files' bytes are removed after.
-  await deleteWithOwnedFiles(ctx, id, () => repo.deleteUser(ctx.db, id));
+  await deleteWithOwnedFiles(ctx, id, () =>
+    withTx(ctx.db, async (trx) => {
+      await repo.deleteUser(trx, id);
+      // The trail keeps the account's id; the entry says whose account it was (no secrets).
+      await recordActivity(trx, {
+        actorUserId: admin.id,
+        action: 'user.deleted',
+        entityType: 'user',
+        entityId: id,
+        summary: `Deleted the account ${target.email}`,
+        before: {
+          email: target.email,
+          user_level: target.user_level,
+          first_name: target.first_name,
+          last_name: target.last_name,
+        },
+      });
+    }),
+  );
+}
+
+/** A new account in the ledger (inside the transaction that created it). */
+function recordUserCreated(db: Db, actorId: string, id: string, email: string, level: string, verb: string) {
+  return recordActivity(db, {
+    actorUserId: actorId,
+    action: 'user.created',
+    entityType: 'user',
+    entityId: id,
+    summary: `${verb}: ${email.toLowerCase()} (${level})`,
+    after: { email: email.toLowerCase(), user_level: level },
+  });
 }
 
 /** For sign-in: the stored hash of the account with this e-mail. */

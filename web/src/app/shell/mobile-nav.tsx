@@ -1,4 +1,4 @@
-import { Building2, LogOut, Menu, ShieldCheck, UserRound, X } from 'lucide-react';
+import { Building2, History, LogOut, Menu, ShieldCheck, UserRound, X } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
@@ -26,6 +26,7 @@ export function MobileNav({ items }: { items: NavItem[] }) {
   const accountLinks = [
     { to: '/app/profile', label: 'Profile', icon: UserRound },
     { to: '/app/organization', label: 'Organization', icon: Building2 },
+    { to: '/app/activity', label: 'Activity', icon: History },
     ...(isAdmin ? [{ to: '/app/admin', label: 'Super Admin', icon: ShieldCheck }] : []),
   ];
 

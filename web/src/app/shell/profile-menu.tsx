@@ -1,4 +1,4 @@
-import { Building2, ChevronDown, LogOut, ShieldCheck, UserRound } from 'lucide-react';
+import { Building2, ChevronDown, History, LogOut, ShieldCheck, UserRound } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import {
   DropdownMenu,
@@ -16,7 +16,7 @@ export function initialOf(name: string): string {
   return (name.trim().charAt(0) || '?').toUpperCase();
 }
 
-/** The profile menu: Profile, Organization, Super Admin (admin only), Logout. */
+/** The profile menu: Profile, Organization, Activity, Super Admin (admin only), Logout. */
 export function ProfileMenu() {
   const { user, signOut } = useAuth();
   const navigate = useNavigate();
@@ -59,6 +59,12 @@ export function ProfileMenu() {
           <Link to="/app/organization">
             <Building2 aria-hidden="true" />
             Organization
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/app/activity">
+            <History aria-hidden="true" />
+            Activity
           </Link>
         </DropdownMenuItem>
         {isAdmin ? (

@@ -1,3 +1,4 @@
+import { externalCallRecorder } from '../../../ai/tools/external-calls.ts';
 import { runAgentStep } from './agent-step.ts';
 import type { RunEngineRegistry, StepHandler, StepRun } from './engine-registry.ts';
 import { callHttpTool, type RunTool, toolsFor } from './tools.ts';
@@ -19,7 +20,13 @@ export function registerBuiltinSteps(engine: RunEngineRegistry): void {
     ]);
     const result =
       row.kind === 'http'
-        ? await callHttpTool(s.ctx, row, input, s.signal)
+        ? await callHttpTool(
+            s.ctx,
+            row,
+            input,
+            s.signal,
+            externalCallRecorder(s.ctx, s.user.id, `run:${s.run.id}`),
+          )
         : await callBuiltin(s, row.function_name ?? '', input);
     await s.progress([
       {
@@ -41,7 +48,7 @@ export function registerBuiltinSteps(engine: RunEngineRegistry): void {
       inputs: s.inputs,
       previous: s.outputs,
       humanAnswer: s.run.human_answer,
-      tools: await toolsFor(s.ctx, s.user, await tools(s.ctx, toolIds)),
+      tools: await toolsFor(s.ctx, s.user, await tools(s.ctx, toolIds), s.run.id),
       signal: s.signal,
       onEvents: s.progress,
     });
@@ -73,7 +80,7 @@ async function callBuiltin(
     http_method: null,
     input_schema: '{}',
   };
-  const t = (await toolsFor(s.ctx, s.user, [row]))[name];
+  const t = (await toolsFor(s.ctx, s.user, [row], s.run.id))[name];
   if (!t?.execute) return { error: `Tool ${name} is not available` };
   const out = await t.execute(input, { toolCallId: `run-${s.run.id}`, messages: [], abortSignal: s.signal });
   return { body: typeof out === 'string' ? out : JSON.stringify(out) };

@@ -1,5 +1,6 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
 import { safeFetch } from '../../../ai/net/safe-fetch.ts';
+import { type ExternalCallListener, externalCallRecorder } from '../../../ai/tools/external-calls.ts';
 import { buildTools } from '../../../ai/tools/index.ts';
 import type { AuthUser } from '../../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../../platform/context.ts';
@@ -50,6 +51,8 @@ export async function callHttpTool(
   row: RunTool,
   input: unknown,
   signal?: AbortSignal,
+  /** Told of the request once it has an outcome (the activity ledger's external calls). */
+  onCall?: ExternalCallListener,
 ): Promise<{ status?: number; body?: string; error?: string }> {
   if (!row.http_url) return { error: 'This tool has no endpoint configured.' };
   const method = row.http_method === 'GET' ? 'GET' : 'POST';
@@ -70,24 +73,35 @@ export async function callHttpTool(
       timeoutMs: HTTP_TOOL_TIMEOUT_MS,
       maxBytes: HTTP_TOOL_MAX_BYTES,
     });
+    await onCall?.({ tool: row.name, method, url, status: res.status });
     return { status: res.status, body: res.text().slice(0, 8_000) };
   } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) };
+    const error = err instanceof Error ? err.message : String(err);
+    await onCall?.({ tool: row.name, method, url, status: null, error });
+    return { error };
   }
 }
 
 /** The AI SDK tools of an agent: built-in ones through the AI core's buildTools, HTTP ones here. */
-export async function toolsFor(ctx: AppContext, user: AuthUser, rows: RunTool[]): Promise<ToolSet> {
+export async function toolsFor(
+  ctx: AppContext,
+  user: AuthUser,
+  rows: RunTool[],
+  /** The run the calls are made in: every outbound call is recorded in the activity ledger as `run:<id>`. */
+  runId: string,
+): Promise<ToolSet> {
   const builtinNames = rows.flatMap((r) =>
     r.kind === 'builtin' && r.function_name ? [r.function_name] : [],
   );
-  const set: ToolSet = builtinNames.length ? { ...(await buildTools(ctx, user, builtinNames)) } : {};
+  const via = `run:${runId}` as const;
+  const onCall = externalCallRecorder(ctx, user.id, via);
+  const set: ToolSet = builtinNames.length ? { ...(await buildTools(ctx, user, builtinNames, { via })) } : {};
   for (const row of rows) {
     if (row.kind !== 'http' || !row.http_url) continue;
     set[toolKey(row)] = tool({
       description: row.description ?? row.name,
       inputSchema: jsonSchema(parseSchema(row.input_schema)),
-      execute: async (input, { abortSignal }) => callHttpTool(ctx, row, input, abortSignal),
+      execute: async (input, { abortSignal }) => callHttpTool(ctx, row, input, abortSignal, onCall),
     });
   }
   return set;

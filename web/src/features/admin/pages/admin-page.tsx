@@ -1,6 +1,6 @@
 import { displayName, type TUser } from '@cc/contract';
 import { Search, UserPlus } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeader } from '../../../components/page-header';
 import { Alert } from '../../../components/ui/alert';
@@ -17,7 +17,12 @@ import { CreateUserDialog, EditUserDialog } from '../components/user-dialogs';
 import { type EditUserValues, editUserChanges, filterUsers } from '../components/user-rules';
 import { UserTable } from '../components/user-table';
 
-export default function AdminPage() {
+const TAB_CLASS =
+  'rounded-md px-3 py-1.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-ring aria-selected:bg-muted aria-selected:text-foreground text-muted-foreground hover:text-foreground';
+
+/** Super Admin; `activity` (the ledger's tab, composed in by the route) adds the Users / Activity tabs. */
+export default function AdminPage({ activity }: { activity?: ReactNode } = {}) {
+  const [tab, setTab] = useState<'users' | 'activity'>('users');
   const { user: me } = useAuth();
   const users = useAdminUsers();
   const orgs = useOrganizations();
@@ -98,48 +103,82 @@ export default function AdminPage() {
           </Button>
         }
       />
-      <Card className="flex flex-col gap-4 p-4 sm:p-5">
-        <div className="relative max-w-md">
-          <label htmlFor="admin-user-search" className="sr-only">
-            Search users
-          </label>
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            id="admin-user-search"
-            type="search"
-            placeholder="Search by name, email or organization"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            className="pl-9"
-          />
+      {activity ? (
+        <div
+          role="tablist"
+          aria-label="Super Admin sections"
+          className="flex gap-1 border-b border-border pb-2"
+        >
+          {(['users', 'activity'] as const).map((t) => (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              id={`admin-tab-${t}`}
+              aria-selected={tab === t}
+              aria-controls={`admin-panel-${t}`}
+              className={TAB_CLASS}
+              onClick={() => setTab(t)}
+            >
+              {t === 'users' ? 'Users' : 'Activity'}
+            </button>
+          ))}
         </div>
-        {users.isPending ? (
-          <div className="flex flex-col gap-2" role="status">
-            <span className="sr-only">Loading users…</span>
-            {[0, 1, 2, 3, 4].map((i) => (
-              <Skeleton key={i} className="h-12" />
-            ))}
+      ) : null}
+      {activity && tab === 'activity' ? (
+        <Card
+          id="admin-panel-activity"
+          role="tabpanel"
+          aria-labelledby="admin-tab-activity"
+          className="p-4 sm:p-5"
+        >
+          {activity}
+        </Card>
+      ) : null}
+      {activity && tab !== 'users' ? null : (
+        <Card className="flex flex-col gap-4 p-4 sm:p-5">
+          <div className="relative max-w-md">
+            <label htmlFor="admin-user-search" className="sr-only">
+              Search users
+            </label>
+            <Search
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+              aria-hidden="true"
+            />
+            <Input
+              id="admin-user-search"
+              type="search"
+              placeholder="Search by name, email or organization"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              className="pl-9"
+            />
           </div>
-        ) : users.isError ? (
-          <Alert>Failed to load data</Alert>
-        ) : visible.length === 0 ? (
-          <p className="rounded-md border border-dashed border-border px-4 py-10 text-center text-sm text-muted-foreground">
-            No users found.
-          </p>
-        ) : (
-          <UserTable
-            users={visible}
-            currentUserId={me.id}
-            approvingId={approvingId}
-            onApprove={onApprove}
-            onEdit={setEditing}
-            onDelete={setDeleting}
-          />
-        )}
-      </Card>
+          {users.isPending ? (
+            <div className="flex flex-col gap-2" role="status">
+              <span className="sr-only">Loading users…</span>
+              {[0, 1, 2, 3, 4].map((i) => (
+                <Skeleton key={i} className="h-12" />
+              ))}
+            </div>
+          ) : users.isError ? (
+            <Alert>Failed to load data</Alert>
+          ) : visible.length === 0 ? (
+            <p className="rounded-md border border-dashed border-border px-4 py-10 text-center text-sm text-muted-foreground">
+              No users found.
+            </p>
+          ) : (
+            <UserTable
+              users={visible}
+              currentUserId={me.id}
+              approvingId={approvingId}
+              onApprove={onApprove}
+              onEdit={setEditing}
+              onDelete={setDeleting}
+            />
+          )}
+        </Card>
+      )}
 
       <CreateUserDialog
         open={creating}
