@@ -1,0 +1,87 @@
+import { type BudgetCheck, httpBudget, LIST_BUDGETS } from '../budgets.ts';
+import { drain, type HttpResult, measure } from '../http.ts';
+import { signIn, startOwnServer } from '../own-server.ts';
+import type { BenchContext } from './types.ts';
+import type { Seeded } from './workspace-seed.ts';
+
+/**
+ * Issue #18's realistic misses: what users see when the read cache cannot help. A second server on
+ * the same seeded database with the read cache off (READ_CACHE_MB=0), and every request from the
+ * next of the seeded users in rotation, so each one reads the database, checks its own session and
+ * is shaped for that user. Budgets: LIST_BUDGETS of the engine (SQLite ≥ 15 % of control, p99 ≤ 25 ms).
+ */
+const MISS_ROUTES = [
+  { name: 'tasks', path: '/api/tasks/' },
+  { name: 'contacts', path: '/api/contacts/?skip=0&limit=50' },
+  { name: 'strategic goals', path: '/api/strategic-goals/' },
+  { name: 'notes (journals)', path: '/api/journals/?skip=0&limit=100' },
+];
+
+/** Sign-ins in flight at once (argon2id is deliberately slow; the machine has few cores). */
+const SIGN_IN_CONCURRENCY = 4;
+
+async function tokensFor(baseURL: string, emails: string[]): Promise<string[]> {
+  const tokens: string[] = new Array(emails.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < emails.length) {
+      const i = next++;
+      tokens[i] = await signIn(baseURL, emails[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: SIGN_IN_CONCURRENCY }, worker));
+  return tokens;
+}
+
+export async function measureMisses(
+  ctx: BenchContext,
+  group: string,
+  seeded: Seeded,
+): Promise<{ http: HttpResult[]; budgets: BudgetCheck[] }> {
+  const server = await startOwnServer({
+    name: 'lists-misses',
+    databaseUrl: ctx.databaseUrl,
+    env: { READ_CACHE_MB: '0' },
+  });
+  const http: HttpResult[] = [];
+  const budgets: BudgetCheck[] = [];
+  try {
+    const started = performance.now();
+    const tokens = await tokensFor(server.baseURL, seeded.rotation);
+    const rotate = tokens.map((t) => ({ Authorization: `Bearer ${t}` }));
+    console.log(
+      `  realistic misses: ${tokens.length} users in rotation (signed in in ${Math.round(performance.now() - started)} ms), ` +
+        `read cache off, server ${server.baseURL}`,
+    );
+    for (const route of MISS_ROUTES) {
+      await drain(server.baseURL);
+      const probe = await fetch(server.baseURL + route.path, { headers: rotate[0] });
+      await probe.arrayBuffer();
+      const result = await measure(
+        server.baseURL,
+        group,
+        {
+          name: `${route.name}, ${tokens.length} users in rotation, read cache off`,
+          method: 'GET',
+          path: route.path,
+          rotate,
+          note: `realistic misses: ${tokens.length} users in turn, READ_CACHE_MB=0 (x-cache ${probe.headers.get('x-cache') ?? 'absent'})`,
+        },
+        ctx.settings,
+        ctx.control,
+      );
+      http.push(result);
+      budgets.push(
+        httpBudget(
+          result,
+          LIST_BUDGETS[ctx.engine],
+          `GET ${route.path} (${tokens.length} users in rotation, cache off)`,
+        ),
+      );
+    }
+    await drain(server.baseURL);
+  } finally {
+    await server.stop();
+  }
+  return { http, budgets };
+}
