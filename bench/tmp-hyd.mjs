@@ -1,0 +1,13 @@
+import Database from 'better-sqlite3';
+const db = new Database('/tmp/bi-prof/seeded.db', { readonly: true });
+if (process.env.MMAP) db.pragma('mmap_size = ' + process.env.MMAP);
+if (process.env.CS) db.pragma('cache_size = ' + process.env.CS);
+const ids = db.prepare('select id from tasks').pluck().all();
+const q = db.prepare(`select tasks.*, c.email, c.first_name, a.email as ae, a.first_name as af, (select group_concat(s.organization_id, ',') from task_shares s where s.task_id = tasks.id) as x from tasks join users c on c.id = tasks.created_by left join users a on a.id = tasks.assigned_to_user_id where tasks.id in (${Array(50).fill('?').join(',')})`);
+let seed = 1; const rnd = () => { seed = (seed * 16807) % 2147483647; return seed / 2147483647; };
+const pick = () => Array.from({ length: 50 }, () => ids[Math.floor(rnd() * ids.length)]);
+for (let i = 0; i < 300; i++) q.all(...pick());
+const u0 = process.cpuUsage(); const N = 2000;
+for (let i = 0; i < N; i++) q.all(...pick());
+const u = process.cpuUsage(u0);
+console.log(process.env.MMAP ?? '', process.env.CS ?? '', 'cpu ms per 50-row hydrate', ((u.user + u.system) / 1000 / N).toFixed(3), 'user', (u.user/1000/N).toFixed(3), 'sys', (u.system/1000/N).toFixed(3));

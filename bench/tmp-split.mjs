@@ -1,0 +1,17 @@
+import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+const db = new Database('/tmp/bi-prof/seeded.db', { readonly: true });
+if (process.env.MMAP) db.pragma('mmap_size = ' + process.env.MMAP);
+if (process.env.CS) db.pragma('cache_size = ' + process.env.CS);
+const [a] = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const { sql, args } = a;
+const inner = sql.slice(sql.indexOf('from (') + 6, sql.indexOf(') as "page"'));
+const nInner = (inner.match(/\?/g) || []).length;
+const time = (label, q, params, n = 300) => { const st = db.prepare(q); st.all(...params); const t = performance.now(); for (let i = 0; i < n; i++) st.all(...params); console.log(label, ((performance.now() - t) / n).toFixed(3), 'ms', st.all(...params).length); };
+time('full', sql, args[0]);
+time('page only', inner, args[0].slice(0, nInner));
+const noShared = sql.replace(/, \(select group_concat[^)]*\) as "shared_org_list"/, '');
+time('without shared list', noShared, args[0]);
+const ids = db.prepare(inner).all(...args[0].slice(0, nInner)).map((r) => r.id);
+time('hydrate by ids', `select tasks.*, (select group_concat(s.organization_id, ',') from task_shares s where s.task_id = tasks.id) as x from tasks where id in (${ids.map(() => '?').join(',')})`, ids);
+time('select 1', 'select 1', []);
