@@ -41,8 +41,9 @@ export interface BenchSettings {
   engines: Engine[];
 }
 
-function engines(): Engine[] {
-  const raw = (process.env.BENCH_ENGINES ?? '')
+/** BENCH_ENGINES: a comma-separated list of engines (blank: all of them, SQLite first). */
+export function parseEngines(value: string | undefined): Engine[] {
+  const raw = (value ?? '')
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
@@ -64,6 +65,6 @@ export function loadSettings(): BenchSettings {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-    engines: engines(),
+    engines: parseEngines(process.env.BENCH_ENGINES),
   };
 }

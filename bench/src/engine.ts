@@ -77,3 +77,11 @@ export async function runInsidePostgresCluster(engines: readonly Engine[]): Prom
 export function postgresAdminUrl(): string | null {
   return process.env.TEST_PG_URL || null;
 }
+
+/**
+ * The groups of one engine's pass: all of them in the first pass; afterwards only the engine-specific
+ * ones (a group marked `once` measures the web build or the browser, the same on every engine).
+ */
+export function groupsOfPass<G extends { once?: boolean }>(groups: readonly G[], firstPass: boolean): G[] {
+  return firstPass ? [...groups] : groups.filter((g) => !g.once);
+}

@@ -26,7 +26,7 @@ import {
   RESULTS_FILE,
   RESULTS_MD_FILE,
 } from './config.ts';
-import { postgresAdminUrl, runInsidePostgresCluster, useEngine } from './engine.ts';
+import { groupsOfPass, postgresAdminUrl, runInsidePostgresCluster, useEngine } from './engine.ts';
 import { type HttpResult, measure } from './http.ts';
 import { GROUPS } from './scenarios/index.ts';
 import { LIGHTHOUSE_GOALS } from './scenarios/lighthouse.ts';
@@ -173,8 +173,7 @@ async function main(): Promise<number> {
     }
     useEngine(engine, adminUrl);
     // Groups with nothing engine-specific (the web build, the browser) run in the first pass only.
-    const todo = measured.length ? groups.filter((g) => !g.once) : groups;
-    await runEngine(engine, todo, settings, out);
+    await runEngine(engine, groupsOfPass(groups, measured.length === 0), settings, out);
     measured.push(engine);
   }
 

@@ -21,7 +21,7 @@ export interface SeedDb {
 }
 
 /** `?` → `$1, $2, ...` (the bench's queries hold no `?` inside literals). */
-function numbered(sql: string): string {
+export function numbered(sql: string): string {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 }
