@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { budgetMarkdown, budgetSummary, budgetTable, httpBudget, LIST_BUDGETS } from './budgets.ts';
+import {
+  budgetMarkdown,
+  budgetSummary,
+  budgetsFromNotes,
+  budgetTable,
+  httpBudget,
+  LIST_BUDGETS,
+} from './budgets.ts';
 import type { HttpResult } from './http.ts';
 
 function result(over: Partial<HttpResult>): HttpResult {
@@ -88,5 +95,32 @@ describe('the budget table', () => {
     expect(lines[0].indexOf('budget')).toBe(lines[2].indexOf('≥ 15 %'));
     expect(lines[3].endsWith('FAIL')).toBe(true);
     expect(budgetSummary(checks)).toBe('2 of 3 budgets pass (1 FAIL)');
+  });
+});
+
+describe('budgets from notes', () => {
+  it('turns each verdict of a note into a row, in both ways the groups write them', () => {
+    const rows = budgetsFromNotes('chat', [
+      'long conversation: latest page 29813 bytes (budget 65536): PASS; p99 423 ms (budget 20): FAIL',
+      '1,000 clients following 50 runs: delivery p99 62 ms (budget 50 ms: FAIL); 3 events missing',
+      'seeded in 4 s',
+    ]);
+    expect(rows).toEqual([
+      {
+        group: 'chat',
+        name: 'long conversation',
+        budget: '65536',
+        figure: 'latest page 29813 bytes',
+        pass: true,
+      },
+      { group: 'chat', name: 'long conversation', budget: '20', figure: 'p99 423 ms', pass: false },
+      {
+        group: 'chat',
+        name: '1,000 clients following 50 runs',
+        budget: '50 ms',
+        figure: 'delivery p99 62 ms',
+        pass: false,
+      },
+    ]);
   });
 });

@@ -129,3 +129,27 @@ export function budgetSummary(checks: BudgetCheck[]): string {
   const passed = checks.filter((c) => c.pass).length;
   return `${passed} of ${checks.length} budgets pass${passed < checks.length ? ` (${checks.length - passed} FAIL)` : ''}`;
 }
+
+/** A verdict written into a note: `(budget 20): PASS` or `(budget p99 50 ms: FAIL)`. */
+const NOTE_VERDICT = /\(budget ([^):]+?)\)?:\s*(PASS|FAIL)\)?/;
+
+/**
+ * The budgets of a group that reports its verdicts only in its notes (one row per `(budget …): PASS`
+ * or `FAIL` in them), so that the table still holds every budget. The row is named by the note's
+ * head (the text before its first colon); its figure is the text before the verdict.
+ */
+export function budgetsFromNotes(group: string, notes: readonly string[]): BudgetCheck[] {
+  const out: BudgetCheck[] = [];
+  for (const note of notes) {
+    const colon = note.indexOf(':');
+    const head = colon > 0 ? note.slice(0, colon).trim() : note;
+    for (const segment of note.split(/;\s+/)) {
+      const m = NOTE_VERDICT.exec(segment);
+      if (!m) continue;
+      let figure = segment.slice(0, m.index).trim();
+      if (figure.startsWith(`${head}:`)) figure = figure.slice(head.length + 1).trim();
+      out.push({ group, name: head, budget: m[1].trim(), figure: figure || '-', pass: m[2] === 'PASS' });
+    }
+  }
+  return out;
+}

@@ -13,6 +13,7 @@ import {
   type BudgetCheck,
   budgetMarkdown,
   budgetSummary,
+  budgetsFromNotes,
   budgetTable,
   bundleBudget,
   lighthouseBudget,
@@ -110,8 +111,10 @@ async function runEngine(
         out.http.push(...(r.http ?? []).map((h) => ({ ...h, engine })));
         out.bundles.push(...(r.bundles ?? []));
         out.lighthouse.push(...(r.lighthouse ?? []));
+        // A group that has no `budgets` yet still gets its rows, from the verdicts in its notes.
+        const own = r.budgets ?? budgetsFromNotes(group.name, r.notes ?? []);
         out.budgets.push(
-          ...(r.budgets ?? []).map((b) => ({ ...b, engine: budgetEngine })),
+          ...own.map((b) => ({ ...b, engine: budgetEngine })),
           ...(r.bundles ?? []).map((b) => ({ ...bundleBudget(b, group.name), engine: null })),
           ...(r.lighthouse ?? []).map((l) => ({
             ...lighthouseBudget(l, LIGHTHOUSE_GOALS, group.name),
