@@ -221,6 +221,14 @@ async function main(): Promise<number> {
       `Bench ${generatedAt} (commit ${commit?.slice(0, 10) ?? 'unknown'}; ${os.cpus().length} CPUs, Node ${process.version}; ` +
         `${settings.runs} run(s) of ${settings.duration} s at -c ${settings.connections}, median run; engines: ${measured.join(', ') || 'none'})`,
       '',
+      // Every ratio in the table is to this route, measured at the start of its engine's pass.
+      `Control route GET /healthz: ${
+        out.http
+          .filter((h) => h.group === 'control')
+          .map((h) => `${h.engine} ${h.req_per_sec.toLocaleString('en-US')} req/s (p99 ${h.p99_ms} ms)`)
+          .join(', ') || 'not measured'
+      }.`,
+      '',
       budgetMarkdown(out.budgets),
       '',
       budgetSummary(out.budgets),
