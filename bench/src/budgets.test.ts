@@ -103,6 +103,7 @@ describe('budgets from notes', () => {
     const rows = budgetsFromNotes('chat', [
       'long conversation: latest page 29813 bytes (budget 65536): PASS; p99 423 ms (budget 20): FAIL',
       '1,000 clients following 50 runs: delivery p99 62 ms (budget 50 ms: FAIL); 3 events missing',
+      '2000 streams opened: 14.0 KiB per stream (budget 32 KiB: within); delivery p99 2333 ms (budget 50 ms: OVER)',
       'seeded in 4 s',
     ]);
     expect(rows).toEqual([
@@ -119,6 +120,20 @@ describe('budgets from notes', () => {
         name: '1,000 clients following 50 runs',
         budget: '50 ms',
         figure: 'delivery p99 62 ms',
+        pass: false,
+      },
+      {
+        group: 'chat',
+        name: '2000 streams opened',
+        budget: '32 KiB',
+        figure: '14.0 KiB per stream',
+        pass: true,
+      },
+      {
+        group: 'chat',
+        name: '2000 streams opened',
+        budget: '50 ms',
+        figure: 'delivery p99 2333 ms',
         pass: false,
       },
     ]);

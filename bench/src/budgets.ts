@@ -130,8 +130,12 @@ export function budgetSummary(checks: BudgetCheck[]): string {
   return `${passed} of ${checks.length} budgets pass${passed < checks.length ? ` (${checks.length - passed} FAIL)` : ''}`;
 }
 
-/** A verdict written into a note: `(budget 20): PASS` or `(budget p99 50 ms: FAIL)`. */
-const NOTE_VERDICT = /\(budget ([^):]+?)\)?:\s*(PASS|FAIL)\)?/;
+/**
+ * A verdict written into a note: `(budget 20): PASS`, `(budget p99 50 ms: FAIL)`, or the words some
+ * groups use, `(budget 32 KiB: within)` and `(budget 50 ms: OVER)`.
+ */
+const NOTE_VERDICT = /\(budget ([^):]+?)\)?:\s*(PASS|FAIL|within|OVER)\)?/;
+const PASSED = new Set(['PASS', 'within']);
 
 /**
  * The budgets of a group that reports its verdicts only in its notes (one row per `(budget …): PASS`
@@ -148,7 +152,7 @@ export function budgetsFromNotes(group: string, notes: readonly string[]): Budge
       if (!m) continue;
       let figure = segment.slice(0, m.index).trim();
       if (figure.startsWith(`${head}:`)) figure = figure.slice(head.length + 1).trim();
-      out.push({ group, name: head, budget: m[1].trim(), figure: figure || '-', pass: m[2] === 'PASS' });
+      out.push({ group, name: head, budget: m[1].trim(), figure: figure || '-', pass: PASSED.has(m[2]) });
     }
   }
   return out;
