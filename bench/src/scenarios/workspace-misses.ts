@@ -1,6 +1,6 @@
 import { type BudgetCheck, httpBudget, LIST_BUDGETS } from '../budgets.ts';
 import { drain, type HttpResult, measure } from '../http.ts';
-import { signIn, startOwnServer } from '../own-server.ts';
+import { pct, signIn, startOwnServer } from '../own-server.ts';
 import type { BenchContext } from './types.ts';
 import type { Seeded } from './workspace-seed.ts';
 
@@ -22,6 +22,23 @@ const MISS_ROUTES = [
 
 /** Sign-ins in flight at once (argon2id is deliberately slow; the machine has few cores). */
 const SIGN_IN_CONCURRENCY = 4;
+
+/**
+ * One request at a time, each as the next user: the service time of a miss without queueing (on a
+ * busy machine the figure under load says more about the neighbours).
+ */
+async function serviceTimes(url: string, rotate: Record<string, string>[], n = 40) {
+  const ms: number[] = [];
+  let cache: string | null = null;
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const res = await fetch(url, { headers: rotate[i % rotate.length] });
+    await res.arrayBuffer();
+    ms.push(performance.now() - t);
+    cache = res.headers.get('x-cache');
+  }
+  return { median: pct(ms, 50, 1), p90: pct(ms, 90, 1), cache };
+}
 
 async function tokensFor(baseURL: string, emails: string[]): Promise<string[]> {
   const tokens: string[] = new Array(emails.length);
@@ -58,8 +75,7 @@ export async function measureMisses(
     );
     for (const route of MISS_ROUTES) {
       await drain(server.baseURL);
-      const probe = await fetch(server.baseURL + route.path, { headers: rotate[0] });
-      await probe.arrayBuffer();
+      const alone = await serviceTimes(server.baseURL + route.path, rotate);
       const result = await measure(
         server.baseURL,
         group,
@@ -68,7 +84,9 @@ export async function measureMisses(
           method: 'GET',
           path: route.path,
           rotate,
-          note: `realistic misses: ${tokens.length} users in turn, READ_CACHE_MB=0 (x-cache ${probe.headers.get('x-cache') ?? 'absent'})`,
+          note:
+            `realistic misses: ${tokens.length} users in turn, READ_CACHE_MB=0 (x-cache ${alone.cache ?? 'absent'}); ` +
+            `one request at a time: median ${alone.median} ms, p90 ${alone.p90} ms`,
         },
         ctx.settings,
         ctx.control,
