@@ -1,11 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-// One config, four projects: `npm run test:unit` runs contract + web, `npm run test:api` runs the
+// One config, six projects: `npm run test:unit` runs contract + bench + web, `npm run test:api` runs the
 // server suite once per database engine (PostgreSQL URL provided by scripts/with-postgres.mjs).
 export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contract', include: ['contract/src/**/*.test.ts'], environment: 'node' } },
+      // The bench's own helpers (budgets, engines, seeding); the figures are never a test.
+      { test: { name: 'bench', include: ['bench/src/**/*.test.ts'], environment: 'node' } },
       {
         extends: './web/vite.config.ts',
         test: {

@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 export const BENCH_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const REPO_ROOT = path.resolve(BENCH_DIR, '..');
 export const RESULTS_FILE = path.join(BENCH_DIR, 'results', 'latest.json');
+/** The budget table of the same run, ready to paste into a markdown note. */
+export const RESULTS_MD_FILE = path.join(BENCH_DIR, 'results', 'latest.md');
 export const DEMO_PASSWORD = 'demo-password-1';
+
+/** The database engines the bench runs every engine-specific group on. */
+export type Engine = 'sqlite' | 'postgres';
+export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
 
 function num(name: string, def: number, min = 0): number {
   const raw = process.env[name];
@@ -31,6 +37,21 @@ export interface BenchSettings {
   authConnections: number;
   /** Only run the scenario groups whose name contains one of these (BENCH_ONLY=http,bundle). */
   only: string[];
+  /** The database engines, in order (BENCH_ENGINES=sqlite,postgres, the default; or one of them). */
+  engines: Engine[];
+}
+
+/** BENCH_ENGINES: a comma-separated list of engines (blank: all of them, SQLite first). */
+export function parseEngines(value: string | undefined): Engine[] {
+  const raw = (value ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  if (!raw.length) return [...ENGINES];
+  const wrong = raw.filter((e) => !ENGINES.includes(e as Engine));
+  if (wrong.length)
+    throw new Error(`BENCH_ENGINES: unknown engine(s) ${wrong.join(', ')} (use ${ENGINES.join(', ')})`);
+  return ENGINES.filter((e) => raw.includes(e));
 }
 
 export function loadSettings(): BenchSettings {
@@ -44,5 +65,6 @@ export function loadSettings(): BenchSettings {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    engines: parseEngines(process.env.BENCH_ENGINES),
   };
 }

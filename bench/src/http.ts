@@ -13,6 +13,11 @@ export interface HttpTarget {
   connections?: number;
   /** Why this route is measured differently, printed with the results. */
   note?: string;
+  /**
+   * Header sets the requests take in turn (one per request, across all connections), added to
+   * `headers`: e.g. the tokens of many users, so no two neighbouring requests are the same user's.
+   */
+  rotate?: Record<string, string>[];
 }
 
 export interface RunFigures {
@@ -43,6 +48,8 @@ export interface HttpResult extends RunFigures {
 }
 
 function once(baseURL: string, t: HttpTarget, connections: number, duration: number) {
+  const rotate = t.rotate?.length ? t.rotate : null;
+  let next = 0;
   return autocannon({
     url: baseURL + t.path,
     method: t.method,
@@ -51,6 +58,18 @@ function once(baseURL: string, t: HttpTarget, connections: number, duration: num
     connections,
     duration,
     pipelining: 1,
+    ...(rotate
+      ? {
+          requests: [
+            {
+              setupRequest: (req: autocannon.Request) => {
+                const extra = rotate[next++ % rotate.length];
+                return { ...req, headers: { ...req.headers, ...extra } };
+              },
+            },
+          ],
+        }
+      : {}),
   });
 }
 
@@ -99,7 +118,11 @@ export async function measure(
   control: HttpResult | null,
 ): Promise<HttpResult> {
   const connections = t.connections ?? settings.connections;
-  const probe = await fetch(baseURL + t.path, { method: t.method, headers: t.headers, body: t.body });
+  const probe = await fetch(baseURL + t.path, {
+    method: t.method,
+    headers: { ...t.headers, ...t.rotate?.[0] },
+    body: t.body,
+  });
   await probe.arrayBuffer();
   if (probe.status >= 300) {
     console.warn(

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEMO_PASSWORD, REPO_ROOT } from './config.ts';
+import { freshDatabaseUrl } from './engine.ts';
 
 /** Helpers of the scenario groups that measure a server process of their own (chat, comms streams, runs). */
 
@@ -24,12 +25,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The environment of a bench server: loopback port, fresh SQLite in `dir`, demo workspace, no rate limits. */
-export function benchServerEnv(port: number, dir: string): NodeJS.ProcessEnv {
+/**
+ * The environment of a bench server: loopback port, its database (see freshDatabaseUrl), files in
+ * `dir`, demo workspace, no rate limits.
+ */
+export function benchServerEnv(port: number, dir: string, databaseUrl: string): NodeJS.ProcessEnv {
   return {
     PORT: String(port),
     HOST: '127.0.0.1',
-    DATABASE_URL: `file:${path.join(dir, 'bench.db')}`,
+    DATABASE_URL: databaseUrl,
     FILES_DIR: path.join(dir, 'files'),
     DEMO_SEED: 'true',
     DEMO_PASSWORD,
@@ -57,20 +61,26 @@ export function serverNodeArgs(): string[] {
 export interface OwnServer {
   baseURL: string;
   pid: number;
+  /** Its DATABASE_URL. */
+  databaseUrl: string;
   stop: () => Promise<void>;
 }
 
 /**
  * Starts the built server (`server/dist/main.js`) as a process of its own and waits for GET /healthz.
  * `withoutEnv` names variables of this machine the server must not see (e.g. real model keys).
+ * Its database is a fresh one of the active engine (engine.ts), or `databaseUrl` (another bench
+ * server's, e.g. to measure the same data with other settings).
  */
 export async function startOwnServer(opts: {
   name: string;
   env?: Record<string, string>;
   withoutEnv?: readonly string[];
+  databaseUrl?: string;
 }): Promise<OwnServer> {
   const dir = mkdtempSync(path.join(tmpdir(), `cc-bench-${opts.name}-`));
   const port = await freePort();
+  const databaseUrl = opts.databaseUrl ?? (await freshDatabaseUrl(dir));
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   for (const key of opts.withoutEnv ?? []) delete inherited[key];
   const child: ChildProcess = spawn(
@@ -79,7 +89,7 @@ export async function startOwnServer(opts: {
     {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...inherited, ...benchServerEnv(port, dir), ...opts.env },
+      env: { ...inherited, ...benchServerEnv(port, dir, databaseUrl), ...opts.env },
     },
   );
   const baseURL = `http://127.0.0.1:${port}`;
@@ -94,7 +104,8 @@ export async function startOwnServer(opts: {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline && child.exitCode === null) {
     try {
-      if ((await fetch(`${baseURL}/healthz`)).status === 200) return { baseURL, pid: child.pid ?? 0, stop };
+      if ((await fetch(`${baseURL}/healthz`)).status === 200)
+        return { baseURL, pid: child.pid ?? 0, databaseUrl, stop };
     } catch {
       // not yet
     }

@@ -1,16 +1,37 @@
 /**
- * `npm run bench` (root: build first, then this): starts the built server on a free port with a fresh
- * SQLite database and the demo workspace, measures the control route and every scenario group, prints
- * a table and writes bench/results/latest.json.
+ * `npm run bench` (root: build first, then this): for each database engine (BENCH_ENGINES, default
+ * SQLite then PostgreSQL in a throwaway cluster), starts the built server on a free port with a fresh
+ * database and the demo workspace, measures the control route and every scenario group (groups with
+ * nothing engine-specific only in the first pass), then prints one budget table and writes
+ * bench/results/latest.json and latest.md.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEMO_PASSWORD, loadSettings, REPO_ROOT, RESULTS_FILE } from './config.ts';
+import {
+  type BudgetCheck,
+  budgetMarkdown,
+  budgetSummary,
+  budgetsFromNotes,
+  budgetTable,
+  bundleBudget,
+  lighthouseBudget,
+} from './budgets.ts';
+import {
+  type BenchSettings,
+  DEMO_PASSWORD,
+  type Engine,
+  loadSettings,
+  REPO_ROOT,
+  RESULTS_FILE,
+  RESULTS_MD_FILE,
+} from './config.ts';
+import { groupsOfPass, postgresAdminUrl, runInsidePostgresCluster, useEngine } from './engine.ts';
 import { type HttpResult, measure } from './http.ts';
 import { GROUPS } from './scenarios/index.ts';
-import type { BenchContext, BundleResult, LighthouseResult } from './scenarios/types.ts';
+import { LIGHTHOUSE_GOALS } from './scenarios/lighthouse.ts';
+import type { BenchContext, BundleResult, LighthouseResult, ScenarioGroup } from './scenarios/types.ts';
 import { startServer } from './server.ts';
 import { bundleTable, httpTable } from './table.ts';
 
@@ -22,23 +43,23 @@ function gitCommit(): string | null {
   }
 }
 
-async function main(): Promise<number> {
-  const settings = loadSettings();
-  const groups = settings.only.length
-    ? GROUPS.filter((g) => settings.only.some((o) => g.name.includes(o)))
-    : GROUPS;
-  console.log(
-    `bench: ${settings.runs} run(s) of ${settings.duration} s after ${settings.warmup} s warm-up, ` +
-      `-c ${settings.connections} (sign-in -c ${settings.authConnections}); groups: ${groups.map((g) => g.name).join(', ')}`,
-  );
-  const server = await startServer();
-  console.log(`server: ${server.baseURL} (pid ${server.pid})\n`);
+/** What one engine's pass (or all of them) measured. */
+interface Collected {
+  http: (HttpResult & { engine: Engine })[];
+  bundles: BundleResult[];
+  lighthouse: LighthouseResult[];
+  budgets: BudgetCheck[];
+  notes: string[];
+  failed: boolean;
+}
 
+/** Signs in demo accounts on one server, once per e-mail. */
+function tokenCache(baseURL: string) {
   const tokens = new Map<string, string>();
-  const token = async (email: string) => {
+  return async (email: string) => {
     const cached = tokens.get(email);
     if (cached) return cached;
-    const res = await fetch(`${server.baseURL}/api/auth/token`, {
+    const res = await fetch(`${baseURL}/api/auth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ username: email, password: DEMO_PASSWORD }).toString(),
@@ -49,12 +70,18 @@ async function main(): Promise<number> {
     tokens.set(email, body.access_token);
     return body.access_token;
   };
+}
 
-  const http: HttpResult[] = [];
-  const bundles: BundleResult[] = [];
-  const lighthouseResults: LighthouseResult[] = [];
-  const notes: string[] = [];
-  let failed = false;
+/** One engine: its own server and database, the control route, then the groups. */
+async function runEngine(
+  engine: Engine,
+  groups: ScenarioGroup[],
+  settings: BenchSettings,
+  out: Collected,
+): Promise<void> {
+  console.log(`\n=== ${engine} ===`);
+  const server = await startServer();
+  console.log(`server: ${server.baseURL} (pid ${server.pid})\n`);
   try {
     console.log('control route');
     const control = await measure(
@@ -64,46 +91,109 @@ async function main(): Promise<number> {
       settings,
       null,
     );
-    http.push(control);
+    out.http.push({ ...control, engine });
     const ctx: BenchContext = {
       baseURL: server.baseURL,
       settings,
       webDist: server.webDist,
-      dbFile: server.dbFile,
+      engine,
+      databaseUrl: server.databaseUrl,
       loopDelay: server.loopDelay,
       control,
-      token,
+      token: tokenCache(server.baseURL),
     };
     for (const group of groups) {
-      console.log(`\n${group.name}: ${group.description}`);
+      console.log(`\n${group.name} (${group.once ? 'once' : engine}): ${group.description}`);
+      const budgetEngine = group.once ? null : engine;
+      const prefix = group.once ? group.name : `${engine} ${group.name}`;
       try {
         const r = await group.run(ctx);
-        http.push(...(r.http ?? []));
-        bundles.push(...(r.bundles ?? []));
-        lighthouseResults.push(...(r.lighthouse ?? []));
-        notes.push(...(r.notes ?? []).map((n) => `${group.name}: ${n}`));
+        out.http.push(...(r.http ?? []).map((h) => ({ ...h, engine })));
+        out.bundles.push(...(r.bundles ?? []));
+        out.lighthouse.push(...(r.lighthouse ?? []));
+        // A group that has no `budgets` yet still gets its rows, from the verdicts in its notes.
+        const own = r.budgets ?? budgetsFromNotes(group.name, r.notes ?? []);
+        out.budgets.push(
+          ...own.map((b) => ({ ...b, engine: budgetEngine })),
+          ...(r.bundles ?? []).map((b) => ({ ...bundleBudget(b, group.name), engine: null })),
+          ...(r.lighthouse ?? []).map((l) => ({
+            ...lighthouseBudget(l, LIGHTHOUSE_GOALS, group.name),
+            engine: null,
+          })),
+        );
+        out.notes.push(...(r.notes ?? []).map((n) => `${prefix}: ${n}`));
       } catch (err) {
-        failed = true;
-        notes.push(`${group.name}: FAILED: ${(err as Error).message}`);
-        console.error(`  ! ${group.name} failed: ${(err as Error).message}`);
+        out.failed = true;
+        const message = (err as Error).message.split('\n')[0];
+        out.notes.push(`${prefix}: FAILED: ${(err as Error).message}`);
+        out.budgets.push({
+          engine: budgetEngine,
+          group: group.name,
+          name: 'the group runs to the end',
+          budget: 'no error',
+          figure: `FAILED: ${message}`,
+          pass: false,
+        });
+        console.error(`  ! ${prefix} failed: ${(err as Error).message}`);
       }
     }
   } finally {
     await server.stop();
   }
+}
 
-  for (const r of http) {
-    if (r.probe_status >= 300 || r.non2xx > 0 || r.errors > 0) {
-      notes.push(
-        `${r.method} ${r.path}: probe ${r.probe_status}, ${r.non2xx} non-2xx and ${r.errors} errors in the median run: figures not valid`,
-      );
+async function main(): Promise<number> {
+  const settings = loadSettings();
+  // PostgreSQL wanted and no cluster yet: this bench runs again inside scripts/with-postgres.mjs.
+  const wrapped = await runInsidePostgresCluster(settings.engines);
+  if (wrapped !== null) return wrapped;
+
+  const groups = settings.only.length
+    ? GROUPS.filter((g) => settings.only.some((o) => g.name.includes(o)))
+    : GROUPS;
+  console.log(
+    `bench: ${settings.runs} run(s) of ${settings.duration} s after ${settings.warmup} s warm-up, ` +
+      `-c ${settings.connections} (sign-in -c ${settings.authConnections}); engines: ${settings.engines.join(', ')}; ` +
+      `groups: ${groups.map((g) => g.name).join(', ')}`,
+  );
+
+  const out: Collected = { http: [], bundles: [], lighthouse: [], budgets: [], notes: [], failed: false };
+  const measured: Engine[] = [];
+  for (const engine of settings.engines) {
+    const adminUrl = engine === 'postgres' ? postgresAdminUrl() : null;
+    if (engine === 'postgres' && !adminUrl) {
+      // scripts/with-postgres.mjs printed why (PostgreSQL not installed); the table says it too.
+      out.notes.push('postgres: NOT MEASURED: PostgreSQL is not installed (no initdb/pg_ctl)');
+      out.budgets.push({
+        engine,
+        group: 'all',
+        name: 'every engine-specific group',
+        budget: 'measured',
+        figure: 'not measured: PostgreSQL is not installed',
+        pass: false,
+      });
+      continue;
     }
-    if (r.note) notes.push(`${r.method} ${r.path}: ${r.note}`);
+    useEngine(engine, adminUrl);
+    // Groups with nothing engine-specific (the web build, the browser) run in the first pass only.
+    await runEngine(engine, groupsOfPass(groups, measured.length === 0), settings, out);
+    measured.push(engine);
   }
 
+  for (const r of out.http) {
+    if (r.probe_status >= 300 || r.non2xx > 0 || r.errors > 0) {
+      out.notes.push(
+        `${r.engine} ${r.method} ${r.path}: probe ${r.probe_status}, ${r.non2xx} non-2xx and ${r.errors} errors in the median run: figures not valid`,
+      );
+    }
+    if (r.note) out.notes.push(`${r.engine} ${r.method} ${r.path}: ${r.note}`);
+  }
+
+  const generatedAt = new Date().toISOString();
+  const commit = gitCommit();
   const output = {
-    generated_at: new Date().toISOString(),
-    commit: gitCommit(),
+    generated_at: generatedAt,
+    commit,
     machine: { node: process.version, platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length },
     settings: {
       duration_s: settings.duration,
@@ -113,20 +203,46 @@ async function main(): Promise<number> {
       auth_connections: settings.authConnections,
       statistic: 'median run by req/s',
       control_route: 'GET /healthz',
+      engines: settings.engines,
     },
-    http,
-    bundles,
-    lighthouse: lighthouseResults,
-    notes,
+    engines: measured,
+    budgets: out.budgets,
+    budget_summary: budgetSummary(out.budgets),
+    http: out.http,
+    bundles: out.bundles,
+    lighthouse: out.lighthouse,
+    notes: out.notes,
   };
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
   writeFileSync(RESULTS_FILE, `${JSON.stringify(output, null, 2)}\n`);
+  writeFileSync(
+    RESULTS_MD_FILE,
+    [
+      `Bench ${generatedAt} (commit ${commit?.slice(0, 10) ?? 'unknown'}; ${os.cpus().length} CPUs, Node ${process.version}; ` +
+        `${settings.runs} run(s) of ${settings.duration} s at -c ${settings.connections}, median run; engines: ${measured.join(', ') || 'none'})`,
+      '',
+      // Every ratio in the table is to this route, measured at the start of its engine's pass.
+      `Control route GET /healthz: ${
+        out.http
+          .filter((h) => h.group === 'control')
+          .map((h) => `${h.engine} ${h.req_per_sec.toLocaleString('en-US')} req/s (p99 ${h.p99_ms} ms)`)
+          .join(', ') || 'not measured'
+      }.`,
+      '',
+      budgetMarkdown(out.budgets),
+      '',
+      budgetSummary(out.budgets),
+      '',
+    ].join('\n'),
+  );
 
-  if (http.length) console.log(`\n${httpTable(http)}`);
-  if (bundles.length) console.log(`\n${bundleTable(bundles)}`);
-  if (notes.length) console.log(`\nnotes:\n${notes.map((n) => `  - ${n}`).join('\n')}`);
-  console.log(`\nwritten: ${path.relative(process.cwd(), RESULTS_FILE) || RESULTS_FILE}`);
-  return failed ? 1 : 0;
+  if (out.http.length) console.log(`\n${httpTable(out.http)}`);
+  if (out.bundles.length) console.log(`\n${bundleTable(out.bundles)}`);
+  if (out.notes.length) console.log(`\nnotes:\n${out.notes.map((n) => `  - ${n}`).join('\n')}`);
+  console.log(`\nbudgets:\n${budgetTable(out.budgets)}\n\n${budgetSummary(out.budgets)}`);
+  const rel = (f: string) => path.relative(process.cwd(), f) || f;
+  console.log(`\nwritten: ${rel(RESULTS_FILE)}, ${rel(RESULTS_MD_FILE)}`);
+  return out.failed ? 1 : 0;
 }
 
 main().then(

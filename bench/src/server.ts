@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './config.ts';
+import { freshDatabaseUrl } from './engine.ts';
 import { benchServerEnv, freePort, serverNodeArgs, sleep } from './own-server.ts';
 
 export interface BenchServer {
@@ -10,8 +11,8 @@ export interface BenchServer {
   pid: number;
   /** The snapshot of web/dist the server serves (and the bundle sizes are measured on). */
   webDist: string | null;
-  /** The server's SQLite file (WAL mode), for scenario groups that seed data directly. */
-  dbFile: string;
+  /** The server's DATABASE_URL (SQLite file or PostgreSQL database), for groups that seed it directly. */
+  databaseUrl: string;
   /** The server's event-loop delay since the previous call (the first call only starts the count). */
   loopDelay: () => Promise<LoopDelay>;
   stop: () => Promise<void>;
@@ -27,8 +28,8 @@ export interface LoopDelay {
 const LOOP_PROBE = path.join(REPO_ROOT, 'bench', 'probes', 'loop-delay.mjs');
 
 /**
- * Starts the built server (`node server/dist/main.js`) on a free loopback port with a fresh SQLite
- * database and the demo workspace, rate limits out of the way, and waits for GET /healthz.
+ * Starts the built server (`node server/dist/main.js`) on a free loopback port with a fresh database
+ * of the active engine (engine.ts) and the demo workspace, rate limits out of the way, and waits for GET /healthz.
  */
 export async function startServer(): Promise<BenchServer> {
   const main = path.join(REPO_ROOT, 'server', 'dist', 'main.js');
@@ -39,7 +40,7 @@ export async function startServer(): Promise<BenchServer> {
   const webDist = existsSync(path.join(builtWeb, 'index.html')) ? path.join(tmpDir, 'web-dist') : null;
   if (webDist) cpSync(builtWeb, webDist, { recursive: true });
   const port = await freePort();
-  const dbFile = path.join(tmpDir, 'bench.db');
+  const databaseUrl = await freshDatabaseUrl(tmpDir);
   const output: string[] = [];
   const loopFile = path.join(tmpDir, 'loop-delay.json');
   const child: ChildProcess = spawn(process.execPath, [...serverNodeArgs(), '--import', LOOP_PROBE, main], {
@@ -47,7 +48,7 @@ export async function startServer(): Promise<BenchServer> {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      ...benchServerEnv(port, tmpDir),
+      ...benchServerEnv(port, tmpDir, databaseUrl),
       MAX_UPLOAD_MB: '100', // the files group uploads 50 MB
       BENCH_LOOP_FILE: loopFile,
       ...(webDist ? { WEB_DIST: webDist } : {}),
@@ -89,7 +90,7 @@ export async function startServer(): Promise<BenchServer> {
     if (child.exitCode !== null) break;
     try {
       const res = await fetch(`${baseURL}/healthz`);
-      if (res.status === 200) return { baseURL, pid: child.pid ?? 0, webDist, dbFile, loopDelay, stop };
+      if (res.status === 200) return { baseURL, pid: child.pid ?? 0, webDist, databaseUrl, loopDelay, stop };
     } catch {
       // not listening yet
     }

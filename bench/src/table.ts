@@ -8,10 +8,11 @@ function table(head: string[], rows: string[][], right: number[]): string {
   return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
 }
 
-export function httpTable(results: HttpResult[]): string {
+export function httpTable(results: (HttpResult & { engine?: string })[]): string {
   return table(
-    ['route', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'vs control', 'non-2xx', 'cpu steal'],
+    ['engine', 'route', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'vs control', 'non-2xx', 'cpu steal'],
     results.map((r) => [
+      r.engine ?? '',
       `${r.method} ${r.path}`,
       String(r.connections),
       r.req_per_sec.toLocaleString('en-US'),
@@ -21,7 +22,7 @@ export function httpTable(results: HttpResult[]): string {
       String(r.non2xx + r.errors),
       r.steal_pct === null ? '-' : `${r.steal_pct} %`,
     ]),
-    [1, 2, 3, 4, 5, 6, 7],
+    [2, 3, 4, 5, 6, 7, 8],
   );
 }
 

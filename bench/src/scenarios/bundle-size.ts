@@ -184,6 +184,7 @@ async function observedPages(baseURL: string, dist: string, notes: string[]): Pr
 
 export const bundleSize: ScenarioGroup = {
   name: 'bundle-size',
+  once: true,
   description: 'gzip size of the initial JavaScript of the public pages, against the 170 kB budget',
   async run(ctx) {
     const notes: string[] = [];

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import Database from 'better-sqlite3';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { providerFetch } from '../../../server/src/ai/net/provider-fetch.ts';
 import { withLeanStream } from '../../../server/src/ai/stream/compat-chat-stream.ts';
 import { streamModelSteps } from '../../../server/src/ai/stream/model-steps.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../server/test/mock-openai.ts';
 import { measure } from '../http.ts';
+import { openSeedDb } from '../seed-db.ts';
 import { pct as rankPct, readEvents, signIn, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
 
@@ -48,55 +48,77 @@ const SENTENCES = [
   'The launch checklist still has four open items.',
 ];
 
-/** A 5,000-message conversation for the ceo plus 10k small ones, written straight into the WAL database. */
-function seedLongConversation(dbFile: string, ownerEmail: string) {
-  const db = new Database(dbFile);
-  db.pragma('busy_timeout = 10000');
-  const owner = db.prepare('select id from users where email = ?').get(ownerEmail) as { id: string };
-  const users = (db.prepare('select id from users').all() as { id: string }[]).map((u) => u.id);
-  const now = Date.now();
-  const iso = (ms: number) => new Date(ms).toISOString();
-  const longId = randomUUID();
-  let seq = (
-    db.prepare('select coalesce(max(seq), 0) as s from conversation_messages').get() as { s: number }
-  ).s;
-  const insConv = db.prepare(
-    'insert into conversations (id, user_id, name, created_at, updated_at) values (?, ?, ?, ?, ?)',
-  );
-  const insMsg = db.prepare(
-    `insert into conversation_messages (id, conversation_id, seq, sender, text, status, model, input_tokens,
-       output_tokens, error, crew_run_id, flow_run_id, created_at, updated_at)
-     values (?, ?, ?, ?, ?, 'complete', ?, ?, ?, null, null, null, ?, ?)`,
-  );
-  db.transaction(() => {
+/**
+ * A 5,000-message conversation for the ceo plus 10k small ones, written straight into the server's
+ * database (SQLite in WAL mode or PostgreSQL, see seed-db.ts).
+ */
+async function seedLongConversation(databaseUrl: string, ownerEmail: string): Promise<string> {
+  const db = await openSeedDb(databaseUrl);
+  try {
+    const owner = (await db.get<{ id: string }>('select id from users where email = ?', [ownerEmail])) as {
+      id: string;
+    };
+    const users = (await db.all<{ id: string }>('select id from users')).map((u) => u.id);
+    const now = Date.now();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const longId = randomUUID();
+    // SQLite takes the next seq from the bench; PostgreSQL from its sequence (the column default), which
+    // must stay ahead of every seq in the table.
+    const explicitSeq = db.engine === 'sqlite';
+    let seq = Number(
+      (await db.get<{ s: number | string }>('select coalesce(max(seq), 0) as s from conversation_messages'))
+        ?.s ?? 0,
+    );
+    const conversations: unknown[][] = [];
     for (let i = 0; i < CONVERSATIONS; i++) {
       const t = iso(now - (CONVERSATIONS - i) * 60_000);
-      insConv.run(randomUUID(), users[i % users.length], `Conversation ${i}`, t, t);
+      conversations.push([randomUUID(), users[i % users.length], `Conversation ${i}`, t, t]);
     }
-    insConv.run(longId, owner.id, 'Five thousand messages', iso(now - 86_400_000), iso(now));
+    conversations.push([longId, owner.id, 'Five thousand messages', iso(now - 86_400_000), iso(now)]);
+    await db.insert('conversations', ['id', 'user_id', 'name', 'created_at', 'updated_at'], conversations);
+    const messages: unknown[][] = [];
     for (let i = 0; i < LONG_MESSAGES; i++) {
       const user = i % 2 === 0;
       const n = user ? 1 + (i % 2) : 4 + (i % 6);
       const text = Array.from({ length: n }, (_, k) => SENTENCES[(i + k) % SENTENCES.length]).join(' ');
       const t = iso(now - (LONG_MESSAGES - i) * 30_000);
       seq += 1;
-      insMsg.run(
+      messages.push([
         randomUUID(),
         longId,
-        seq,
+        ...(explicitSeq ? [seq] : []),
         user ? 'user' : 'assistant',
         user ? text : `**Answer ${i}.** ${text}\n\n- ${SENTENCES[i % 6]}\n- ${SENTENCES[(i + 1) % 6]}`,
+        'complete',
         user ? null : 'gpt-5-chat',
         user ? null : 300 + (i % 50),
         user ? null : 60 + (i % 40),
         t,
         t,
-      );
+      ]);
     }
-  })();
-  db.exec('ANALYZE');
-  db.close();
-  return longId;
+    await db.insert(
+      'conversation_messages',
+      [
+        'id',
+        'conversation_id',
+        ...(explicitSeq ? ['seq'] : []),
+        'sender',
+        'text',
+        'status',
+        'model',
+        'input_tokens',
+        'output_tokens',
+        'created_at',
+        'updated_at',
+      ],
+      messages,
+    );
+    await db.analyze();
+    return longId;
+  } finally {
+    await db.close();
+  }
 }
 
 interface AppStream {
@@ -284,7 +306,7 @@ export const chat: ScenarioGroup = {
     const notes: string[] = [];
     // 1. The long conversation, on the shared server.
     const ceo = 'ceo@demo.example';
-    const longId = seedLongConversation(ctx.dbFile, ceo);
+    const longId = await seedLongConversation(ctx.databaseUrl, ceo);
     const token = await ctx.token(ceo);
     const headers = { authorization: `Bearer ${token}` };
     const pageRes = await fetch(`${ctx.baseURL}/api/conversations/${longId}/messages`, { headers });

@@ -29,6 +29,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  */
 export const lighthouseGroup: ScenarioGroup = {
   name: 'lighthouse',
+  once: true,
   description: `Lighthouse mobile preset on ${PAGES.map((p) => p.path).join(', ')} (median of ${RUNS})`,
   async run(ctx) {
     const port = await freePort();

@@ -1,4 +1,5 @@
-import type { BenchSettings } from '../config.ts';
+import type { BudgetCheck } from '../budgets.ts';
+import type { BenchSettings, Engine } from '../config.ts';
 import type { HttpResult } from '../http.ts';
 import type { LoopDelay } from '../server.ts';
 
@@ -26,8 +27,10 @@ export interface BenchContext {
   settings: BenchSettings;
   /** The built SPA the server serves (a snapshot of web/dist), or null when there is no web build. */
   webDist: string | null;
-  /** The server's SQLite file (WAL mode): a group may seed it directly while the server runs. */
-  dbFile: string;
+  /** The engine of this pass (run.ts runs the engine-specific groups once per engine). */
+  engine: Engine;
+  /** The server's DATABASE_URL: a group may seed it directly (seed-db.ts) while the server runs. */
+  databaseUrl: string;
   /** The control route (bare JSON, no auth) measured first in this run; ratios are relative to it. */
   control: HttpResult;
   /** The server's event-loop delay since the previous call (the first call only starts the count). */
@@ -49,6 +52,8 @@ export interface LighthouseResult {
 }
 
 export interface GroupResult {
+  /** Every budget the group checks, with its figure: the bench's one table (budgets.ts). */
+  budgets?: BudgetCheck[];
   http?: HttpResult[];
   bundles?: BundleResult[];
   lighthouse?: LighthouseResult[];
@@ -59,5 +64,7 @@ export interface GroupResult {
 export interface ScenarioGroup {
   name: string;
   description: string;
+  /** Nothing engine-specific (the web build, the browser): measured once, not per engine. */
+  once?: boolean;
   run: (ctx: BenchContext) => Promise<GroupResult>;
 }
