@@ -11,12 +11,13 @@ describe('nulAt: where the first NUL of parsed input is', () => {
     expect(nulAt({ a: 'x', b: [1, true, null, { c: 'y' }] }, ['body'])).toBeNull();
   });
 
-  it('walks a deeply nested body in linear time without the stack', () => {
+  // 50,000 levels overflow a recursive walk's stack, and a walk that copies the path at each level
+  // (quadratic: over a billion element copies) does not finish within the test's time; no clock is
+  // read here, so a loaded machine cannot fail a correct walk.
+  it('walks a deeply nested body without the stack', { timeout: 60_000 }, () => {
     let deep: unknown = 'end\u0000';
-    for (let i = 0; i < 200_000; i++) deep = [deep];
-    const started = Date.now();
-    expect(nulAt(deep, ['body'])).toHaveLength(200_001);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    for (let i = 0; i < 50_000; i++) deep = [deep];
+    expect(nulAt(deep, ['body'])).toHaveLength(50_001);
   });
 });
 
