@@ -6,6 +6,7 @@ import { conversationRows } from './conversations.ts';
 import { factoryRows } from './factory.ts';
 import { fileRows } from './files.ts';
 import { goalRows } from './goals.ts';
+import { inboxRows } from './inbox.ts';
 import { journalRows } from './journals.ts';
 import type { Row } from './matrix.ts';
 import { memoryModelRows } from './memory-models.ts';
@@ -30,6 +31,7 @@ export const MATRIX: Record<string, Row[]> = {
   factory: factoryRows,
   runs: runRows,
   files: fileRows,
+  inbox: inboxRows,
 };
 
 export {

@@ -32,6 +32,13 @@ import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { membershipLevelsOf } from '../organizations/memberships.service.ts';
 import { createTask, openTaskTitlesFor } from '../tasks/tasks.service.ts';
+import type { InboxHandler } from '../inbox/inbox.service.ts';
+import {
+  approvedFromEdits,
+  openSuggestionItem,
+  resolveSuggestionItem,
+  suggestionOwner,
+} from './task-suggestions.inbox.ts';
 import { presentSuggestion } from './task-suggestions.presenter.ts';
 import * as repo from './task-suggestions.repository.ts';
 
@@ -185,7 +192,10 @@ export async function generateSuggestions(
     });
   }
   const inserted = new Set(await withTx(ctx.db, (trx) => repo.insertSuggestions(trx, rows)));
-  const added = rows.filter((r) => inserted.has(r.id)).map(presentSuggestion);
+  const fresh = rows.filter((r) => inserted.has(r.id));
+  // Each new suggestion waits in the ceo's approvals inbox until it is accepted or dismissed anywhere.
+  for (const r of fresh) await openSuggestionItem(ctx, r);
+  const added = fresh.map(presentSuggestion);
   const n = added.length;
   return {
     suggestions: added,
@@ -243,6 +253,8 @@ export async function approveSuggestions(
     }
     return out;
   });
+  for (const item of items)
+    await resolveSuggestionItem(ctx, item.id, { status: 'approved', resolvedBy: caller.id });
   const n = created.length;
   return { tasks: created, message: `${n} task${n === 1 ? '' : 's'} created` };
 }
@@ -258,5 +270,21 @@ export async function rejectSuggestion(
   const row = await pendingOf(ctx, caller, id);
   const set = { status: 'rejected', rejection_reason: body.reason, updated_at: nowIso() };
   if (!(await repo.settleSuggestion(ctx.db, id, set))) throw conflict(SUGGESTION_NOT_PENDING);
+  await resolveSuggestionItem(ctx, id, { status: 'rejected', resolvedBy: caller.id, reason: body.reason });
   return presentSuggestion({ ...row, ...set });
 }
+
+/**
+ * `task_suggestion` items of the approvals inbox: approve = accept (with the edited fields), reject =
+ * dismiss with the reason, both as the suggestion's ceo (the item may have been delegated).
+ */
+export const taskSuggestionInboxHandler: InboxHandler = {
+  async approve(ctx, _actor, id, edits) {
+    const { owner, row } = await suggestionOwner(ctx, id);
+    await approveSuggestions(ctx, owner, [approvedFromEdits(row, edits)]);
+  },
+  async reject(ctx, _actor, id, reason) {
+    const { owner } = await suggestionOwner(ctx, id);
+    await rejectSuggestion(ctx, owner, id, { reason });
+  },
+};
