@@ -44,7 +44,7 @@ const clip = (s: string | null | undefined, n: number) => (s ?? '').slice(0, n);
  * What is already waiting when the table is made (the same shapes the sources open at run time:
  * task-suggestions.inbox.ts, runs.inbox.ts, comms.inbox.ts), so nothing waiting is missing.
  */
-async function backfill(db: Kysely<any>): Promise<void> {
+export async function backfill(db: Kysely<any>): Promise<void> {
   const rows: Record<string, unknown>[] = [];
   const suggestions = await db
     .selectFrom('task_suggestions')

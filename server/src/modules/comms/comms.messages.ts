@@ -98,7 +98,7 @@ export const commsDraftInboxHandler: InboxHandler = {
   async approve(ctx, _actor, sourceId, edits) {
     const { threadId, owner } = await draftOwner(ctx, sourceId);
     const draft = await repo.findSuggestion(ctx.db, threadId, owner.id);
-    if (!draft || draft.status !== 'ready') throw notFound(NO_SUGGESTION);
+    if (draft?.status !== 'ready') throw notFound(NO_SUGGESTION);
     const { text } = ZUseSuggestionRequest.parse({ text: edits.text ?? draft.text });
     await useSuggestion(ctx, owner, threadId, text);
   },
