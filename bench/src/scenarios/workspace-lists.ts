@@ -12,6 +12,8 @@ const SIZES = {
   contacts: 20_000,
   notes: 50_000,
   goals: 5_000,
+  /** Approvals inbox items (issue 19 §2), most of them settled; the measured user has 150 waiting. */
+  inbox_items: 20_000,
 };
 
 /** The issue's budget and ARCHITECTURE.md section 8's (which holds where the two differ). */
@@ -345,6 +347,7 @@ export function seedWorkspace(dbFile: string): Seeded {
     heavyUser.id,
     ...orgs,
   );
+  counts.inbox_items = seedInbox(db, r, users, heavyUser.id, now);
   db.close();
   return {
     counts,
@@ -353,6 +356,42 @@ export function seedWorkspace(dbFile: string): Seeded {
     visibleGoals,
     busiestOrgShares: busiest.n,
   };
+}
+
+/** Inbox items: a quarter pending, spread over the users; the measured user gets 150 pending ones. */
+function seedInbox(
+  db: Database.Database,
+  r: ReturnType<typeof prng>,
+  users: readonly { id: string }[],
+  heavyId: string,
+  now: number,
+): number {
+  const ins = db.prepare(
+    "insert into inbox_items (id, kind, source_type, source_id, source_url, assignee_user_id, organization_id, title, summary, details, status, created_at) values (?, 'task_suggestion', 'task_suggestion', ?, '/app/my-tasks', ?, null, ?, ?, ?, ?, ?)",
+  );
+  let n = 0;
+  db.transaction(() => {
+    for (let i = 0; i < SIZES.inbox_items; i++) {
+      const heavy = i < 150;
+      const title = `${r.pick(VERBS)} the ${r.pick(OBJECTS)}`;
+      const details = JSON.stringify({ title, priority: r.pick(PRIORITIES), based_on: LOREM.slice(0, 120) });
+      const status = heavy || r.int(4) === 0 ? 'pending' : 'resolved';
+      const assignee = heavy ? heavyId : r.pick(users).id;
+      ins.run(
+        randomUUID(),
+        randomUUID(),
+        assignee,
+        title,
+        LOREM.slice(0, 160),
+        details,
+        status,
+        new Date(now - r.int(30 * DAY)).toISOString(),
+      );
+      n++;
+    }
+  })();
+  db.exec('ANALYZE inbox_items');
+  return n;
 }
 
 /** The first page as the web app asks for it: status, item count and body size (uncompressed). */
@@ -458,6 +497,8 @@ export const workspaceLists: ScenarioGroup = {
       { name: 'contacts', path: '/api/contacts/?skip=0&limit=50' },
       { name: 'journals', path: '/api/journals/?skip=0&limit=100' },
       { name: 'strategic goals', path: '/api/strategic-goals/' },
+      // the approvals inbox, oldest first, as its page asks for it
+      { name: 'inbox', path: '/api/inbox/?limit=100' },
     ];
     const http: HttpResult[] = [];
     for (const route of routes) {
