@@ -93,7 +93,7 @@ describe('Inbox page', () => {
       expect(within(first).getByRole('button', { name })).toBeInTheDocument();
     }
     const main = screen.getByRole('navigation', { name: 'Main' });
-    expect(await within(main).findByLabelText('2 waiting')).toHaveTextContent('2');
+    expect(await within(main).findByRole('link', { name: /^Inbox\W*2 waiting$/ })).toBeInTheDocument();
   });
 
   it('reject asks for a non-blank reason, then sends it', async () => {
@@ -167,13 +167,13 @@ describe('Inbox page', () => {
     const { setItems } = setup([makeItem()]);
     expect(await screen.findByText('Close the Key hires gap')).toBeInTheDocument();
     const main = screen.getByRole('navigation', { name: 'Main' });
-    expect(await within(main).findByLabelText('1 waiting')).toBeInTheDocument();
+    expect(await within(main).findByRole('link', { name: /^Inbox\W*1 waiting$/ })).toBeInTheDocument();
     setItems([]);
     const note = streams.get('/api/inbox/events');
     expect(note).toBeDefined();
     act(() => note?.({ data: { kind: 'inbox_changed' } }));
     expect(await screen.findByText(INBOX_EMPTY)).toBeInTheDocument();
-    await waitFor(() => expect(within(main).queryByLabelText('1 waiting')).not.toBeInTheDocument());
+    await waitFor(() => expect(within(main).getByRole('link', { name: 'Inbox' })).toBeInTheDocument());
   });
 
   it('the dashboard’s Urgent panel shows the count', async () => {
