@@ -25,6 +25,17 @@ apiSuite('approvals inbox', () => {
     (await t.req({ method: 'GET', url: '/api/inbox/count', token: u.token })).json().count as number;
   const itemsOf = async (u: TestUser, kind: TInboxItem['kind']) =>
     (await inbox(u)).items.filter((i) => i.kind === kind);
+  /** The run engine opens the item just after it commits the pause: wait for it briefly. */
+  const runItems = async (runId: string, want: number) => {
+    const deadline = Date.now() + 5_000;
+    let found: TInboxItem[] = [];
+    while (Date.now() < deadline) {
+      found = (await itemsOf(ceo, 'run_input')).filter((i) => i.details.run_id === runId);
+      if (found.length >= want) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return found;
+  };
 
   beforeAll(async () => {
     t = await createTestApp({ RUN_POLL_MS: '100' });
@@ -185,9 +196,9 @@ apiSuite('approvals inbox', () => {
       expect(started.statusCode, started.body).toBe(201);
       const id = started.json().flow_run_id as string;
       await waitForStatus(t.req, ceo.token, 'flow', id, ['paused']);
-      const item = (await itemsOf(ceo, 'run_input')).find((i) => i.details.run_id === id);
+      const [item] = await runItems(id, 1);
       expect(item).toBeDefined();
-      return { id, item: item as TInboxItem };
+      return { id, item };
     };
 
     it('a waiting run is an item; approving answers it, and the next question is a new item', async () => {
@@ -207,7 +218,7 @@ apiSuite('approvals inbox', () => {
       ).toBe(409);
       // The run asks its second question: a new item, the first one stays settled.
       await waitForStatus(t.req, ceo.token, 'flow', id, ['paused']);
-      const next = (await itemsOf(ceo, 'run_input')).filter((i) => i.details.run_id === id);
+      const next = await runItems(id, 1);
       expect(next.map((i) => i.summary)).toEqual(['Ship it? (second)']);
       expect(next[0].id).not.toBe(item.id);
     });
