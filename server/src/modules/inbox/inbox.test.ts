@@ -6,7 +6,7 @@ import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
 import { connectSse } from '../../../test/sse.ts';
 import { commsIdle } from '../comms/comms.messages.ts';
 import { waitForStatus } from '../runs/runs-test-kit.ts';
-import { countPendingQuery } from './inbox.repository.ts';
+import { countPendingQuery, listPendingQuery } from './inbox.repository.ts';
 
 apiSuite('approvals inbox', () => {
   let t: TestApp;
@@ -353,7 +353,10 @@ apiSuite('approvals inbox', () => {
     expect(await count(ceo)).toBe(rows.filter((r) => r.assignee_user_id === ceo.id).length);
   });
 
-  it.runIf(TEST_DB === 'sqlite')('the count is one indexed query', async () => {
+  it.runIf(TEST_DB === 'sqlite')('the count is one indexed query, and so is the page', async () => {
     expectIndexedPlan(await sqlitePlan(t.ctx.db, countPendingQuery(t.ctx.db, ceo.id)), 'inbox_items');
+    const page = await sqlitePlan(t.ctx.db, listPendingQuery(t.ctx.db, ceo.id, 0, 100));
+    expectIndexedPlan(page, 'inbox_items');
+    expect(page.join('\n')).toContain('inbox_items_assignee_status_idx');
   });
 });
