@@ -12,6 +12,7 @@ export * from './factory.ts';
 export * from './fields.ts';
 export * from './files.ts';
 export * from './goals.ts';
+export * from './inbox.ts';
 export * from './journals.ts';
 export * from './memory.ts';
 export * from './models.ts';

@@ -14,6 +14,7 @@ import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { registerAdviceRunSteps } from './modules/advice/advice.run-step.ts';
 import { adviceRoutes } from './modules/advice/advice.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { commsDraftInboxHandler } from './modules/comms/comms.messages.ts';
 import { commsRoutes } from './modules/comms/comms.routes.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
@@ -22,14 +23,19 @@ import { factoryRoutes } from './modules/factory/factory.routes.ts';
 import { toolsByIds } from './modules/factory/factory.service.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { goalsRoutes } from './modules/goals/goals.routes.ts';
+import { inboxRoutes } from './modules/inbox/inbox.routes.ts';
+import { openInboxItem, registerInboxHandler, resolveInboxItem } from './modules/inbox/inbox.service.ts';
 import { journalsRoutes } from './modules/journals/journals.routes.ts';
 import { memoryRoutes } from './modules/memory/memory.routes.ts';
 import { modelsRoutes } from './modules/models/models.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { runEnginePlugin } from './modules/runs/engine/engine.ts';
+import type { InboxPort } from './modules/runs/engine/engine-registry.ts';
 import { runsRoutes } from './modules/runs/runs.routes.ts';
+import { runInputInboxHandler } from './modules/runs/runs.service.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { taskSuggestionsRoutes } from './modules/task-suggestions/task-suggestions.routes.ts';
+import { taskSuggestionInboxHandler } from './modules/task-suggestions/task-suggestions.service.ts';
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
@@ -193,13 +199,23 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   // The run engine imports no other module: the modules it needs are wired in here.
   await app.register(runEnginePlugin, {
     ctx,
-    ports: { users: getUserSummary, tools: toolsByIds, conversationLog: appendConversationMessage },
+    ports: {
+      users: getUserSummary,
+      tools: toolsByIds,
+      conversationLog: appendConversationMessage,
+      inbox: runInboxPort(ctx),
+    },
     steps: [registerAdviceRunSteps],
   });
   await app.register(factoryRoutes, { ctx });
   await app.register(runsRoutes, { ctx });
   await app.register(filesRoutes, { ctx });
   await app.register(activityRoutes, { ctx });
+  // The approvals inbox: each source's own actions answer for its items (acting there = acting in the source).
+  registerInboxHandler('task_suggestion', taskSuggestionInboxHandler);
+  registerInboxHandler('run_input', runInputInboxHandler);
+  registerInboxHandler('comms_draft', commsDraftInboxHandler);
+  await app.register(inboxRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));
   if (!servingWeb) app.setNotFoundHandler(sendNotFound);
@@ -229,6 +245,24 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         clearTimeout(force);
       }
     },
+  };
+}
+
+/** The run engine's way into the approvals inbox (the engine imports no other module). */
+function runInboxPort(ctx: AppContext): InboxPort {
+  return {
+    open: (item) =>
+      openInboxItem(ctx, {
+        kind: item.kind,
+        sourceType: 'run',
+        sourceId: item.sourceId,
+        sourceUrl: item.sourceUrl,
+        assigneeUserId: item.assigneeUserId,
+        title: item.title,
+        summary: item.summary,
+        details: { ...item.details, run_id: item.runId },
+      }),
+    resolve: (kind, sourceId, outcome) => resolveInboxItem(ctx, kind, sourceId, outcome),
   };
 }
 

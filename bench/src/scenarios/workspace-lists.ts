@@ -91,6 +91,8 @@ export const workspaceLists: ScenarioGroup = {
       { name: 'contacts', path: '/api/contacts/?skip=0&limit=50' },
       { name: 'journals', path: '/api/journals/?skip=0&limit=100' },
       { name: 'strategic goals', path: '/api/strategic-goals/' },
+      // the approvals inbox, oldest first, as its page asks for it
+      { name: 'inbox', path: '/api/inbox/?limit=100' },
     ];
     const http: HttpResult[] = [];
     const budgets: BudgetCheck[] = [];

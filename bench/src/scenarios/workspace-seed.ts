@@ -14,6 +14,8 @@ const SIZES = {
   contacts: 20_000,
   notes: 50_000,
   goals: 5_000,
+  /** Approvals inbox items (issue 19 §2), most of them settled; the measured user has 150 waiting. */
+  inbox_items: 20_000,
 };
 
 /** A word in about one task title in eight: the `search` filter finds a realistic share of the rows. */
@@ -187,7 +189,7 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
     Table,
     unknown[][]
   >;
-  const counts = Object.fromEntries(Object.keys(tables).map((t) => [t, 0])) as Record<Table, number>;
+  const counts = Object.fromEntries(Object.keys(tables).map((t) => [t, 0])) as Record<string, number>;
   const add = (table: Table, ...values: unknown[]) => {
     rows[table].push(values);
     counts[table]++;
@@ -375,6 +377,7 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
     ),
     notes: await one('select count(*) as n from journals where user_id = ?', heavyUser.id),
   };
+  counts.inbox_items = await seedInbox(db, users, heavyUser.id);
   const visibleGoals = await one(
     `select count(*) as n from strategic_goals where user_id = ? or organization_id in (${inOrgs})`,
     heavyUser.id,
@@ -389,4 +392,50 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
     // Every fifth seeded user (ceos among them): a spread of organizations and workloads.
     rotation: users.filter((_, i) => i % (SIZES.users / ROTATION_USERS) === 0).map((u) => u.email),
   };
+}
+
+/** Inbox items: a quarter pending, spread over the users; the measured user gets 150 pending ones. */
+async function seedInbox(db: SeedDb, users: readonly { id: string }[], heavyId: string): Promise<number> {
+  const r = prng(19);
+  const now = Date.now();
+  const rows: unknown[][] = [];
+  for (let i = 0; i < SIZES.inbox_items; i++) {
+    const heavy = i < 150;
+    const title = `${r.pick(VERBS)} the ${r.pick(OBJECTS)}`;
+    const details = JSON.stringify({ title, priority: r.pick(PRIORITIES), based_on: LOREM.slice(0, 120) });
+    rows.push([
+      randomUUID(),
+      'task_suggestion',
+      'task_suggestion',
+      randomUUID(),
+      '/app/my-tasks',
+      heavy ? heavyId : r.pick(users).id,
+      null,
+      title,
+      LOREM.slice(0, 160),
+      details,
+      heavy || r.int(4) === 0 ? 'pending' : 'resolved',
+      new Date(now - r.int(30 * DAY)).toISOString(),
+    ]);
+  }
+  await db.insert(
+    'inbox_items',
+    [
+      'id',
+      'kind',
+      'source_type',
+      'source_id',
+      'source_url',
+      'assignee_user_id',
+      'organization_id',
+      'title',
+      'summary',
+      'details',
+      'status',
+      'created_at',
+    ],
+    rows,
+  );
+  await db.analyze();
+  return rows.length;
 }

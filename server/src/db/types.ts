@@ -491,4 +491,25 @@ export interface Database {
   comms_messages: CommsMessagesTable;
   comms_suggestions: CommsSuggestionsTable;
   comms_scripted_users: CommsScriptedUsersTable;
+  inbox_items: InboxItemsTable;
+}
+
+/** The approvals inbox: one row per thing waiting for a person (migration 0015). */
+export interface InboxItemsTable {
+  id: string;
+  kind: string;
+  source_type: string;
+  source_id: string;
+  source_url: string;
+  assignee_user_id: string;
+  organization_id: string | null;
+  title: string;
+  summary: string;
+  /** JSON object. */
+  details: string;
+  status: string;
+  created_at: string;
+  resolved_at: string | null;
+  resolved_by: string | null;
+  reason: string | null;
 }

@@ -8,6 +8,7 @@ import { conversationRows } from './conversations.ts';
 import { factoryRows } from './factory.ts';
 import { fileRows } from './files.ts';
 import { goalRows } from './goals.ts';
+import { inboxRows } from './inbox.ts';
 import { journalRows } from './journals.ts';
 import type { Row } from './matrix.ts';
 import { memoryModelRows } from './memory-models.ts';
@@ -34,6 +35,7 @@ export const MATRIX: Record<string, Row[]> = {
   runs: runRows,
   files: fileRows,
   activity: activityRows,
+  inbox: inboxRows,
 };
 
 export {

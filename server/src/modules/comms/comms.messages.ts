@@ -1,13 +1,17 @@
-import { COMMS_SUGGESTION_DISMISSED_TEXT, type TCommsMessage } from '@cc/contract';
+import { COMMS_SUGGESTION_DISMISSED_TEXT, type TCommsMessage, ZUseSuggestionRequest } from '@cc/contract';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { notFound } from '../../platform/errors.ts';
 import { recordActivity } from '../activity/activity.ledger.ts';
+import type { InboxHandler } from '../inbox/inbox.service.ts';
+import { getUserSummary } from '../users/users.service.ts';
 import { background } from './comms.background.ts';
+import { parseDraftSourceId, resolveDraftItem } from './comms.inbox.ts';
 import { scheduleScriptedReplies } from './comms.demo-replies.ts';
 import { displayName } from './comms.presenter.ts';
 import * as repo from './comms.repository.ts';
 import { loadThread, senderOf, storeMessage } from './comms.service.ts';
-import { requestSuggestion, takeSuggestion } from './comms.suggestions.ts';
+import { NO_SUGGESTION, requestSuggestion, takeSuggestion } from './comms.suggestions.ts';
 
 const callerAsSender = (caller: AuthUser) => ({ id: caller.id, name: displayName(caller) });
 
@@ -23,8 +27,9 @@ async function deliver(
   aiSuggested = false,
 ): Promise<TCommsMessage> {
   const message = await storeMessage(ctx, { threadId, sender, text, aiSuggested });
-  // Whoever writes has answered: their pending suggestion is stale.
+  // Whoever writes has answered: their pending suggestion is stale (used: settled by the caller).
   await repo.deleteSuggestion(ctx.db, threadId, sender.id);
+  await resolveDraftItem(ctx, threadId, sender.id, { status: 'resolved', resolvedBy: sender.id });
   const participants = (await repo.participantsOf(ctx.db, [threadId])).map((p) => p.user_id);
   const others = participants.filter((id) => id !== sender.id);
   const scripted = new Set((await repo.scriptedUsers(ctx.db, others)).map((b) => b.user_id));
@@ -58,6 +63,7 @@ export async function useSuggestion(
 ): Promise<TCommsMessage> {
   await loadThread(ctx, caller, threadId);
   await takeSuggestion(ctx, caller.id, threadId);
+  await resolveDraftItem(ctx, threadId, caller.id, { status: 'approved', resolvedBy: caller.id });
   const message = await deliver(ctx, threadId, callerAsSender(caller), text, true);
   // Sent, then recorded: delivery publishes to the thread's streams, so it cannot wait on the ledger.
   await recordActivity(ctx.db, {
@@ -83,6 +89,7 @@ export async function dismissSuggestion(
 ): Promise<TCommsMessage> {
   await loadThread(ctx, caller, threadId);
   await takeSuggestion(ctx, caller.id, threadId);
+  await resolveDraftItem(ctx, threadId, caller.id, { status: 'rejected', resolvedBy: caller.id });
   return storeMessage(ctx, {
     threadId,
     sender: null,
@@ -94,3 +101,28 @@ export async function dismissSuggestion(
 
 /** Tests and shutdown: wait until suggestions and scripted replies are done. */
 export const commsIdle = (ctx: AppContext) => background(ctx).idle();
+
+/**
+ * `comms_draft` items of the approvals inbox: approve = Use Suggestion (the draft, or `edits.text`),
+ * reject = Ignore; both as the draft's recipient (the item may have been delegated).
+ */
+export const commsDraftInboxHandler: InboxHandler = {
+  async approve(ctx, _actor, sourceId, edits) {
+    const { threadId, owner } = await draftOwner(ctx, sourceId);
+    const draft = await repo.findSuggestion(ctx.db, threadId, owner.id);
+    if (draft?.status !== 'ready') throw notFound(NO_SUGGESTION);
+    const { text } = ZUseSuggestionRequest.parse({ text: edits.text ?? draft.text });
+    await useSuggestion(ctx, owner, threadId, text);
+  },
+  async reject(ctx, _actor, sourceId) {
+    const { threadId, owner } = await draftOwner(ctx, sourceId);
+    await dismissSuggestion(ctx, owner, threadId);
+  },
+};
+
+async function draftOwner(ctx: AppContext, sourceId: string) {
+  const { threadId, userId } = parseDraftSourceId(sourceId);
+  const owner = await getUserSummary(ctx, userId);
+  if (!owner) throw notFound(NO_SUGGESTION);
+  return { threadId, owner };
+}

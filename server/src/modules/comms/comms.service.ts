@@ -14,6 +14,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { organizationIdsOf } from '../organizations/memberships.service.ts';
 import { displayName, presentMessage, presentThread } from './comms.presenter.ts';
+import { resolveDraftItem } from './comms.inbox.ts';
 import * as repo from './comms.repository.ts';
 
 const THREAD_NOT_FOUND = 'Conversation not found';
@@ -147,6 +148,8 @@ export async function deleteThread(ctx: AppContext, caller: AuthUser, threadId: 
     await repo.deleteSuggestion(trx, threadId, caller.id);
     if ((await repo.countVisibleParticipants(trx, threadId)) === 0) await repo.deleteThread(trx, threadId);
   });
+  // The caller's draft went with the chat: it leaves their approvals inbox.
+  await resolveDraftItem(ctx, threadId, caller.id, { status: 'resolved', resolvedBy: caller.id });
 }
 
 export async function listMessages(

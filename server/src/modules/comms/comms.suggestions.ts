@@ -12,6 +12,7 @@ import { notFound } from '../../platform/errors.ts';
 import { listContacts } from '../contacts/contacts.service.ts';
 import { getUserSummary } from '../users/users.service.ts';
 import { background } from './comms.background.ts';
+import { openDraftItem, resolveDraftItem } from './comms.inbox.ts';
 import { presentSuggestion } from './comms.presenter.ts';
 import * as repo from './comms.repository.ts';
 import { loadThread, threadChannel } from './comms.service.ts';
@@ -51,6 +52,13 @@ export async function putSuggestion(
     created_at: nowIso(),
   });
   const s = await repo.findSuggestion(ctx.db, threadId, caller.id);
+  await openDraftItem(ctx, {
+    threadId,
+    userId: caller.id,
+    text: body.text,
+    basedOn: body.context?.trim() || null,
+    replyTo: null,
+  });
   return presentSuggestion(s as NonNullable<typeof s>);
 }
 
@@ -83,10 +91,15 @@ export async function requestSuggestion(
     for_seq: forSeq,
     created_at: nowIso(),
   });
+  // The draft it replaces is stale: it leaves the inbox until the new one is written.
+  await resolveDraftItem(ctx, threadId, recipientId, { status: 'resolved', resolvedBy: null });
   background(ctx).run('comms suggestion', async () => {
     let text: string;
+    let data: CommsReplyData;
     try {
-      text = (await writeSuggestion(ctx, threadId, recipientId)).slice(0, MAX_SUGGESTION).trim();
+      const written = await writeSuggestion(ctx, threadId, recipientId);
+      data = written.data;
+      text = written.text.slice(0, MAX_SUGGESTION).trim();
     } catch (err) {
       // No half-made suggestion is left pending when the model fails.
       await repo.deleteSuggestionById(ctx.db, id);
@@ -98,6 +111,14 @@ export async function requestSuggestion(
     }
     if (await repo.completeSuggestion(ctx.db, id, text)) {
       await ctx.bus.publish(threadChannel(threadId), { kind: COMMS_SUGGESTION_EVENT, user_id: recipientId });
+      const last = data.messages.filter((m) => !m.own).at(-1);
+      await openDraftItem(ctx, {
+        threadId,
+        userId: recipientId,
+        text,
+        basedOn: last ? `${last.sender_name}: ${last.text}`.slice(0, 2000) : null,
+        replyTo: data.sender_name || null,
+      });
     }
   });
 }
@@ -161,7 +182,11 @@ function replyPrompt(d: CommsReplyData): string {
 }
 
 /** The reply text: from the configured model, or the offline engine's comms-reply handler. */
-async function writeSuggestion(ctx: AppContext, threadId: string, recipientId: string): Promise<string> {
+async function writeSuggestion(
+  ctx: AppContext,
+  threadId: string,
+  recipientId: string,
+): Promise<{ text: string; data: CommsReplyData }> {
   const data = await replyData(ctx, threadId, recipientId);
   const { model } = resolveModel(ctx);
   const { text } = await generateText({
@@ -172,5 +197,5 @@ async function writeSuggestion(ctx: AppContext, threadId: string, recipientId: s
     maxRetries: 1,
     providerOptions: { offline: { task: 'comms-reply', data: data as unknown as JSONValue } },
   });
-  return text;
+  return { text, data };
 }

@@ -3,6 +3,7 @@ import {
   ACTIVE_CREW_RUN_STATUSES,
   ACTIVE_FLOW_RUN_STATUSES,
   CREW_INPUT_REQUIRED,
+  INBOX_ANSWER_REQUIRED,
   RUN_ALREADY_ACTIVE,
   RUN_NOT_ACTIVE,
   RUN_NOT_WAITING,
@@ -17,9 +18,10 @@ import {
   type ZStartFlowRunRequest,
   type ZTimelineQuery,
 } from '@cc/contract';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { withTx } from '../../db/index.ts';
 import type { RunAgent, RunDefinition, RunStep } from './engine/definition.ts';
+import { inboxPortOf, runEngineOf, runInputSourceId } from './engine/engine-registry.ts';
 import { announce, presentEvent, runChannel, WAKE_CHANNEL } from './engine/events.ts';
 import * as repo from './engine/runs.repository.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
@@ -27,6 +29,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';
 import type { SseMessage } from '../../platform/realtime/sse.ts';
 import { ownConversation } from '../conversations/conversations.service.ts';
+import type { InboxHandler } from '../inbox/inbox.service.ts';
 import { crewInputFieldsOf, crewTasksOf, flowStepsOf, parseJson } from '../factory/factory.presenter.ts';
 import { agentsByIds, crewForRun, flowForRun } from '../factory/factory.service.ts';
 import { presentCrewRun, presentFlowRun } from './runs.presenter.ts';
@@ -293,6 +296,11 @@ export async function continueRun(
   if (!rows) throw conflict(run.finished_at ? RUN_NOT_ACTIVE : RUN_NOT_WAITING);
   await announce(ctx, run, rows);
   await ctx.bus.publish(WAKE_CHANNEL, { run: id });
+  // Answered here or from the inbox: the question leaves the inbox at once.
+  await inboxPortOf(ctx).resolve('run_input', runInputSourceId(id, run.current_step), {
+    status: 'approved',
+    resolvedBy: caller.id,
+  });
   return getRun(ctx, caller, kind, id);
 }
 
@@ -325,8 +333,49 @@ export async function stopRun(ctx: AppContext, caller: AuthUser, kind: repo.RunK
   // The executing worker (on any instance) aborts the step in flight when it hears this.
   await ctx.bus.publish(runChannel(id), { kind: 'stop' });
   await announce(ctx, run, rows);
+  // A stopped run waits for nobody: its question (if it was asking one) leaves the inbox.
+  await inboxPortOf(ctx).resolve('run_input', runInputSourceId(id, run.current_step), {
+    status: 'rejected',
+    resolvedBy: caller.id,
+    reason: 'Stopped by the user',
+  });
   return getRun(ctx, caller, kind, id);
 }
+
+/** The run of a `run_input` item and the account it acts as (the inbox acts as them, even when delegated). */
+async function waitingRun(ctx: AppContext, sourceId: string) {
+  const [runId, at] = sourceId.split(':');
+  const run = await repo.findRun(ctx.db, runId ?? '');
+  const owner = run && (await runEngineOf(ctx).ports.users(ctx, run.user_id));
+  if (!run || !owner) throw notFound('Run not found');
+  // The item of an earlier question: the run has moved on.
+  if (String(run.current_step) !== at || !run.human_prompt) throw conflict(RUN_NOT_WAITING);
+  return { run, owner, kind: run.kind as repo.RunKind };
+}
+
+/**
+ * `run_input` items of the approvals inbox: approve = answer the question (`edits.answer`) and the run
+ * goes on; reject = what the run page's Stop does (the run ends as failed), the reason kept on the item.
+ */
+export const runInputInboxHandler: InboxHandler = {
+  async approve(ctx, _actor, sourceId, edits) {
+    const { answer } = ZRunInputEdits.parse(edits);
+    const { run, owner, kind } = await waitingRun(ctx, sourceId);
+    await continueRun(ctx, owner, kind, run.id, answer);
+  },
+  async reject(ctx, _actor, sourceId) {
+    const { run, owner, kind } = await waitingRun(ctx, sourceId);
+    await stopRun(ctx, owner, kind, run.id);
+  },
+};
+
+const ZRunInputEdits = z.object({
+  answer: z
+    .string({ message: INBOX_ANSWER_REQUIRED })
+    .max(20_000)
+    .transform((s) => s.trim())
+    .refine((s) => s !== '', INBOX_ANSWER_REQUIRED),
+});
 
 /** SSE options for a run's stream (the route checks ownership first): the timeline, then live. */
 export async function runStreamOptions(ctx: AppContext, caller: AuthUser, kind: repo.RunKind, id: string) {

@@ -33,6 +33,13 @@ import { conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { recordActivity } from '../activity/activity.ledger.ts';
 import { membershipLevelsOf } from '../organizations/memberships.service.ts';
 import { createTask, openTaskTitlesFor } from '../tasks/tasks.service.ts';
+import type { InboxHandler } from '../inbox/inbox.service.ts';
+import {
+  approvedFromEdits,
+  openSuggestionItem,
+  resolveSuggestionItem,
+  suggestionOwner,
+} from './task-suggestions.inbox.ts';
 import { presentSuggestion } from './task-suggestions.presenter.ts';
 import * as repo from './task-suggestions.repository.ts';
 
@@ -186,7 +193,10 @@ export async function generateSuggestions(
     });
   }
   const inserted = new Set(await withTx(ctx.db, (trx) => repo.insertSuggestions(trx, rows)));
-  const added = rows.filter((r) => inserted.has(r.id)).map(presentSuggestion);
+  const fresh = rows.filter((r) => inserted.has(r.id));
+  // Each new suggestion waits in the ceo's approvals inbox until it is accepted or dismissed anywhere.
+  for (const r of fresh) await openSuggestionItem(ctx, r);
+  const added = fresh.map(presentSuggestion);
   const n = added.length;
   return {
     suggestions: added,
@@ -211,6 +221,19 @@ export async function approveSuggestions(
   items: z.output<typeof ZApproveSuggestionsRequest>,
 ): Promise<TApproveSuggestionsResponse> {
   assertCeo(caller);
+  return approveOwnSuggestions(ctx, caller, items);
+}
+
+/**
+ * Accepting the caller's own pending suggestions. The suggestions screen is a ceo's (the route checks
+ * that); from the approvals inbox anyone may accept what was proposed to them (an assistant's
+ * `propose_task` over MCP proposes to whoever holds the key).
+ */
+async function approveOwnSuggestions(
+  ctx: AppContext,
+  caller: AuthUser,
+  items: z.output<typeof ZApproveSuggestionsRequest>,
+): Promise<TApproveSuggestionsResponse> {
   const created = await withTx(ctx.db, async (trx) => {
     const tctx: AppContext = { ...ctx, db: trx };
     const out: TTask[] = [];
@@ -256,6 +279,8 @@ export async function approveSuggestions(
     }
     return out;
   });
+  for (const item of items)
+    await resolveSuggestionItem(ctx, item.id, { status: 'approved', resolvedBy: caller.id });
   const n = created.length;
   return { tasks: created, message: `${n} task${n === 1 ? '' : 's'} created` };
 }
@@ -281,9 +306,19 @@ export async function rejectSuggestion(
   body: z.output<typeof ZRejectSuggestionRequest>,
 ): Promise<TTaskSuggestion> {
   assertCeo(caller);
+  return rejectOwnSuggestion(ctx, caller, id, body);
+}
+
+async function rejectOwnSuggestion(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  body: z.output<typeof ZRejectSuggestionRequest>,
+): Promise<TTaskSuggestion> {
   const row = await pendingOf(ctx, caller, id);
   const set = { status: 'rejected', rejection_reason: body.reason, updated_at: nowIso() };
   if (!(await repo.settleSuggestion(ctx.db, id, set))) throw conflict(SUGGESTION_NOT_PENDING);
+  await resolveSuggestionItem(ctx, id, { status: 'rejected', resolvedBy: caller.id, reason: body.reason });
   return presentSuggestion({ ...row, ...set });
 }
 
@@ -325,7 +360,23 @@ export async function proposeTask(
     updated_at: now,
   };
   const inserted = await repo.insertSuggestions(ctx.db, [row]);
+  if (inserted.length > 0) await openSuggestionItem(ctx, row);
   return inserted.length > 0
     ? { suggestion: presentSuggestion(row), duplicate: false }
     : { suggestion: null, duplicate: true };
 }
+
+/**
+ * `task_suggestion` items of the approvals inbox: approve = accept (with the edited fields), reject =
+ * dismiss with the reason, both as the suggestion's ceo (the item may have been delegated).
+ */
+export const taskSuggestionInboxHandler: InboxHandler = {
+  async approve(ctx, _actor, id, edits) {
+    const { owner, row } = await suggestionOwner(ctx, id);
+    await approveOwnSuggestions(ctx, owner, [approvedFromEdits(row, edits)]);
+  },
+  async reject(ctx, _actor, id, reason) {
+    const { owner } = await suggestionOwner(ctx, id);
+    await rejectOwnSuggestion(ctx, owner, id, { reason });
+  },
+};

@@ -4,7 +4,9 @@ import { Brand } from '../../components/brand';
 import { PageLoader } from '../../components/page-loader';
 import { useAuth } from '../../lib/auth';
 import { cn } from '../../lib/utils';
+import { useInboxLive } from '../../lib/queries/inbox';
 import { MobileNav } from './mobile-nav';
+import { NavCountBadge } from './nav-count-badge';
 import { isNavItemActive, navItemsFor } from './nav-items';
 import { ProfileMenu } from './profile-menu';
 
@@ -13,6 +15,8 @@ export default function AppShell() {
   const { user } = useAuth();
   const items = navItemsFor(user?.user_level);
   const { pathname } = useLocation();
+  // The inbox count (top bar, drawer, dashboard) and list refresh live in every open tab.
+  useInboxLive(!!user);
 
   return (
     <div className="flex min-h-dvh flex-col">
@@ -50,6 +54,7 @@ export default function AppShell() {
                 >
                   <item.icon className="hidden size-4 2xl:inline" aria-hidden="true" />
                   {item.label}
+                  {item.count ? <NavCountBadge item={item} /> : null}
                 </Link>
               );
             })}

@@ -6,6 +6,7 @@ import { Brand } from '../../components/brand';
 import { useAuth } from '../../lib/auth';
 import { cn } from '../../lib/utils';
 import { ADMIN_LEVELS, hasLevel } from '../../lib/access';
+import { NavCountBadge } from './nav-count-badge';
 import { isNavItemActive, type NavItem } from './nav-items';
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -68,6 +69,7 @@ export function MobileNav({ items }: { items: NavItem[] }) {
               >
                 <item.icon className="size-4" aria-hidden="true" />
                 {item.label}
+                {item.count ? <NavCountBadge item={item} /> : null}
               </Link>
             ))}
           </nav>

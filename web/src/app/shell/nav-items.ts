@@ -1,6 +1,7 @@
 import {
   Bot,
   FolderOpen,
+  Inbox,
   LayoutDashboard,
   ListTodo,
   type LucideIcon,
@@ -20,6 +21,8 @@ export interface NavItem {
   levels?: readonly string[];
   /** Other paths (with what lies below them) that belong to this link's section. */
   section?: readonly string[];
+  /** A live count shown beside the label. */
+  count?: 'inbox';
 }
 
 /** The top-bar links (spec section 2), in order. Factory is for ceo and admin only. */
@@ -27,6 +30,8 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/app/ceodashboard', label: 'Dashboard', icon: LayoutDashboard },
   { to: '/app/strategy', label: 'Strategy', icon: Target },
   { to: '/app/my-tasks', label: 'Tasks', icon: ListTodo },
+  // Shows the live count of what waits for the signed-in person (app-shell, mobile-nav).
+  { to: '/app/inbox', label: 'Inbox', icon: Inbox, count: 'inbox' },
   // A conversation and a test run are opened from Run: the top bar keeps Run highlighted there.
   { to: '/app/run', label: 'Run', icon: Play, section: ['/app/conversations', '/app/test-run'] },
   { to: '/app/notes', label: 'Notes', icon: NotebookPen },

@@ -19,7 +19,8 @@ class FakeEventSource {
   closed = false;
   constructor(url: string) {
     this.url = url;
-    FakeEventSource.instances.push(this);
+    // The shell's own inbox stream is not the thread's: only the thread streams are counted here.
+    if (!url.includes('/api/inbox/events')) FakeEventSource.instances.push(this);
     queueMicrotask(() => this.onopen?.());
   }
   addEventListener(name: string, fn: (e: MessageEvent) => void) {
@@ -249,16 +250,20 @@ describe('Comms Center', () => {
     const { api, router } = setup({
       'GET /api/comms/threads': { body: [] },
       'POST /api/comms/threads': { status: 201, body: thread() },
-      'PUT /api/comms/threads/t-1/suggestion': (c) => ({
-        body: {
-          id: 's-9',
-          thread_id: 't-1',
-          status: 'ready',
-          context: null,
-          created_at: 'x',
-          ...(c.body as object),
-        },
-      }),
+      // Answers after a moment, so "Preparing communication..." is on screen while it waits.
+      'PUT /api/comms/threads/t-1/suggestion': async (c) => {
+        await new Promise((r) => setTimeout(r, 100));
+        return {
+          body: {
+            id: 's-9',
+            thread_id: 't-1',
+            status: 'ready',
+            context: null,
+            created_at: 'x',
+            ...(c.body as object),
+          },
+        };
+      },
       'GET /api/comms/threads/t-1': { body: thread() },
       'GET /api/comms/threads/t-1/messages': { body: [] },
       'GET /api/comms/threads/t-1/suggestion': {

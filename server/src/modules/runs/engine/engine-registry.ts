@@ -15,7 +15,38 @@ export interface RunEnginePorts {
   tools: (ctx: AppContext, ids: readonly string[]) => Promise<RunTool[]>;
   /** Writes one line of a run's conversation log (a run started from a chat is followed there). */
   conversationLog: (ctx: AppContext, line: RunLogLine) => Promise<unknown>;
+  /** The approvals inbox: a run waiting for a person opens an item there; settling it resolves it. */
+  inbox?: InboxPort;
 }
+
+export interface InboxPort {
+  open(item: {
+    kind: 'run_input' | 'tool_approval';
+    sourceId: string;
+    assigneeUserId: string;
+    title: string;
+    summary: string;
+    details: Record<string, unknown>;
+    sourceUrl: string;
+    runId: string;
+  }): Promise<void>;
+  resolve(
+    kind: 'run_input' | 'tool_approval',
+    sourceId: string,
+    outcome: { status: 'approved' | 'rejected' | 'resolved'; resolvedBy: string | null; reason?: string },
+  ): Promise<void>;
+}
+
+/** Without an inbox wired in (engine-only tests), nothing is opened or resolved. */
+const NO_INBOX: InboxPort = { open: async () => {}, resolve: async () => {} };
+
+/** The inbox port of an app's engine (the no-op one when unwired). */
+export function inboxPortOf(ctx: AppContext): InboxPort {
+  return registries.get(ctx)?.ports.inbox ?? NO_INBOX;
+}
+
+/** The inbox item of a run waiting at a step: one per run and waiting step. */
+export const runInputSourceId = (runId: string, position: number) => `${runId}:${position}`;
 
 export interface RunLogLine {
   conversationId: string;

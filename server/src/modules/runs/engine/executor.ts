@@ -63,7 +63,7 @@ async function advanceOneStep(x: Execution): Promise<boolean> {
     return false;
   }
   if (step.human_prompt && run.human_answer === null) {
-    await pauseForHuman(x, step, position);
+    await pauseForHuman(x, step, position, outputs);
     return false;
   }
   const result = await runStep(x, run, step, position, outputs);

@@ -1,5 +1,5 @@
 import type { RunStep, StepOutput } from './definition.ts';
-import type { StepResult } from './engine-registry.ts';
+import { runInputSourceId, type StepResult } from './engine-registry.ts';
 import { announce } from './events.ts';
 import { commit, type Execution, now } from './execution.ts';
 import * as repo from './runs.repository.ts';
@@ -14,8 +14,16 @@ export async function markRunning(x: Execution): Promise<void> {
     await commit(x, { status: 'running' }, []);
 }
 
-/** The step asks a person first: the run waits (crew: awaiting_human_input, flow: paused) and is let go. */
-export async function pauseForHuman(x: Execution, step: RunStep, position: number): Promise<void> {
+/**
+ * The step asks a person first: the run waits (crew: awaiting_human_input, flow: paused) and is let go;
+ * the question waits in the person's approvals inbox too (`outputs`: what the answer builds on).
+ */
+export async function pauseForHuman(
+  x: Execution,
+  step: RunStep,
+  position: number,
+  outputs: StepOutput[] = [],
+): Promise<void> {
   await commit(
     x,
     { status: x.crew ? 'awaiting_human_input' : 'paused', human_prompt: step.human_prompt, ...leaseReleased },
@@ -27,6 +35,28 @@ export async function pauseForHuman(x: Execution, step: RunStep, position: numbe
       },
     ],
   );
+  const run = x.claimed;
+  try {
+    await x.engine.ports.inbox?.open({
+      kind: 'run_input',
+      sourceId: runInputSourceId(run.id, position),
+      runId: run.id,
+      assigneeUserId: run.user_id,
+      title: `${run.definition_name}: waiting for your input`,
+      summary: step.human_prompt ?? '',
+      sourceUrl: run.conversation_id ? `/app/conversations/${run.conversation_id}` : '/app/run',
+      details: {
+        run_id: run.id,
+        run_kind: run.kind,
+        step: step.name,
+        prompt: step.human_prompt,
+        answer: '',
+        based_on: outputs.at(-1)?.output.slice(0, 2000) ?? null,
+      },
+    });
+  } catch {
+    // The run waits whatever happens here: its page and conversation still ask the question.
+  }
 }
 
 /** The step's output, its events and the move to the next step: one write, so a restart resumes after it. */

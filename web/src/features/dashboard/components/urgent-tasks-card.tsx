@@ -7,6 +7,12 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useUrgentTasks } from '../api';
 import { formatDay } from '../../../lib/format';
+import { INBOX_PATH, useInboxCount } from '../../../lib/queries/inbox';
+
+/** The Urgent panel's line about the approvals inbox (issue 19 section 2). */
+export function inboxWaitingText(n: number): string {
+  return n === 1 ? '1 item waiting in your Inbox' : `${n} items waiting in your Inbox`;
+}
 
 function priorityVariant(priority: TTask['priority']) {
   return priority === 'Urgent' ? 'danger' : priority === 'High' ? 'warning' : 'secondary';
@@ -14,6 +20,7 @@ function priorityVariant(priority: TTask['priority']) {
 
 export function UrgentTasksCard() {
   const tasks = useUrgentTasks();
+  const inbox = useInboxCount();
   // The server sends only these; a task edited since (now Done, or no longer High) drops out at once.
   const list = (tasks.data ?? []).filter(isDashboardUrgentTask);
 
@@ -24,6 +31,15 @@ export function UrgentTasksCard() {
         <CardTitle>{'Urgent Tasks & Communications'}</CardTitle>
       </CardHeader>
       <CardContent className="flex flex-1 flex-col gap-2">
+        {inbox.data ? (
+          <Link
+            to={INBOX_PATH}
+            className="flex items-center justify-between gap-2 rounded-lg border border-border bg-background/40 px-3 py-2 text-sm font-medium transition-colors hover:bg-muted/50"
+          >
+            <span>{inboxWaitingText(inbox.data.count)}</span>
+            <Badge variant={inbox.data.count > 0 ? 'warning' : 'secondary'}>{inbox.data.count}</Badge>
+          </Link>
+        ) : null}
         {tasks.isPending ? (
           <div className="flex flex-col gap-2" role="status">
             <span className="sr-only">Loading tasks…</span>

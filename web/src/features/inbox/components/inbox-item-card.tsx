@@ -1,0 +1,110 @@
+import { INBOX_KIND_LABELS, type TInboxItem } from '@cc/contract';
+import { Check, Clock, ExternalLink, Pencil, UserRoundPlus, X } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent } from '../../../components/ui/card';
+import { serverDetail } from '../../../lib/api';
+import { notify } from '../../../lib/toast';
+import { type InboxAction, useInboxAction } from '../api';
+import { sourceLinkLabel, waitingFor } from '../inbox-age';
+import { InboxDelegateDialog } from './inbox-delegate-dialog';
+import { InboxEditDialog } from './inbox-edit-dialog';
+import { InboxRejectDialog } from './inbox-reject-dialog';
+
+export const INBOX_ACTION_FAILED = 'Could not complete the action';
+const DONE: Record<InboxAction['action'], string> = {
+  approve: 'Approved',
+  reject: 'Rejected',
+  delegate: 'Delegated',
+};
+
+/** One waiting item: what it is, where it came from, what the AI based it on, its age, and the actions. */
+export function InboxItemCard({ item }: { item: TInboxItem }) {
+  const action = useInboxAction();
+  const [dialog, setDialog] = useState<'edit' | 'reject' | 'delegate' | null>(null);
+  const basedOn = typeof item.details.based_on === 'string' ? item.details.based_on : null;
+  // A run's question needs an answer: Approve opens the answer form.
+  const needsInput = item.kind === 'run_input';
+
+  const run = (a: InboxAction) =>
+    action.mutate(a, {
+      onSuccess: () => {
+        setDialog(null);
+        notify.success(DONE[a.action], item.title);
+      },
+      onError: (err) => notify.error(INBOX_ACTION_FAILED, serverDetail(err)),
+    });
+
+  return (
+    <Card>
+      <CardContent className="flex flex-col gap-3 pt-5">
+        <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+          <Badge variant="secondary">{INBOX_KIND_LABELS[item.kind]}</Badge>
+          <span className="inline-flex items-center gap-1">
+            <Clock className="size-3.5" aria-hidden="true" />
+            <span>
+              Waiting <time dateTime={item.created_at}>{waitingFor(item.created_at)}</time>
+            </span>
+          </span>
+          <Link to={item.source.url} className="inline-flex items-center gap-1 text-primary hover:underline">
+            <ExternalLink className="size-3.5" aria-hidden="true" />
+            {sourceLinkLabel(item.source.type)}
+          </Link>
+        </div>
+        <h2 className="font-semibold break-words">{item.title}</h2>
+        {item.summary ? <p className="text-sm whitespace-pre-wrap break-words">{item.summary}</p> : null}
+        {basedOn ? (
+          <p className="rounded-md border border-border bg-muted/40 px-3 py-2 text-sm text-muted-foreground">
+            <span className="font-medium text-foreground">Based on: </span>
+            {basedOn}
+          </p>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <Button
+            size="sm"
+            disabled={action.isPending}
+            onClick={() => (needsInput ? setDialog('edit') : run({ id: item.id, action: 'approve' }))}
+          >
+            <Check aria-hidden="true" />
+            Approve
+          </Button>
+          <Button size="sm" variant="outline" disabled={action.isPending} onClick={() => setDialog('edit')}>
+            <Pencil aria-hidden="true" />
+            Edit
+          </Button>
+          <Button size="sm" variant="outline" disabled={action.isPending} onClick={() => setDialog('reject')}>
+            <X aria-hidden="true" />
+            Reject
+          </Button>
+          <Button size="sm" variant="ghost" disabled={action.isPending} onClick={() => setDialog('delegate')}>
+            <UserRoundPlus aria-hidden="true" />
+            Delegate
+          </Button>
+        </div>
+      </CardContent>
+      <InboxEditDialog
+        item={item}
+        open={dialog === 'edit'}
+        onOpenChange={(o) => setDialog(o ? 'edit' : null)}
+        onApprove={(edits) => run({ id: item.id, action: 'approve', edits })}
+        pending={action.isPending}
+      />
+      <InboxRejectDialog
+        title={item.title}
+        open={dialog === 'reject'}
+        onOpenChange={(o) => setDialog(o ? 'reject' : null)}
+        onReject={(reason) => run({ id: item.id, action: 'reject', reason })}
+        pending={action.isPending}
+      />
+      <InboxDelegateDialog
+        title={item.title}
+        open={dialog === 'delegate'}
+        onOpenChange={(o) => setDialog(o ? 'delegate' : null)}
+        onDelegate={(userId) => run({ id: item.id, action: 'delegate', user_id: userId })}
+        pending={action.isPending}
+      />
+    </Card>
+  );
+}
