@@ -118,6 +118,8 @@ export const ZTool = z.object({
   http: ZHttpToolConfig.nullable(),
   /** JSON Schema (an object schema) of the tool's input, shown to the model. */
   input_schema: z.record(z.string(), z.unknown()),
+  /** A run pauses before each call of this tool until its runner approves (issue 19 section 1). */
+  requires_approval: z.boolean(),
   ...ZItemFlags,
 });
 export type TTool = z.infer<typeof ZTool>;
@@ -140,6 +142,8 @@ export const ZCreateToolRequest = z
       .nullable()
       .optional(),
     input_schema: ZJsonObject(TOOL_INPUT_SCHEMA_MAX_CHARS).optional(),
+    /** Omitted: the default for the tool's kind and method (see toolRequiresApprovalByDefault). */
+    requires_approval: z.boolean().optional(),
     is_public: z.boolean().default(false),
   })
   .refine((t) => t.kind !== 'builtin' || !!t.function_name, {
@@ -147,6 +151,14 @@ export const ZCreateToolRequest = z
     path: ['function_name'],
   });
 export type TCreateToolRequest = z.input<typeof ZCreateToolRequest>;
+
+/**
+ * Issue 19 section 1: HTTP tools whose method is not GET/HEAD may write outside the workspace, so
+ * they start gated; built-in tools only read or propose (a person accepts what they propose).
+ */
+export function toolRequiresApprovalByDefault(kind: TToolKind, method: string | null | undefined): boolean {
+  return kind === 'http' && !['GET', 'HEAD'].includes((method ?? 'POST').toUpperCase());
+}
 
 // ---------- crews ----------
 

@@ -310,6 +310,8 @@ export interface FactoryToolsTable extends FactoryItemColumns {
   http_method: string | null;
   /** JSON Schema object */
   input_schema: string;
+  /** 1: a run pauses before each call until its runner approves (issue 19 section 1). */
+  requires_approval: number;
 }
 export interface FactoryCrewsTable extends FactoryItemColumns {
   version: string;
@@ -344,6 +346,34 @@ export interface RunsTable {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+}
+export interface ToolApprovalsTable {
+  id: string;
+  run_id: string;
+  user_id: string;
+  position: number;
+  call_index: number;
+  tool_id: string;
+  tool_name: string;
+  method: string;
+  url: string;
+  destination: string;
+  /** JSON object, secrets redacted */
+  headers: string;
+  /** JSON object */
+  arguments: string;
+  /** requires_approval | foreign_item */
+  gate_reason: string;
+  /** pending | approved | rejected | executing | done */
+  status: string;
+  edited: number;
+  reason: string | null;
+  /** JSON */
+  result: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 export interface RunEventsTable {
   seq: import('kysely').Generated<number>;
@@ -409,6 +439,7 @@ export interface Database {
   factory_flows: FactoryFlowsTable;
   runs: RunsTable;
   run_events: RunEventsTable;
+  tool_approvals: ToolApprovalsTable;
   stream_tickets: StreamTicketsTable;
   conversations: ConversationsTable;
   conversation_messages: ConversationMessagesTable;

@@ -1,5 +1,7 @@
+import { PUBLIC_ITEMS_ADMIN_ONLY } from '@cc/contract';
 import { type Expression, expressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/types.ts';
+import { forbidden } from '../../platform/errors.ts';
 
 /**
  * Who may see and do what with an AI Factory item (agent, tool, crew, flow): the one home of these
@@ -10,6 +12,28 @@ import type { Database } from '../../db/types.ts';
  * or an administrator creates items.
  */
 export const FACTORY_CREATOR_LEVELS: ReadonlySet<string> = new Set(['ceo', 'admin']);
+
+/**
+ * A public item is visible to, and runs for, every tenant: only a platform administrator may make an
+ * item public (issue 19 section 1). An item that is public already may stay so when its owner edits it.
+ */
+export function assertMayPublish(
+  caller: { user_level: string },
+  wantsPublic: boolean,
+  current: { is_public: number } | null = null,
+): void {
+  if (wantsPublic && current?.is_public !== 1 && caller.user_level !== 'admin')
+    throw forbidden(PUBLIC_ITEMS_ADMIN_ONLY);
+}
+
+/**
+ * True when a run of `runnerId` uses this item as someone else's: the built-in catalogue is the
+ * platform's own; anything another user made is foreign, and its outbound calls need the runner's
+ * approval in the run (issue 19 section 1).
+ */
+export function isForeignItem(row: { created_by: string | null; is_auto_gen: number }, runnerId: string) {
+  return row.is_auto_gen !== 1 && row.created_by !== null && row.created_by !== runnerId;
+}
 
 interface FactoryItem {
   created_by: string | null;

@@ -83,6 +83,7 @@ export function presentTool(row: ToolRow, callerId: string): TTool {
     function_name: row.function_name,
     http: row.http_url ? { url: row.http_url, method: row.http_method === 'GET' ? 'GET' : 'POST' } : null,
     input_schema: parseJson<Record<string, unknown>>(row.input_schema, {}),
+    requires_approval: row.requires_approval === 1,
     ...flags(row, callerId),
   };
 }

@@ -10,6 +10,7 @@ import type {
   ZCreateFlowRequest,
   ZCreateToolRequest,
 } from '@cc/contract';
+import { toolRequiresApprovalByDefault } from '@cc/contract';
 import type { z } from 'zod';
 import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
@@ -25,7 +26,13 @@ import {
   type StoredFlowStep,
 } from './factory.presenter.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
-import { FACTORY_CREATOR_LEVELS, factoryItemRights, factoryItemVisible } from './factory.policy.ts';
+import {
+  assertMayPublish,
+  FACTORY_CREATOR_LEVELS,
+  factoryItemRights,
+  factoryItemVisible,
+  isForeignItem,
+} from './factory.policy.ts';
 import { resolveRef } from './factory.refs.ts';
 import * as repo from './factory.repository.ts';
 
@@ -165,6 +172,7 @@ export async function getAgent(ctx: AppContext, caller: AuthUser, id: string): P
 
 export async function createAgent(ctx: AppContext, caller: AuthUser, input: AgentInput): Promise<TAgent> {
   assertCreator(caller);
+  assertMayPublish(caller, input.is_public);
   await assertVisibleIds(ctx, 'factory_tools', caller, input.toolIds);
   const row = { ...baseColumns(caller), ...agentColumns(input) };
   await repo.insert(ctx.db, 'factory_agents', row);
@@ -180,6 +188,7 @@ export async function updateAgent(
 ) {
   const current = await loadEditable(ctx, 'factory_agents', caller, id);
   pre.check(current.updated_at);
+  assertMayPublish(caller, input.is_public, current);
   await assertVisibleIds(ctx, 'factory_tools', caller, input.toolIds);
   await repo.update(ctx.db, 'factory_agents', id, {
     ...agentColumns(input),
@@ -204,6 +213,9 @@ function toolColumns(input: ToolInput) {
     http_url: input.kind === 'http' ? (input.http?.url ?? null) : null,
     http_method: input.kind === 'http' ? (input.http?.method ?? null) : null,
     input_schema: JSON.stringify(input.input_schema ?? DEFAULT_HTTP_INPUT_SCHEMA),
+    // Omitted (an older client): the default for what the tool now is, never a weaker stored value.
+    requires_approval:
+      (input.requires_approval ?? toolRequiresApprovalByDefault(input.kind, input.http?.method)) ? 1 : 0,
     is_public: input.is_public ? 1 : 0,
   };
 }
@@ -219,6 +231,7 @@ export async function getTool(ctx: AppContext, caller: AuthUser, id: string): Pr
 
 export async function createTool(ctx: AppContext, caller: AuthUser, input: ToolInput): Promise<TTool> {
   assertCreator(caller);
+  assertMayPublish(caller, input.is_public);
   const row = { ...baseColumns(caller), ...toolColumns(input) };
   await repo.insert(ctx.db, 'factory_tools', row);
   return getTool(ctx, caller, row.id);
@@ -233,6 +246,7 @@ export async function updateTool(
 ) {
   const current = await loadEditable(ctx, 'factory_tools', caller, id);
   pre.check(current.updated_at);
+  assertMayPublish(caller, input.is_public, current);
   await repo.update(ctx.db, 'factory_tools', id, {
     ...toolColumns(input),
     updated_at: nextVersion(current.updated_at),
@@ -318,6 +332,7 @@ export async function getCrew(ctx: AppContext, caller: AuthUser, id: string): Pr
 
 export async function createCrew(ctx: AppContext, caller: AuthUser, input: CrewInput): Promise<TCrew> {
   assertCreator(caller);
+  assertMayPublish(caller, input.is_public);
   const row = { ...baseColumns(caller), ...(await crewColumns(ctx, caller, input)) };
   await repo.insert(ctx.db, 'factory_crews', row);
   return getCrew(ctx, caller, row.id);
@@ -332,6 +347,7 @@ export async function updateCrew(
 ) {
   const current = await loadEditable(ctx, 'factory_crews', caller, id);
   pre.check(current.updated_at);
+  assertMayPublish(caller, input.is_public, current);
   const cols = await crewColumns(ctx, caller, input);
   await repo.update(ctx.db, 'factory_crews', id, { ...cols, updated_at: nextVersion(current.updated_at) });
   return getCrew(ctx, caller, id);
@@ -394,6 +410,7 @@ export async function getFlow(ctx: AppContext, caller: AuthUser, id: string): Pr
 
 export async function createFlow(ctx: AppContext, caller: AuthUser, input: FlowInput): Promise<TFlow> {
   assertCreator(caller);
+  assertMayPublish(caller, input.is_public);
   const row = { ...baseColumns(caller), ...(await flowColumns(ctx, caller, input)) };
   await repo.insert(ctx.db, 'factory_flows', row);
   return getFlow(ctx, caller, row.id);
@@ -408,6 +425,7 @@ export async function updateFlow(
 ) {
   const current = await loadEditable(ctx, 'factory_flows', caller, id);
   pre.check(current.updated_at);
+  assertMayPublish(caller, input.is_public, current);
   const cols = await flowColumns(ctx, caller, input);
   await repo.update(ctx.db, 'factory_flows', id, { ...cols, updated_at: nextVersion(current.updated_at) });
   return getFlow(ctx, caller, id);
@@ -436,6 +454,9 @@ export async function flowForRun(ctx: AppContext, caller: AuthUser, idOrName: st
   if (builtin && visible(builtin, caller.id)) return builtin;
   throw notFound('Flow not found');
 }
+
+/** The item is someone else's for this runner (its outbound calls need the runner's approval). */
+export const isForeignForRunner = isForeignItem;
 
 /** Agents and tools by id, for executing steps (already checked when the crew or flow was saved). */
 export async function agentsByIds(ctx: AppContext, ids: readonly string[]) {

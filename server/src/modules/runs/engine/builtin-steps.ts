@@ -1,6 +1,6 @@
 import { runAgentStep } from './agent-step.ts';
 import type { RunEngineRegistry, StepHandler, StepRun } from './engine-registry.ts';
-import { callHttpTool, type RunTool, toolsFor } from './tools.ts';
+import { type RunTool, toolsFor } from './tools.ts';
 
 /** The step kinds the engine runs itself: agent, tool and wait_for_human (others are registered by their modules). */
 export function registerBuiltinSteps(engine: RunEngineRegistry): void {
@@ -19,7 +19,7 @@ export function registerBuiltinSteps(engine: RunEngineRegistry): void {
     ]);
     const result =
       row.kind === 'http'
-        ? await callHttpTool(s.ctx, row, input, s.signal)
+        ? await s.gate.call(row, input, s.signal)
         : await callBuiltin(s, row.function_name ?? '', input);
     await s.progress([
       {
@@ -41,7 +41,7 @@ export function registerBuiltinSteps(engine: RunEngineRegistry): void {
       inputs: s.inputs,
       previous: s.outputs,
       humanAnswer: s.run.human_answer,
-      tools: await toolsFor(s.ctx, s.user, await tools(s.ctx, toolIds)),
+      tools: await toolsFor(s.ctx, s.user, await tools(s.ctx, toolIds), s.gate.call),
       signal: s.signal,
       onEvents: s.progress,
     });
@@ -72,6 +72,9 @@ async function callBuiltin(
     http_url: null,
     http_method: null,
     input_schema: '{}',
+    requires_approval: 0,
+    created_by: null,
+    is_auto_gen: 1,
   };
   const t = (await toolsFor(s.ctx, s.user, [row]))[name];
   if (!t?.execute) return { error: `Tool ${name} is not available` };

@@ -1,6 +1,7 @@
 import type { AuthUser } from '../../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import type { RunStep, StepOutput } from './definition.ts';
+import type { ApprovalGate } from './approval-gate.ts';
 import type { NewEvent, RunRow } from './runs.repository.ts';
 import type { RunTool } from './tools.ts';
 
@@ -15,7 +16,30 @@ export interface RunEnginePorts {
   tools: (ctx: AppContext, ids: readonly string[]) => Promise<RunTool[]>;
   /** Writes one line of a run's conversation log (a run started from a chat is followed there). */
   conversationLog: (ctx: AppContext, line: RunLogLine) => Promise<unknown>;
+  /** The approvals inbox (issue 19): a run waiting for a person opens an item, a decision resolves it. */
+  inbox?: InboxPort;
 }
+
+export interface InboxPort {
+  open(item: {
+    kind: 'run_input' | 'tool_approval';
+    sourceId: string;
+    assigneeUserId: string;
+    title: string;
+    summary: string;
+    details: Record<string, unknown>;
+    sourceUrl: string;
+    runId: string;
+  }): Promise<void>;
+  resolve(
+    kind: 'run_input' | 'tool_approval',
+    sourceId: string,
+    outcome: { status: 'approved' | 'rejected' | 'resolved'; resolvedBy: string | null; reason?: string },
+  ): Promise<void>;
+}
+
+/** Until the inbox is wired in, opening and resolving items does nothing. */
+const NO_INBOX: InboxPort = { open: async () => {}, resolve: async () => {} };
 
 export interface RunLogLine {
   conversationId: string;
@@ -41,6 +65,8 @@ export interface StepRun {
   signal: AbortSignal;
   /** Commits progress events (tool calls, log lines) to the timeline at once. */
   progress: (events: NewEvent[]) => Promise<void>;
+  /** Every outbound tool call of the step goes through it (it may pause the run before the call). */
+  gate: ApprovalGate;
 }
 
 export interface StepResult {
@@ -56,6 +82,10 @@ export class RunEngineRegistry {
   private readonly kinds = new Map<string, StepHandler>();
 
   constructor(readonly ports: RunEnginePorts) {}
+
+  get inbox(): InboxPort {
+    return this.ports.inbox ?? NO_INBOX;
+  }
 
   /** A module adds the step kind it owns (e.g. advice: `strategic_advice`); one handler per kind. */
   registerStepKind(kind: string, handler: StepHandler): void {
