@@ -19,6 +19,7 @@ const RunPage = lazy(() => import('../features/run/pages/run-page'));
 const ConversationsPage = lazy(() => import('../features/run/pages/conversations-page'));
 const ConversationPage = lazy(() => import('./routes/conversation-route'));
 const TestRunPage = lazy(() => import('../features/run-controls/pages/test-run-page'));
+const RunDetailPage = lazy(() => import('../features/run-controls/pages/run-detail-page'));
 const NotesPage = lazy(() => import('../features/notes/pages/notes-page'));
 const FilesPage = lazy(() => import('../features/files/pages/files-page'));
 const CommsPage = lazy(() => import('../features/comms/pages/comms-page'));
@@ -65,6 +66,7 @@ export const routes: RouteObject[] = [
               { path: 'conversations', element: <ConversationsPage /> },
               { path: 'conversations/:conversationId', element: <ConversationPage /> },
               { path: 'test-run', element: <TestRunPage /> },
+              { path: 'runs/:kind/:runId', element: <RunDetailPage /> },
               { path: 'notes', element: <NotesPage /> },
               { path: 'files', element: <FilesPage /> },
               { path: 'comms', element: <CommsPage /> },

@@ -101,7 +101,11 @@ apiSuite('tool approvals across restarts and instances', () => {
     const req = requester(app.app);
     const { runId, approvalId } = await pausedRun(req, '/claimed');
     // As if an instance had claimed the approved call and died before recording its result.
-    await app.ctx.db.updateTable('tool_approvals').set({ status: 'executing' }).where('id', '=', approvalId).execute();
+    await app.ctx.db
+      .updateTable('tool_approvals')
+      .set({ status: 'executing' })
+      .where('id', '=', approvalId)
+      .execute();
     await app.ctx.db.updateTable('runs').set({ status: 'running' }).where('id', '=', runId).execute();
     const run = await waitForStatus(req, ceo.token, 'flow', runId, ['completed', 'failed']);
     expect(run.status).toBe('completed');

@@ -41,13 +41,7 @@ export const runApprovalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = as
       },
     },
     async (req) =>
-      approvals.approveToolCall(
-        ctx,
-        currentUser(req),
-        req.params.approvalId,
-        req.body?.edits,
-        req.params.id,
-      ),
+      approvals.approveToolCall(ctx, currentUser(req), req.params.approvalId, req.body?.edits, req.params.id),
   );
   app.post(
     '/api/runs/:id/approvals/:approvalId/reject',

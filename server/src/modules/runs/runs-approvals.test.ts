@@ -53,10 +53,12 @@ apiSuite('approval gates on tool calls (issue 19 section 1)', () => {
       true,
     );
     expect(
-      (await tool(ceo, { name: 'Getter', http: { url: listener.url('/g'), method: 'GET' } })).requires_approval,
+      (await tool(ceo, { name: 'Getter', http: { url: listener.url('/g'), method: 'GET' } }))
+        .requires_approval,
     ).toBe(false);
     expect(
-      (await tool(ceo, { name: 'Search', kind: 'builtin', function_name: 'internal_search' })).requires_approval,
+      (await tool(ceo, { name: 'Search', kind: 'builtin', function_name: 'internal_search' }))
+        .requires_approval,
     ).toBe(false);
     const changed = await tool(ceo, { name: 'Trusted', http: { url: listener.url('/t') } });
     const put = await t.req({
@@ -185,7 +187,10 @@ apiSuite('approval gates on tool calls (issue 19 section 1)', () => {
       http: { url: listener.url('/ping') },
       requires_approval: false,
     });
-    const flowId = await flow(ceo, { name: 'Ping', steps: [{ title: 'Ping', kind: 'tool', tool_id: hook.id }] });
+    const flowId = await flow(ceo, {
+      name: 'Ping',
+      steps: [{ title: 'Ping', kind: 'tool', tool_id: hook.id }],
+    });
     const runId = await startRun(t.req, ceo.token, 'flow', flowId);
     const run = await waitForStatus(t.req, ceo.token, 'flow', runId, ['completed', 'failed', 'paused']);
     expect(run.status).toBe('completed');
@@ -202,9 +207,19 @@ apiSuite('approval gates on tool calls (issue 19 section 1)', () => {
         ['/api/flows/', { name: 'Pub flow', steps: [{ title: 'Wait', kind: 'wait_for_human' }] }],
       ];
       for (const [url, body] of cases) {
-        const byCeo = await t.req({ method: 'POST', url, token: ceo.token, body: { ...body, is_public: true } });
+        const byCeo = await t.req({
+          method: 'POST',
+          url,
+          token: ceo.token,
+          body: { ...body, is_public: true },
+        });
         expect(byCeo.statusCode, url).toBe(403);
-        const byAdmin = await t.req({ method: 'POST', url, token: admin.token, body: { ...body, is_public: true } });
+        const byAdmin = await t.req({
+          method: 'POST',
+          url,
+          token: admin.token,
+          body: { ...body, is_public: true },
+        });
         expect(byAdmin.statusCode, url).toBe(201);
         expect(byAdmin.json().is_public).toBe(true);
       }

@@ -37,6 +37,7 @@ const tool = (over: Partial<TTool> = {}): TTool => ({
   function_name: 'internal_search',
   http: null,
   input_schema: { type: 'object' },
+  requires_approval: false,
   ...builtin,
   ...over,
 });

@@ -89,7 +89,8 @@ export class ApprovalGate {
   private async gateReason(tool: RunTool, destination: string): Promise<TToolGateReason | null> {
     if (tool.requires_approval === 1) return 'requires_approval';
     // Same rule as factory.policy isForeignItem (the engine imports no other module).
-    const foreignTool = tool.is_auto_gen !== 1 && tool.created_by !== null && tool.created_by !== this.o.run.user_id;
+    const foreignTool =
+      tool.is_auto_gen !== 1 && tool.created_by !== null && tool.created_by !== this.o.run.user_id;
     if (!this.o.foreignItem && !foreignTool) return null;
     const approved = await approvals.destinationApproved(this.o.ctx.db, this.o.run.id, destination);
     return approved ? null : 'foreign_item';
@@ -104,7 +105,9 @@ export class ApprovalGate {
         return parseResult(row.result);
       case 'executing':
         // Claimed before an interruption: it may have been sent, so it is never sent again.
-        return { error: 'This approved call was interrupted; it is not repeated and its outcome is unknown.' };
+        return {
+          error: 'This approved call was interrupted; it is not repeated and its outcome is unknown.',
+        };
       case 'approved': {
         if (!(await approvals.claimApproved(ctx.db, row.id))) {
           const now = await approvals.findApproval(ctx.db, row.id);

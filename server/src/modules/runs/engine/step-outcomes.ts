@@ -1,5 +1,5 @@
 import { APPROVAL_REQUIRED_EVENT } from '@cc/contract';
-import { callViewOf, runPagePath } from './approval-view.ts';
+import { callViewOf, presentApproval, runPagePath } from './approval-view.ts';
 import type { RunStep, StepOutput } from './definition.ts';
 import type { StepResult } from './engine-registry.ts';
 import { announce } from './events.ts';
@@ -46,6 +46,7 @@ export async function pauseForApproval(x: Execution, approval: ToolApprovalRow):
       details: {
         approval_id: approval.id,
         ...call,
+        arguments: presentApproval(approval).arguments,
         gate_reason: approval.gate_reason,
         position: approval.position,
       },

@@ -82,7 +82,8 @@ export function describeHttpCall(
   return { method: 'POST', url: baseUrl, headers: { 'content-type': 'application/json' }, body: args };
 }
 
-const SECRET_HEADER = /authorization|cookie|api[-_]?key|token|secret|password|passwd|session|signature|credential|auth/i;
+const SECRET_HEADER =
+  /authorization|cookie|api[-_]?key|token|secret|password|passwd|session|signature|credential|auth/i;
 
 /** Headers as a person may see and the database may keep them: anything secret-looking is masked. */
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
