@@ -347,6 +347,10 @@ export interface RunsTable {
   updated_at: string;
   finished_at: string | null;
 }
+export interface FactoryItemSharesTable {
+  item_id: string;
+  organization_id: string;
+}
 export interface ToolApprovalsTable {
   id: string;
   run_id: string;
@@ -440,6 +444,7 @@ export interface Database {
   runs: RunsTable;
   run_events: RunEventsTable;
   tool_approvals: ToolApprovalsTable;
+  factory_item_shares: FactoryItemSharesTable;
   stream_tickets: StreamTicketsTable;
   conversations: ConversationsTable;
   conversation_messages: ConversationMessagesTable;

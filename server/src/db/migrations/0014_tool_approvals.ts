@@ -9,6 +9,8 @@ import { type Kysely, sql } from 'kysely';
 //   (run, step position, n-th gated call of that step) so a resumed step finds its decision again.
 //   `status` moves pending → approved | rejected, then approved → executing → done with conditional
 //   updates: whoever moves it to `executing` makes the call, so it runs once across instances.
+// - factory_item_shares: a ceo shares an agent, tool, crew or flow with organizations they belong to
+//   (only a platform administrator makes items public). Item ids are unique across the four tables.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('factory_tools')
@@ -54,9 +56,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['run_id', 'position', 'call_index'])
     .unique()
     .execute();
+
+  await db.schema
+    .createTable('factory_item_shares')
+    .addColumn('item_id', 'text', (c) => c.notNull())
+    .addColumn('organization_id', 'text', (c) =>
+      c.notNull().references('organizations.id').onDelete('cascade'),
+    )
+    .addPrimaryKeyConstraint('factory_item_shares_pk', ['item_id', 'organization_id'])
+    .execute();
+  // Lists: the items shared with the caller's organizations.
+  await db.schema
+    .createIndex('factory_item_shares_org_idx')
+    .on('factory_item_shares')
+    .columns(['organization_id', 'item_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('factory_item_shares').ifExists().execute();
   await db.schema.dropTable('tool_approvals').ifExists().execute();
   await db.schema.alterTable('factory_tools').dropColumn('requires_approval').execute();
 }
