@@ -2,8 +2,9 @@ import { everyone, made, ownerOnly, type Row, type World } from './matrix.ts';
 
 /**
  * Crew and flow runs are their starter's. The owner runs a public crew and a public flow of the
- * platform administrator (only they make items public). The matrix app runs no run worker, so runs stay queued: continuing a run that is not
- * waiting for input answers 409 to its owner (past the access check), 404 to everyone else.
+ * platform administrator (only they make items public). The matrix app runs no run worker, so runs
+ * stay queued: continuing a run that is not waiting for input answers 409 to its owner (past the
+ * access check), 404 to everyone else.
  */
 function publicDefinitions(w: World) {
   return w.once('public run definitions', async () => ({
