@@ -5,8 +5,9 @@ import { makeUser } from '../../test/fixtures';
 import { mockApi } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
 
-function setup() {
+function setup(orgs: unknown[] = []) {
   const api = mockApi({
+    'GET /api/organizations': { body: orgs },
     'GET /api/users/me': { body: makeUser({ id: 'user-ceo', user_level: 'ceo' }) },
     'GET /api/crews/': { body: [] },
     'GET /api/agents/': { body: [] },
@@ -44,6 +45,25 @@ describe('the tool dialog: requires approval (issue 19)', () => {
       kind: 'http',
       http: { url: 'https://hooks.example.com/x', method: 'POST' },
       requires_approval: false,
+    });
+  });
+
+  it("shares with the owner's own organizations only when ticked", async () => {
+    const { callsTo } = setup([
+      { id: 'org-a', name: 'Acme', my_access_level: 'admin' },
+      { id: 'org-x', name: 'Not mine', my_access_level: null },
+    ]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Create New Tool' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create New Tool' });
+    const share = await within(dialog).findByRole('group', { name: 'Share with organizations' });
+    expect(within(share).queryByLabelText('Not mine')).toBeNull();
+    await userEvent.click(within(share).getByLabelText('Acme'));
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Shared search');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Tool' }));
+    await waitFor(() => expect(callsTo('POST', '/api/tools/')).toHaveLength(1));
+    expect(callsTo('POST', '/api/tools/')[0].body).toMatchObject({
+      name: 'Shared search',
+      shared_org_ids: ['org-a'],
     });
   });
 });

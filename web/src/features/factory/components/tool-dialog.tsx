@@ -12,6 +12,7 @@ import { Textarea } from '../../../components/ui/textarea';
 import { useValidationMessage } from '../../../lib/use-validation-message';
 import { useCreateTool } from '../api';
 import { BUILTIN_FUNCTION_LABELS } from '../types';
+import { ShareWithOrgs, sharedOrgsField } from './share-with-orgs';
 import { CreateDialog, closeOnSaved } from './create-dialog';
 
 export const TOOL_REQUIRED = 'Name is required';
@@ -44,6 +45,7 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
   const [schema, setSchema] = useState(DEFAULT_SCHEMA);
   // null: follow the default for the kind and method (POST endpoints are gated) until the box is touched.
   const [approval, setApproval] = useState<boolean | null>(null);
+  const [sharedOrgs, setSharedOrgs] = useState<string[]>([]);
   const requiresApproval = approval ?? toolRequiresApprovalByDefault(kind, kind === 'http' ? method : null);
 
   useEffect(() => {
@@ -56,6 +58,7 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
     setMethod('POST');
     setSchema(DEFAULT_SCHEMA);
     setApproval(null);
+    setSharedOrgs([]);
   }, [open]);
 
   const inputSchema = kind === 'http' ? parseSchema(schema) : undefined;
@@ -77,6 +80,7 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
       name: name.trim(),
       description: description.trim() || null,
       requires_approval: requiresApproval,
+      ...sharedOrgsField(sharedOrgs),
     };
     const body: TCreateToolRequest =
       kind === 'builtin'
@@ -189,6 +193,7 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
           {TOOL_REQUIRES_APPROVAL_HINT}
         </p>
       </div>
+      <ShareWithOrgs idPrefix="tool" selected={sharedOrgs} onChange={setSharedOrgs} />
     </CreateDialog>
   );
 }
