@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  TAgent,
-  TCrew,
-  TCrewInputSchema,
-  TFlow,
-  TTool,
-  ZCreateAgentRequest,
-  ZCreateCrewRequest,
-  ZCreateFlowRequest,
-  ZCreateToolRequest,
+import {
+  type TAgent,
+  type TCrew,
+  type TCrewInputSchema,
+  type TFlow,
+  type TTool,
+  toolRequiresApprovalByDefault,
+  type ZCreateAgentRequest,
+  type ZCreateCrewRequest,
+  type ZCreateFlowRequest,
+  type ZCreateToolRequest,
 } from '@cc/contract';
-import { toolRequiresApprovalByDefault } from '@cc/contract';
 import type { z } from 'zod';
 import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
