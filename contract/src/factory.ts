@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZJsonObject } from './common.ts';
+import { ZOrgIds } from './fields.ts';
 
 /** A tool's input schema is stored as JSON text: this many characters at most. */
 export const TOOL_INPUT_SCHEMA_MAX_CHARS = 20_000;
@@ -52,6 +53,8 @@ const ZItemFlags = {
   is_public: z.boolean(),
   /** The creator's user id; null for the built-in catalogue. */
   created_by: z.string().nullable(),
+  /** Organizations the item is shared with: their members see and run it (issue 19 section 1). */
+  shared_org_ids: z.array(z.string()),
   can_edit: z.boolean(),
   can_delete: z.boolean(),
   created_at: z.string(),
@@ -97,6 +100,8 @@ export const ZCreateAgentRequest = z.strictObject({
   llmModel: optionalText(100),
   toolIds: ZIdList.default([]),
   is_public: z.boolean().default(false),
+  /** Organizations of the owner to share with; omitted on an update keeps the current ones. */
+  shared_org_ids: ZOrgIds.optional(),
 });
 export type TCreateAgentRequest = z.input<typeof ZCreateAgentRequest>;
 
@@ -118,6 +123,8 @@ export const ZTool = z.object({
   http: ZHttpToolConfig.nullable(),
   /** JSON Schema (an object schema) of the tool's input, shown to the model. */
   input_schema: z.record(z.string(), z.unknown()),
+  /** A run pauses before each call of this tool until its runner approves (issue 19 section 1). */
+  requires_approval: z.boolean(),
   ...ZItemFlags,
 });
 export type TTool = z.infer<typeof ZTool>;
@@ -140,13 +147,25 @@ export const ZCreateToolRequest = z
       .nullable()
       .optional(),
     input_schema: ZJsonObject(TOOL_INPUT_SCHEMA_MAX_CHARS).optional(),
+    /** Omitted: the default for the tool's kind and method (see toolRequiresApprovalByDefault). */
+    requires_approval: z.boolean().optional(),
     is_public: z.boolean().default(false),
+    /** Organizations of the owner to share with; omitted on an update keeps the current ones. */
+    shared_org_ids: ZOrgIds.optional(),
   })
   .refine((t) => t.kind !== 'builtin' || !!t.function_name, {
     message: 'A built-in tool needs a function_name',
     path: ['function_name'],
   });
 export type TCreateToolRequest = z.input<typeof ZCreateToolRequest>;
+
+/**
+ * Issue 19 section 1: HTTP tools whose method is not GET/HEAD may write outside the workspace, so
+ * they start gated; built-in tools only read or propose (a person accepts what they propose).
+ */
+export function toolRequiresApprovalByDefault(kind: TToolKind, method: string | null | undefined): boolean {
+  return kind === 'http' && !['GET', 'HEAD'].includes((method ?? 'POST').toUpperCase());
+}
 
 // ---------- crews ----------
 
@@ -231,6 +250,8 @@ export const ZCreateCrewRequest = z.strictObject({
     .max(20)
     .default([]),
   is_public: z.boolean().default(false),
+  /** Organizations of the owner to share with; omitted on an update keeps the current ones. */
+  shared_org_ids: ZOrgIds.optional(),
 });
 export type TCreateCrewRequest = z.input<typeof ZCreateCrewRequest>;
 
@@ -300,6 +321,8 @@ export const ZCreateFlowRequest = z.strictObject({
     .transform((v) => (v ? v : DEFAULT_FLOW_VERSION)),
   steps: z.array(ZFlowStepInput).min(1, FLOW_STEPS_REQUIRED).max(30),
   is_public: z.boolean().default(false),
+  /** Organizations of the owner to share with; omitted on an update keeps the current ones. */
+  shared_org_ids: ZOrgIds.optional(),
 });
 export type TCreateFlowRequest = z.input<typeof ZCreateFlowRequest>;
 

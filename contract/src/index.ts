@@ -20,4 +20,5 @@ export * from './organizations.ts';
 export * from './runs.ts';
 export * from './task-suggestions.ts';
 export * from './tasks.ts';
+export * from './tool-approvals.ts';
 export * from './users.ts';

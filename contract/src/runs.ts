@@ -42,6 +42,9 @@ export const CREW_EVENT_TYPES = [
   'task_output',
   'human_prompt',
   'human_input',
+  'approval_required',
+  'approval_granted',
+  'approval_rejected',
   'log',
   'crew_end',
   'crew_error',
@@ -56,6 +59,9 @@ export const FLOW_EVENT_TYPES = [
   'step_output',
   'wait_for_human',
   'human_input',
+  'approval_required',
+  'approval_granted',
+  'approval_rejected',
   'log',
   'result',
   'terminal',
@@ -90,6 +96,8 @@ export const USER_INPUT_REQUIRED = 'An answer is required';
  * - task_output/step_output: {position, name, output}
  * - human_prompt/wait_for_human: {prompt, position}; human_input: {user_input}
  * - result/crew_end: {result}; crew_error/terminal: {error?}
+ * - approval_required: {approval_id, tool, method, url, headers, body, arguments, gate_reason, position};
+ *   approval_granted: {approval_id, edited}; approval_rejected: {approval_id, reason}
  */
 export const ZRunEvent = z.object({
   id: z.string(),

@@ -342,6 +342,8 @@ export interface FactoryToolsTable extends FactoryItemColumns {
   http_method: string | null;
   /** JSON Schema object */
   input_schema: string;
+  /** 1: a run pauses before each call until its runner approves (issue 19 section 1). */
+  requires_approval: number;
 }
 export interface FactoryCrewsTable extends FactoryItemColumns {
   version: string;
@@ -376,6 +378,38 @@ export interface RunsTable {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+}
+export interface FactoryItemSharesTable {
+  item_id: string;
+  organization_id: string;
+}
+export interface ToolApprovalsTable {
+  id: string;
+  run_id: string;
+  user_id: string;
+  position: number;
+  call_index: number;
+  tool_id: string;
+  tool_name: string;
+  method: string;
+  url: string;
+  destination: string;
+  /** JSON object, secrets redacted */
+  headers: string;
+  /** JSON object */
+  arguments: string;
+  /** requires_approval | foreign_item */
+  gate_reason: string;
+  /** pending | approved | rejected | executing | done */
+  status: string;
+  edited: number;
+  reason: string | null;
+  /** JSON */
+  result: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 export interface RunEventsTable {
   seq: import('kysely').Generated<number>;
@@ -464,6 +498,8 @@ export interface Database {
   factory_flows: FactoryFlowsTable;
   runs: RunsTable;
   run_events: RunEventsTable;
+  tool_approvals: ToolApprovalsTable;
+  factory_item_shares: FactoryItemSharesTable;
   stream_tickets: StreamTicketsTable;
   conversations: ConversationsTable;
   conversation_messages: ConversationMessagesTable;

@@ -16,6 +16,7 @@ import { organizationRows } from './organizations.ts';
 import { runRows } from './runs.ts';
 import { taskSuggestionRows } from './task-suggestions.ts';
 import { taskRows } from './tasks.ts';
+import { toolApprovalRows } from './tool-approvals.ts';
 
 /** Every row of the permission matrix, by domain (one file each). */
 export const MATRIX: Record<string, Row[]> = {
@@ -33,6 +34,7 @@ export const MATRIX: Record<string, Row[]> = {
   conversations: conversationRows,
   factory: factoryRows,
   runs: runRows,
+  'tool approvals': toolApprovalRows,
   files: fileRows,
   activity: activityRows,
   inbox: inboxRows,

@@ -1,14 +1,15 @@
 import { everyone, made, ownerOnly, type Row, type World } from './matrix.ts';
 
 /**
- * Crew and flow runs are their starter's. The owner runs a public crew and a public flow of tenant
- * A's ceo. The matrix app runs no run worker, so runs stay queued: continuing a run that is not
- * waiting for input answers 409 to its owner (past the access check), 404 to everyone else.
+ * Crew and flow runs are their starter's. The owner runs a public crew and a public flow of the
+ * platform administrator (only they make items public). The matrix app runs no run worker, so runs
+ * stay queued: continuing a run that is not waiting for input answers 409 to its owner (past the
+ * access check), 404 to everyone else.
  */
 function publicDefinitions(w: World) {
   return w.once('public run definitions', async () => ({
     crew: (
-      await made(w, 'ceo', 'POST', '/api/crews/', {
+      await made(w, 'platformAdmin', 'POST', '/api/crews/', {
         name: 'Matrix crew',
         version: '1',
         is_public: true,
@@ -16,7 +17,7 @@ function publicDefinitions(w: World) {
       })
     ).id,
     flow: (
-      await made(w, 'ceo', 'POST', '/api/flows/', {
+      await made(w, 'platformAdmin', 'POST', '/api/flows/', {
         name: 'Matrix flow',
         is_public: true,
         steps: [{ title: 'Wait', kind: 'wait_for_human' }],

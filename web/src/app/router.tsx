@@ -20,6 +20,7 @@ const ConversationsPage = lazy(() => import('../features/run/pages/conversations
 const ConversationPage = lazy(() => import('./routes/conversation-route'));
 const TestRunPage = lazy(() => import('../features/run-controls/pages/test-run-page'));
 const InboxPage = lazy(() => import('../features/inbox/pages/inbox-page'));
+const RunDetailPage = lazy(() => import('../features/run-controls/pages/run-detail-page'));
 const NotesPage = lazy(() => import('../features/notes/pages/notes-page'));
 const FilesPage = lazy(() => import('../features/files/pages/files-page'));
 const CommsPage = lazy(() => import('../features/comms/pages/comms-page'));
@@ -68,6 +69,7 @@ export const routes: RouteObject[] = [
               { path: 'conversations/:conversationId', element: <ConversationPage /> },
               { path: 'test-run', element: <TestRunPage /> },
               { path: 'inbox', element: <InboxPage /> },
+              { path: 'runs/:kind/:runId', element: <RunDetailPage /> },
               { path: 'notes', element: <NotesPage /> },
               { path: 'files', element: <FilesPage /> },
               { path: 'comms', element: <CommsPage /> },

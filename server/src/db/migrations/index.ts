@@ -14,6 +14,7 @@ import * as m0010 from './0010_realtime.ts';
 import * as m0011 from './0011_interrupted_replies.ts';
 import * as m0012 from './0012_org_invitations.ts';
 import * as m0013 from './0013_record_versions.ts';
+import * as m0014 from './0014_tool_approvals.ts';
 import * as m0015 from './0015_inbox_items.ts';
 import * as m0016 from './0016_activity.ts';
 import * as m0020 from './0020_api_keys.ts';
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0011_interrupted_replies': m0011,
   '0012_org_invitations': m0012,
   '0013_record_versions': m0013,
+  '0014_tool_approvals': m0014,
   '0015_inbox_items': m0015,
   '0016_activity': m0016,
   '0020_api_keys': m0020,

@@ -40,6 +40,8 @@ export function parseJson<T>(text: string | null | undefined, fallback: T): T {
 
 interface ItemRow {
   id: string;
+  /** Attached by the service when it loads the row (factory_item_shares). */
+  shared_org_ids?: readonly string[];
   is_auto_gen: number;
   is_public: number;
   created_by: string | null;
@@ -53,6 +55,7 @@ function flags(row: ItemRow, callerId: string) {
     isAutoGen: row.is_auto_gen === 1,
     is_public: row.is_public === 1,
     created_by: row.created_by,
+    shared_org_ids: [...(row.shared_org_ids ?? [])],
     can_edit: r.canEdit,
     can_delete: r.canDelete,
     created_at: row.created_at,
@@ -83,6 +86,7 @@ export function presentTool(row: ToolRow, callerId: string): TTool {
     function_name: row.function_name,
     http: row.http_url ? { url: row.http_url, method: row.http_method === 'GET' ? 'GET' : 'POST' } : null,
     input_schema: parseJson<Record<string, unknown>>(row.input_schema, {}),
+    requires_approval: row.requires_approval === 1,
     ...flags(row, callerId),
   };
 }

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Db } from '../../db/index.ts';
+import { type Db, withTx } from '../../db/index.ts';
 import type {
   FactoryAgentsTable,
   FactoryItemColumns,
@@ -7,6 +7,7 @@ import type {
   FactoryFlowsTable,
   FactoryToolsTable,
 } from '../../db/types.ts';
+import type { ViewerScope } from '../../platform/viewer.ts';
 import { visibleFactoryItems } from './factory.policy.ts';
 
 export interface FactoryTables {
@@ -31,17 +32,17 @@ export type FlowRow = FactoryRow<'factory_flows'>;
 type Untyped = any;
 const q = (db: Db) => db as unknown as Untyped;
 
-/** Items the user may see (factory.policy.ts): their own, public ones and the built-in catalogue. */
+/** Items the viewer may see (factory.policy.ts): own, public, built-in, shared with their organizations. */
 export async function listVisible<T extends FactoryTable>(
   db: Db,
   table: T,
-  userId: string,
+  viewer: ViewerScope,
   limit = 200,
 ): Promise<FactoryRow<T>[]> {
   return q(db)
     .selectFrom(table)
     .selectAll()
-    .where(visibleFactoryItems(userId))
+    .where(visibleFactoryItems(viewer))
     .orderBy('is_auto_gen', 'asc')
     .orderBy('created_at', 'desc')
     .orderBy('id', 'asc')
@@ -83,13 +84,13 @@ export async function findVisibleByName<T extends FactoryTable>(
   db: Db,
   table: T,
   name: string,
-  userId: string,
+  viewer: ViewerScope,
 ): Promise<FactoryRow<T> | undefined> {
   return q(db)
     .selectFrom(table)
     .selectAll()
     .where('name', '=', name)
-    .where(visibleFactoryItems(userId))
+    .where(visibleFactoryItems(viewer))
     .orderBy('is_auto_gen', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -134,5 +135,33 @@ export async function update<T extends FactoryTable>(
 }
 
 export async function remove(db: Db, table: FactoryTable, id: string): Promise<void> {
-  await q(db).deleteFrom(table).where('id', '=', id).execute();
+  await withTx(db, async (trx) => {
+    await trx.deleteFrom('factory_item_shares').where('item_id', '=', id).execute();
+    await q(trx).deleteFrom(table).where('id', '=', id).execute();
+  });
+}
+
+/** The organizations each item is shared with (items without shares are absent). */
+export async function sharesOf(db: Db, itemIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (!itemIds.length) return out;
+  const rows = await db
+    .selectFrom('factory_item_shares')
+    .select(['item_id', 'organization_id'])
+    .where('item_id', 'in', [...new Set(itemIds)])
+    .orderBy('organization_id')
+    .execute();
+  for (const r of rows) out.set(r.item_id, [...(out.get(r.item_id) ?? []), r.organization_id]);
+  return out;
+}
+
+export async function replaceShares(db: Db, itemId: string, orgIds: readonly string[]): Promise<void> {
+  await withTx(db, async (trx) => {
+    await trx.deleteFrom('factory_item_shares').where('item_id', '=', itemId).execute();
+    if (orgIds.length)
+      await trx
+        .insertInto('factory_item_shares')
+        .values(orgIds.map((organization_id) => ({ item_id: itemId, organization_id })))
+        .execute();
+  });
 }

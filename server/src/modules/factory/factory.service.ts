@@ -1,20 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  TAgent,
-  TCrew,
-  TCrewInputSchema,
-  TFlow,
-  TTool,
-  ZCreateAgentRequest,
-  ZCreateCrewRequest,
-  ZCreateFlowRequest,
-  ZCreateToolRequest,
+import {
+  type TAgent,
+  type TCrew,
+  type TCrewInputSchema,
+  type TFlow,
+  type TTool,
+  toolRequiresApprovalByDefault,
+  type ZCreateAgentRequest,
+  type ZCreateCrewRequest,
+  type ZCreateFlowRequest,
+  type ZCreateToolRequest,
 } from '@cc/contract';
 import type { z } from 'zod';
 import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { assertShareable } from '../../platform/access.ts';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
+import { loadViewer } from '../../platform/viewer.ts';
 import {
   parseJson,
   presentAgent,
@@ -25,7 +28,13 @@ import {
   type StoredFlowStep,
 } from './factory.presenter.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
-import { FACTORY_CREATOR_LEVELS, factoryItemRights, factoryItemVisible } from './factory.policy.ts';
+import {
+  assertMayPublish,
+  FACTORY_CREATOR_LEVELS,
+  factoryItemRights,
+  factoryItemVisible,
+  isForeignItem,
+} from './factory.policy.ts';
 import { resolveRef } from './factory.refs.ts';
 import * as repo from './factory.repository.ts';
 
@@ -43,9 +52,42 @@ const DEFAULT_HTTP_INPUT_SCHEMA = {
 
 const visible = factoryItemVisible;
 
+type Shared<R> = R & { shared_org_ids: string[] };
+
+/** The rows with the organizations each is shared with (what visibility and the presenters read). */
+async function withShares<R extends { id: string }>(ctx: AppContext, rows: R[]): Promise<Shared<R>[]> {
+  const shares = await repo.sharesOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, shared_org_ids: shares.get(r.id) ?? [] }));
+}
+
+/**
+ * The organizations an owner shares an item with must be their own (ids it is already shared with
+ * may stay): checked before anything is written. Undefined on an update keeps the current shares.
+ */
+async function assertMayShare(
+  ctx: AppContext,
+  caller: AuthUser,
+  wanted: readonly string[] | undefined,
+  current: readonly string[] = [],
+): Promise<void> {
+  if (wanted?.length) assertShareable((await loadViewer(ctx, caller)).levels, wanted, current);
+}
+
+async function saveShares(ctx: AppContext, itemId: string, wanted: readonly string[] | undefined) {
+  if (wanted !== undefined) await repo.replaceShares(ctx.db, itemId, wanted);
+}
+
 function assertCreator(caller: AuthUser): void {
   if (!FACTORY_CREATOR_LEVELS.has(caller.user_level))
     throw forbidden('Only a CEO or an administrator can create factory items.');
+}
+
+/** The list of a table: what the caller may see, with its shares. */
+async function visibleRows<T extends repo.FactoryTable>(ctx: AppContext, table: T, caller: AuthUser) {
+  return withShares(ctx, await repo.listVisible(ctx.db, table, await loadViewer(ctx, caller)));
 }
 
 async function loadVisible<T extends repo.FactoryTable>(
@@ -53,9 +95,11 @@ async function loadVisible<T extends repo.FactoryTable>(
   table: T,
   caller: AuthUser,
   id: string,
-): Promise<repo.FactoryRow<T>> {
-  const row = await repo.findById(ctx.db, table, id);
-  if (!row || !visible(row, caller.id)) throw notFound(`${LABELS[table]} not found`);
+): Promise<Shared<repo.FactoryRow<T>>> {
+  const found = await repo.findById(ctx.db, table, id);
+  if (!found) throw notFound(`${LABELS[table]} not found`);
+  const [row] = await withShares(ctx, [found]);
+  if (!visible(row, await loadViewer(ctx, caller))) throw notFound(`${LABELS[table]} not found`);
   return row;
 }
 
@@ -64,7 +108,7 @@ async function loadEditable<T extends repo.FactoryTable>(
   table: T,
   caller: AuthUser,
   id: string,
-): Promise<repo.FactoryRow<T>> {
+): Promise<Shared<repo.FactoryRow<T>>> {
   const row = await loadVisible(ctx, table, caller, id);
   if (!factoryItemRights(row, caller.id).canEdit)
     throw forbidden(`Only the owner can edit this ${LABELS[table].toLowerCase()}.`);
@@ -79,8 +123,11 @@ async function assertVisibleIds(
   ids: readonly string[],
 ): Promise<void> {
   const unique = [...new Set(ids)];
-  const rows = await repo.findByIds(ctx.db, table, unique);
-  const ok = new Set(rows.filter((r) => visible(r, caller.id)).map((r) => r.id));
+  const [rows, viewer] = await Promise.all([
+    repo.findByIds(ctx.db, table, unique).then((found) => withShares(ctx, found)),
+    loadViewer(ctx, caller),
+  ]);
+  const ok = new Set(rows.filter((r) => visible(r, viewer)).map((r) => r.id));
   const missing = unique.filter((id) => !ok.has(id));
   if (missing.length)
     throw new AppError(422, `Unknown ${LABELS[table].toLowerCase()}: ${missing.join(', ')}`);
@@ -155,7 +202,7 @@ function agentColumns(input: AgentInput) {
 }
 
 export async function listAgents(ctx: AppContext, caller: AuthUser): Promise<TAgent[]> {
-  const rows = await repo.listVisible(ctx.db, 'factory_agents', caller.id);
+  const rows = await visibleRows(ctx, 'factory_agents', caller);
   return rows.map((r) => presentAgent(r, caller.id));
 }
 
@@ -165,9 +212,12 @@ export async function getAgent(ctx: AppContext, caller: AuthUser, id: string): P
 
 export async function createAgent(ctx: AppContext, caller: AuthUser, input: AgentInput): Promise<TAgent> {
   assertCreator(caller);
+  assertMayPublish(caller, input.is_public);
+  await assertMayShare(ctx, caller, input.shared_org_ids);
   await assertVisibleIds(ctx, 'factory_tools', caller, input.toolIds);
   const row = { ...baseColumns(caller), ...agentColumns(input) };
   await repo.insert(ctx.db, 'factory_agents', row);
+  await saveShares(ctx, row.id, input.shared_org_ids ?? []);
   return getAgent(ctx, caller, row.id);
 }
 
@@ -180,11 +230,14 @@ export async function updateAgent(
 ) {
   const current = await loadEditable(ctx, 'factory_agents', caller, id);
   pre.check(current.updated_at);
+  assertMayPublish(caller, input.is_public, current);
+  await assertMayShare(ctx, caller, input.shared_org_ids, current.shared_org_ids);
   await assertVisibleIds(ctx, 'factory_tools', caller, input.toolIds);
   await repo.update(ctx.db, 'factory_agents', id, {
     ...agentColumns(input),
     updated_at: nextVersion(current.updated_at),
   });
+  await saveShares(ctx, id, input.shared_org_ids);
   return getAgent(ctx, caller, id);
 }
 
@@ -204,12 +257,15 @@ function toolColumns(input: ToolInput) {
     http_url: input.kind === 'http' ? (input.http?.url ?? null) : null,
     http_method: input.kind === 'http' ? (input.http?.method ?? null) : null,
     input_schema: JSON.stringify(input.input_schema ?? DEFAULT_HTTP_INPUT_SCHEMA),
+    // Omitted (an older client): the default for what the tool now is, never a weaker stored value.
+    requires_approval:
+      (input.requires_approval ?? toolRequiresApprovalByDefault(input.kind, input.http?.method)) ? 1 : 0,
     is_public: input.is_public ? 1 : 0,
   };
 }
 
 export async function listTools(ctx: AppContext, caller: AuthUser): Promise<TTool[]> {
-  const rows = await repo.listVisible(ctx.db, 'factory_tools', caller.id);
+  const rows = await visibleRows(ctx, 'factory_tools', caller);
   return rows.map((r) => presentTool(r, caller.id));
 }
 
@@ -219,8 +275,11 @@ export async function getTool(ctx: AppContext, caller: AuthUser, id: string): Pr
 
 export async function createTool(ctx: AppContext, caller: AuthUser, input: ToolInput): Promise<TTool> {
   assertCreator(caller);
+  assertMayPublish(caller, input.is_public);
+  await assertMayShare(ctx, caller, input.shared_org_ids);
   const row = { ...baseColumns(caller), ...toolColumns(input) };
   await repo.insert(ctx.db, 'factory_tools', row);
+  await saveShares(ctx, row.id, input.shared_org_ids ?? []);
   return getTool(ctx, caller, row.id);
 }
 
@@ -233,10 +292,13 @@ export async function updateTool(
 ) {
   const current = await loadEditable(ctx, 'factory_tools', caller, id);
   pre.check(current.updated_at);
+  assertMayPublish(caller, input.is_public, current);
+  await assertMayShare(ctx, caller, input.shared_org_ids, current.shared_org_ids);
   await repo.update(ctx.db, 'factory_tools', id, {
     ...toolColumns(input),
     updated_at: nextVersion(current.updated_at),
   });
+  await saveShares(ctx, id, input.shared_org_ids);
   return getTool(ctx, caller, id);
 }
 
@@ -308,7 +370,7 @@ async function crewColumns(ctx: AppContext, caller: AuthUser, input: CrewInput) 
 }
 
 export async function listCrews(ctx: AppContext, caller: AuthUser): Promise<TCrew[]> {
-  return presentCrews(ctx, caller, await repo.listVisible(ctx.db, 'factory_crews', caller.id));
+  return presentCrews(ctx, caller, await visibleRows(ctx, 'factory_crews', caller));
 }
 
 export async function getCrew(ctx: AppContext, caller: AuthUser, id: string): Promise<TCrew> {
@@ -318,8 +380,11 @@ export async function getCrew(ctx: AppContext, caller: AuthUser, id: string): Pr
 
 export async function createCrew(ctx: AppContext, caller: AuthUser, input: CrewInput): Promise<TCrew> {
   assertCreator(caller);
+  assertMayPublish(caller, input.is_public);
+  await assertMayShare(ctx, caller, input.shared_org_ids);
   const row = { ...baseColumns(caller), ...(await crewColumns(ctx, caller, input)) };
   await repo.insert(ctx.db, 'factory_crews', row);
+  await saveShares(ctx, row.id, input.shared_org_ids ?? []);
   return getCrew(ctx, caller, row.id);
 }
 
@@ -332,8 +397,11 @@ export async function updateCrew(
 ) {
   const current = await loadEditable(ctx, 'factory_crews', caller, id);
   pre.check(current.updated_at);
+  assertMayPublish(caller, input.is_public, current);
+  await assertMayShare(ctx, caller, input.shared_org_ids, current.shared_org_ids);
   const cols = await crewColumns(ctx, caller, input);
   await repo.update(ctx.db, 'factory_crews', id, { ...cols, updated_at: nextVersion(current.updated_at) });
+  await saveShares(ctx, id, input.shared_org_ids);
   return getCrew(ctx, caller, id);
 }
 
@@ -384,7 +452,7 @@ async function flowColumns(ctx: AppContext, caller: AuthUser, input: FlowInput) 
 }
 
 export async function listFlows(ctx: AppContext, caller: AuthUser): Promise<TFlow[]> {
-  return presentFlows(ctx, caller, await repo.listVisible(ctx.db, 'factory_flows', caller.id));
+  return presentFlows(ctx, caller, await visibleRows(ctx, 'factory_flows', caller));
 }
 
 export async function getFlow(ctx: AppContext, caller: AuthUser, id: string): Promise<TFlow> {
@@ -394,8 +462,11 @@ export async function getFlow(ctx: AppContext, caller: AuthUser, id: string): Pr
 
 export async function createFlow(ctx: AppContext, caller: AuthUser, input: FlowInput): Promise<TFlow> {
   assertCreator(caller);
+  assertMayPublish(caller, input.is_public);
+  await assertMayShare(ctx, caller, input.shared_org_ids);
   const row = { ...baseColumns(caller), ...(await flowColumns(ctx, caller, input)) };
   await repo.insert(ctx.db, 'factory_flows', row);
+  await saveShares(ctx, row.id, input.shared_org_ids ?? []);
   return getFlow(ctx, caller, row.id);
 }
 
@@ -408,8 +479,11 @@ export async function updateFlow(
 ) {
   const current = await loadEditable(ctx, 'factory_flows', caller, id);
   pre.check(current.updated_at);
+  assertMayPublish(caller, input.is_public, current);
+  await assertMayShare(ctx, caller, input.shared_org_ids, current.shared_org_ids);
   const cols = await flowColumns(ctx, caller, input);
   await repo.update(ctx.db, 'factory_flows', id, { ...cols, updated_at: nextVersion(current.updated_at) });
+  await saveShares(ctx, id, input.shared_org_ids);
   return getFlow(ctx, caller, id);
 }
 
@@ -428,14 +502,19 @@ export async function crewForRun(ctx: AppContext, caller: AuthUser, id: string) 
  * advice flow"), visible to the caller, else 404.
  */
 export async function flowForRun(ctx: AppContext, caller: AuthUser, idOrName: string) {
+  const viewer = await loadViewer(ctx, caller);
   const byId = await repo.findById(ctx.db, 'factory_flows', idOrName);
-  if (byId && visible(byId, caller.id)) return byId;
-  const byName = await repo.findVisibleByName(ctx.db, 'factory_flows', idOrName, caller.id);
+  const [shared] = byId ? await withShares(ctx, [byId]) : [];
+  if (shared && visible(shared, viewer)) return shared;
+  const byName = await repo.findVisibleByName(ctx.db, 'factory_flows', idOrName, viewer);
   if (byName) return byName;
   const builtin = await repo.findByBuiltinKey(ctx.db, 'factory_flows', `flow.${idOrName}`);
-  if (builtin && visible(builtin, caller.id)) return builtin;
+  if (builtin && visible(builtin, viewer)) return builtin;
   throw notFound('Flow not found');
 }
+
+/** The item is someone else's for this runner (its outbound calls need the runner's approval). */
+export const isForeignForRunner = isForeignItem;
 
 /** Agents and tools by id, for executing steps (already checked when the crew or flow was saved). */
 export async function agentsByIds(ctx: AppContext, ids: readonly string[]) {

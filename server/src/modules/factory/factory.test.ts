@@ -225,13 +225,15 @@ apiSuite('factory', () => {
       await t.req({
         method: 'POST',
         url: '/api/crews/',
-        token: ceo.token,
+        // Only a platform administrator makes items public (issue 19 section 1).
+        token: admin.token,
         body: { name: 'Shared', version: '1', is_public: true },
       })
     ).json() as Item;
     const seen = (await list('/api/crews/', admin.token)).map((c) => c.name);
     expect(seen).toContain('Shared');
     expect(seen).not.toContain('Private');
+    expect((await list('/api/crews/', ceo.token)).map((c) => c.name)).toContain('Shared');
     expect(
       (await t.req({ method: 'GET', url: `/api/crews/${mine.id}`, token: admin.token })).statusCode,
     ).toBe(404);
@@ -243,7 +245,7 @@ apiSuite('factory', () => {
         await t.req({
           method: 'PUT',
           url: `/api/crews/${shared.id}`,
-          token: admin.token,
+          token: ceo.token,
           body: { name: 'Mine', version: '2' },
         })
       ).statusCode,
@@ -260,7 +262,7 @@ apiSuite('factory', () => {
     // Public and auto-generated items cannot be deleted (403), even by their owner or an admin.
     expect(shared.can_delete).toBe(false);
     expect(
-      (await t.req({ method: 'DELETE', url: `/api/crews/${shared.id}`, token: ceo.token })).statusCode,
+      (await t.req({ method: 'DELETE', url: `/api/crews/${shared.id}`, token: admin.token })).statusCode,
     ).toBe(403);
     const builtin = (await list('/api/crews/', admin.token)).find((c) => c.isAutoGen) as Item;
     expect(

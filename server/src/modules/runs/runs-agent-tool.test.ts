@@ -22,7 +22,7 @@ apiSuite('a flow agent step bound to a tool (offline engine)', () => {
       method: 'POST',
       url: '/api/tools/',
       token: ceo.token,
-      body: { name: 'Quotes', http: { url: tools.url('/quotes') } },
+      body: { name: 'Quotes', http: { url: tools.url('/quotes') }, requires_approval: false },
     });
     expect(tool.statusCode, tool.body).toBe(201);
     const agents = await builtinAgentIds(t, ceo);

@@ -69,7 +69,7 @@ apiSuite('durable runs across restarts', () => {
           method: 'POST',
           url: '/api/tools/',
           token: ceo.token,
-          body: { name, http: { url: tools.url(path) } },
+          body: { name, http: { url: tools.url(path) }, requires_approval: false },
         })
       ).json().id as string;
     const fast = await mk('Fast', '/fast');

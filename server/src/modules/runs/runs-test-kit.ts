@@ -117,3 +117,37 @@ export async function startToolServer() {
       }),
   };
 }
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A local endpoint that records every request it gets (what left the building, and how often). */
+export async function startRecordingServer() {
+  const received: RecordedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, answer: 'recorded-answer' }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    received,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

@@ -25,6 +25,7 @@ import { limitMessages } from '../../platform/limits/limit-messages.ts';
 import { enforceLimit } from '../../platform/limits/limits.ts';
 import { openSseStream } from '../../platform/realtime/sse.ts';
 import type { RunKind } from './engine/runs.repository.ts';
+import { runApprovalsRoutes } from './runs-approvals.routes.ts';
 import * as runs from './runs.service.ts';
 
 const errors = {
@@ -40,6 +41,7 @@ const tags = ['runs'];
 
 /** Crew runs and flow runs (spec section 7): the same routes under /api/crew-runs and /api/flow-runs. */
 export const runsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  await app.register(runApprovalsRoutes, { ctx });
   const kinds = [
     {
       kind: 'crew' as RunKind,

@@ -7,6 +7,7 @@ import {
   RUN_ALREADY_ACTIVE,
   RUN_NOT_ACTIVE,
   RUN_NOT_WAITING,
+  RUN_AWAITS_APPROVAL,
   RUN_STOPPED_SUMMARY,
   type TCrewRun,
   type TCrewRunTimeline,
@@ -24,6 +25,7 @@ import type { RunAgent, RunDefinition, RunStep } from './engine/definition.ts';
 import { inboxPortOf, runEngineOf, runInputSourceId } from './engine/engine-registry.ts';
 import { announce, presentEvent, runChannel, WAKE_CHANNEL } from './engine/events.ts';
 import * as repo from './engine/runs.repository.ts';
+import * as approvals from './engine/tool-approvals.repository.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';
@@ -31,7 +33,7 @@ import type { SseMessage } from '../../platform/realtime/sse.ts';
 import { ownConversation } from '../conversations/conversations.service.ts';
 import type { InboxHandler } from '../inbox/inbox.service.ts';
 import { crewInputFieldsOf, crewTasksOf, flowStepsOf, parseJson } from '../factory/factory.presenter.ts';
-import { agentsByIds, crewForRun, flowForRun } from '../factory/factory.service.ts';
+import { agentsByIds, crewForRun, flowForRun, isForeignForRunner } from '../factory/factory.service.ts';
 import { presentCrewRun, presentFlowRun } from './runs.presenter.ts';
 
 const RUN_LIST_LIMIT = 100;
@@ -46,9 +48,14 @@ function isUniqueViolation(err: unknown): boolean {
   );
 }
 
-async function agentSnapshots(ctx: AppContext, ids: (string | null)[]): Promise<Map<string, RunAgent>> {
+async function agentSnapshots(
+  ctx: AppContext,
+  caller: AuthUser,
+  ids: (string | null)[],
+): Promise<{ agents: Map<string, RunAgent>; anyForeign: boolean }> {
   const rows = await agentsByIds(ctx, [...new Set(ids.filter((i): i is string => !!i))]);
-  return new Map(
+  const anyForeign = rows.some((a) => isForeignForRunner(a, caller.id));
+  const agents = new Map(
     rows.map((a) => [
       a.id,
       {
@@ -62,6 +69,7 @@ async function agentSnapshots(ctx: AppContext, ids: (string | null)[]): Promise<
       },
     ]),
   );
+  return { agents, anyForeign };
 }
 
 /** Trimmed inputs; a crew that requires input needs at least one non-blank answer (spec section 5). */
@@ -138,8 +146,9 @@ export async function startCrewRun(
   const tasks = crewTasksOf(crew);
   const requiresInput = crew.requires_input === 1 || crewInputFieldsOf(crew).length > 0;
   const inputs = cleanInputs(body.inputs, requiresInput);
-  const agents = await agentSnapshots(
+  const { agents, anyForeign } = await agentSnapshots(
     ctx,
+    caller,
     tasks.map((t) => t.agent_id),
   );
   const steps: RunStep[] = tasks.map((t) => ({
@@ -166,7 +175,7 @@ export async function startCrewRun(
     kind: 'crew',
     definitionId: crew.id,
     name: crew.name,
-    definition: { steps },
+    definition: { steps, foreign_item: anyForeign || isForeignForRunner(crew, caller.id) },
     inputs,
     conversationId,
     status: 'pending',
@@ -189,8 +198,9 @@ export async function startFlowRun(
   const flow = await flowForRun(ctx, caller, body.flow_id);
   const stored = flowStepsOf(flow);
   const inputs = cleanInputs(body.inputs, false);
-  const agents = await agentSnapshots(
+  const { agents, anyForeign } = await agentSnapshots(
     ctx,
+    caller,
     stored.map((s) => s.agent_id),
   );
   const steps: RunStep[] = stored.map((s) => ({
@@ -206,7 +216,7 @@ export async function startFlowRun(
     kind: 'flow',
     definitionId: flow.id,
     name: flow.name,
-    definition: { steps },
+    definition: { steps, foreign_item: anyForeign || isForeignForRunner(flow, caller.id) },
     inputs,
     conversationId,
     status: 'running',
@@ -272,6 +282,8 @@ export async function continueRun(
   userInput: string,
 ) {
   const run = await ownRun(ctx, caller, kind, id);
+  // A call waiting for approval is decided on its own (approve / reject), not answered like a question.
+  if (await approvals.hasPendingApproval(ctx.db, id)) throw conflict(RUN_AWAITS_APPROVAL);
   const waiting = kind === 'crew' ? 'awaiting_human_input' : 'paused';
   const rows = await repo.transition(
     ctx.db,
@@ -339,6 +351,7 @@ export async function stopRun(ctx: AppContext, caller: AuthUser, kind: repo.RunK
     resolvedBy: caller.id,
     reason: 'Stopped by the user',
   });
+  await resolveWaitingCalls(ctx, caller, id);
   return getRun(ctx, caller, kind, id);
 }
 
@@ -376,6 +389,16 @@ const ZRunInputEdits = z.object({
     .transform((s) => s.trim())
     .refine((s) => s !== '', INBOX_ANSWER_REQUIRED),
 });
+
+/** A stopped run waits for nothing: its calls still pending leave the inbox (they stay undecided). */
+async function resolveWaitingCalls(ctx: AppContext, caller: AuthUser, runId: string): Promise<void> {
+  const { inbox } = runEngineOf(ctx);
+  for (const approvalId of await approvals.pendingApprovalIds(ctx.db, runId)) {
+    await inbox
+      .resolve('tool_approval', approvalId, { status: 'resolved', resolvedBy: caller.id })
+      .catch(() => {});
+  }
+}
 
 /** SSE options for a run's stream (the route checks ownership first): the timeline, then live. */
 export async function runStreamOptions(ctx: AppContext, caller: AuthUser, kind: repo.RunKind, id: string) {

@@ -291,7 +291,7 @@ apiSuite('crew and flow runs (offline engine)', () => {
       method: 'POST',
       url: '/api/tools/',
       token: ceo.token,
-      body: { name: 'Local', http: { url: tools.url('/refused') } },
+      body: { name: 'Local', http: { url: tools.url('/refused') }, requires_approval: false },
     });
     const flowId = await createFlow([{ title: 'Call it', kind: 'tool', tool_id: tool.json().id }]);
     const fid = await startRun(t.req, ceo.token, 'flow', flowId);

@@ -10,6 +10,7 @@ const flags = {
   isAutoGen: false,
   is_public: false,
   created_by: 'user-ceo',
+  shared_org_ids: [] as string[],
   can_edit: true,
   can_delete: true,
   created_at: '2026-01-01T00:00:00.000Z',
@@ -37,6 +38,7 @@ const tool = (over: Partial<TTool> = {}): TTool => ({
   function_name: 'internal_search',
   http: null,
   input_schema: { type: 'object' },
+  requires_approval: false,
   ...builtin,
   ...over,
 });

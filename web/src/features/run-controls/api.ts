@@ -6,6 +6,7 @@ import type {
   TFlowRunTimeline,
   TStartCrewRunResponse,
   TStartFlowRunResponse,
+  TToolApproval,
 } from '@cc/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
@@ -111,4 +112,22 @@ export const useStopRun = () =>
   useMutation({
     mutationFn: ({ kind, id }: { kind: RunKind; id: string }) =>
       api<unknown>(`${runPath(kind, id)}/stop`, { method: 'POST' }),
+  });
+
+export type ToolCallDecision =
+  | { runId: string; approvalId: string; approve: true; arguments?: Record<string, unknown> }
+  | { runId: string; approvalId: string; approve: false; reason: string };
+
+/** Approve (optionally with edited arguments) or reject a tool call the run waits on. */
+export const useDecideToolCall = () =>
+  useMutation({
+    mutationFn: (d: ToolCallDecision) => {
+      const path = `/api/runs/${encodeURIComponent(d.runId)}/approvals/${encodeURIComponent(d.approvalId)}`;
+      return d.approve
+        ? api<TToolApproval>(`${path}/approve`, {
+            method: 'POST',
+            json: d.arguments ? { edits: { arguments: d.arguments } } : {},
+          })
+        : api<TToolApproval>(`${path}/reject`, { method: 'POST', json: { reason: d.reason } });
+    },
   });

@@ -25,6 +25,7 @@ const flags = {
   isAutoGen: true,
   is_public: false,
   created_by: null,
+  shared_org_ids: [] as string[],
   can_edit: false,
   can_delete: false,
   created_at: '2026-01-01T00:00:00.000Z',

@@ -1,4 +1,12 @@
-import { isTerminalRunEvent, runOutcomeOf, type TRunEvent } from '@cc/contract';
+import {
+  APPROVAL_GRANTED_EVENT,
+  APPROVAL_REJECTED_EVENT,
+  APPROVAL_REQUIRED_EVENT,
+  isTerminalRunEvent,
+  runOutcomeOf,
+  type TRunEvent,
+  type TToolCallView,
+} from '@cc/contract';
 import type { RunKind } from './api';
 
 /** Crew statuses and flow statuses (spec section 4) in one type. */
@@ -67,6 +75,14 @@ export function foldRun(kind: RunKind, server: RunView | null, events: readonly 
       case 'human_input':
         view = { ...view, status: 'running', prompt: null, promptEventId: null };
         break;
+      // A tool call waits for approval: the run waits, with no question to answer (see pendingApprovalOf).
+      case APPROVAL_REQUIRED_EVENT:
+        view = { ...view, status: kind === 'crew' ? 'awaiting_human_input' : 'paused', prompt: null };
+        break;
+      case APPROVAL_GRANTED_EVENT:
+      case APPROVAL_REJECTED_EVENT:
+        view = { ...view, status: 'running' };
+        break;
       case 'result':
         view = { ...view, result: text(d.result) ?? e.summary };
         break;
@@ -78,6 +94,48 @@ export function foldRun(kind: RunKind, server: RunView | null, events: readonly 
   if (server && !isActiveStatus(server.status)) return { ...view, status: server.status, prompt: null };
   return view;
 }
+
+/** A tool call the run waits on, as its `approval_required` event shows it. */
+export interface PendingApproval extends TToolCallView {
+  approvalId: string;
+  eventId: string;
+  /** The call's arguments (what Edit changes). */
+  arguments: Record<string, unknown>;
+}
+
+/**
+ * The call the run waits on: the latest `approval_required` event no later decision event names, while
+ * the run is active. Events arrive live over the run's stream, so this follows decisions made anywhere.
+ */
+export function pendingApprovalOf(events: readonly TRunEvent[], status: RunStatus): PendingApproval | null {
+  if (!isActiveStatus(status)) return null;
+  const decided = new Set(
+    events
+      .filter((e) => e.type === APPROVAL_GRANTED_EVENT || e.type === APPROVAL_REJECTED_EVENT)
+      .map((e) => String(e.details?.approval_id ?? '')),
+  );
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.type !== APPROVAL_REQUIRED_EVENT) continue;
+    const d = e.details ?? {};
+    const approvalId = typeof d.approval_id === 'string' ? d.approval_id : null;
+    if (!approvalId || decided.has(approvalId)) return null;
+    return {
+      approvalId,
+      eventId: e.id,
+      tool: String(d.tool ?? ''),
+      method: String(d.method ?? ''),
+      url: String(d.url ?? ''),
+      headers: isRecord(d.headers) ? (d.headers as Record<string, string>) : {},
+      body: isRecord(d.body) ? d.body : null,
+      arguments: isRecord(d.arguments) ? d.arguments : isRecord(d.body) ? d.body : {},
+    };
+  }
+  return null;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  Boolean(v) && typeof v === 'object' && !Array.isArray(v);
 
 export function isTerminalMessage(data: unknown): boolean {
   return Boolean(

@@ -19,6 +19,7 @@ const crew = (id: string, name: string, requires_input: boolean) => ({
   isAutoGen: true,
   is_public: false,
   created_by: null,
+  shared_org_ids: [] as string[],
   can_edit: false,
   can_delete: false,
   created_at: '2026-01-01T00:00:00.000Z',

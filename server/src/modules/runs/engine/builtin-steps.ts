@@ -1,7 +1,6 @@
-import { externalCallRecorder } from '../../../ai/tools/external-calls.ts';
 import { runAgentStep } from './agent-step.ts';
 import type { RunEngineRegistry, StepHandler, StepRun } from './engine-registry.ts';
-import { callHttpTool, type RunTool, toolsFor } from './tools.ts';
+import { type RunTool, toolsFor } from './tools.ts';
 
 /** The step kinds the engine runs itself: agent, tool and wait_for_human (others are registered by their modules). */
 export function registerBuiltinSteps(engine: RunEngineRegistry): void {
@@ -20,13 +19,7 @@ export function registerBuiltinSteps(engine: RunEngineRegistry): void {
     ]);
     const result =
       row.kind === 'http'
-        ? await callHttpTool(
-            s.ctx,
-            row,
-            input,
-            s.signal,
-            externalCallRecorder(s.ctx, s.user.id, `run:${s.run.id}`),
-          )
+        ? await s.gate.call(row, input, s.signal)
         : await callBuiltin(s, row.function_name ?? '', input);
     await s.progress([
       {
@@ -48,7 +41,7 @@ export function registerBuiltinSteps(engine: RunEngineRegistry): void {
       inputs: s.inputs,
       previous: s.outputs,
       humanAnswer: s.run.human_answer,
-      tools: await toolsFor(s.ctx, s.user, await tools(s.ctx, toolIds), s.run.id),
+      tools: await toolsFor(s.ctx, s.user, await tools(s.ctx, toolIds), s.run.id, s.gate.call),
       signal: s.signal,
       onEvents: s.progress,
     });
@@ -79,6 +72,9 @@ async function callBuiltin(
     http_url: null,
     http_method: null,
     input_schema: '{}',
+    requires_approval: 0,
+    created_by: null,
+    is_auto_gen: 1,
   };
   const t = (await toolsFor(s.ctx, s.user, [row], s.run.id))[name];
   if (!t?.execute) return { error: `Tool ${name} is not available` };

@@ -29,6 +29,11 @@ export interface RunStep {
 
 export interface RunDefinition {
   steps: RunStep[];
+  /**
+   * The crew or flow, or one of its agents, is not the runner's own (nor the built-in catalogue's):
+   * each destination its tools call needs the runner's approval in the run (issue 19 section 1).
+   */
+  foreign_item?: boolean;
 }
 
 export interface StepOutput {

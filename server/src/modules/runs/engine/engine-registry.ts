@@ -1,6 +1,7 @@
 import type { AuthUser } from '../../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import type { RunStep, StepOutput } from './definition.ts';
+import type { ApprovalGate } from './approval-gate.ts';
 import type { NewEvent, RunRow } from './runs.repository.ts';
 import type { RunTool } from './tools.ts';
 
@@ -72,6 +73,8 @@ export interface StepRun {
   signal: AbortSignal;
   /** Commits progress events (tool calls, log lines) to the timeline at once. */
   progress: (events: NewEvent[]) => Promise<void>;
+  /** Every outbound tool call of the step goes through it (it may pause the run before the call). */
+  gate: ApprovalGate;
 }
 
 export interface StepResult {
@@ -87,6 +90,10 @@ export class RunEngineRegistry {
   private readonly kinds = new Map<string, StepHandler>();
 
   constructor(readonly ports: RunEnginePorts) {}
+
+  get inbox(): InboxPort {
+    return this.ports.inbox ?? NO_INBOX;
+  }
 
   /** A module adds the step kind it owns (e.g. advice: `strategic_advice`); one handler per kind. */
   registerStepKind(kind: string, handler: StepHandler): void {

@@ -3,7 +3,15 @@ import { parseDefinition, type StepOutput } from './definition.ts';
 import { runEngineOf } from './engine-registry.ts';
 import { type Execution, LostRun, parseJson } from './execution.ts';
 import * as repo from './runs.repository.ts';
-import { completeRun, failRun, markRunning, pauseForHuman, recordOutput } from './step-outcomes.ts';
+import { ApprovalGate } from './approval-gate.ts';
+import {
+  completeRun,
+  failRun,
+  markRunning,
+  pauseForApproval,
+  pauseForHuman,
+  recordOutput,
+} from './step-outcomes.ts';
 import { runStep } from './step-runner.ts';
 
 export interface ExecOptions {
@@ -66,7 +74,31 @@ async function advanceOneStep(x: Execution): Promise<boolean> {
     await pauseForHuman(x, step, position, outputs);
     return false;
   }
-  const result = await runStep(x, run, step, position, outputs);
+  // The step's own abort: a tool call that must wait for approval stops the step (and its model call).
+  const stepAbort = new AbortController();
+  const gate = new ApprovalGate({
+    ctx: x.ctx,
+    run,
+    position,
+    foreignItem: x.definition.foreign_item === true,
+    abort: stepAbort,
+  });
+  const signal = AbortSignal.any([x.signal, stepAbort.signal]);
+  let result: Awaited<ReturnType<typeof runStep>>;
+  try {
+    result = await runStep(x, run, step, position, outputs, gate, signal);
+  } catch (err) {
+    if (gate.pending && !x.signal.aborted) {
+      await pauseForApproval(x, gate.pending);
+      return false;
+    }
+    throw err;
+  }
+  // A model that swallowed the abort still must not go past a call that waits.
+  if (gate.pending && !x.signal.aborted) {
+    await pauseForApproval(x, gate.pending);
+    return false;
+  }
   // Stopped or shut down meanwhile: whatever the step returned is not its real output.
   if (x.signal.aborted) throw new LostRun();
   await recordOutput(x, step, position, outputs, result);

@@ -1,8 +1,11 @@
+import { APPROVAL_REQUIRED_EVENT } from '@cc/contract';
+import { callViewOf, presentApproval, runPagePath } from './approval-view.ts';
 import type { RunStep, StepOutput } from './definition.ts';
 import { runInputSourceId, type StepResult } from './engine-registry.ts';
 import { announce } from './events.ts';
 import { commit, type Execution, now } from './execution.ts';
 import * as repo from './runs.repository.ts';
+import type { ToolApprovalRow } from './tool-approvals.repository.ts';
 
 /** What the executor writes after each phase: the run row and its timeline events, one write each. */
 
@@ -56,6 +59,42 @@ export async function pauseForHuman(
     });
   } catch {
     // The run waits whatever happens here: its page and conversation still ask the question.
+  }
+}
+
+/**
+ * A tool call must be approved first: the run waits before it (crew: awaiting_human_input, flow:
+ * paused) with the exact call on its timeline, and the runner gets an inbox item. The step runs again
+ * once the call is decided; its earlier calls keep their stored decisions.
+ */
+export async function pauseForApproval(x: Execution, approval: ToolApprovalRow): Promise<void> {
+  const call = callViewOf(approval);
+  await commit(x, { status: x.crew ? 'awaiting_human_input' : 'paused', ...leaseReleased }, [
+    {
+      type: APPROVAL_REQUIRED_EVENT,
+      summary: `Approval needed: ${call.tool} wants to ${call.method} ${call.url}`,
+      details: {
+        approval_id: approval.id,
+        ...call,
+        arguments: presentApproval(approval).arguments,
+        gate_reason: approval.gate_reason,
+        position: approval.position,
+      },
+    },
+  ]);
+  try {
+    await x.engine.inbox.open({
+      kind: 'tool_approval',
+      sourceId: approval.id,
+      assigneeUserId: x.claimed.user_id,
+      title: `Approve a call of ${call.tool}`,
+      summary: `${call.method} ${call.url} (run “${x.claimed.definition_name}”)`,
+      details: { approval_id: approval.id, ...call },
+      sourceUrl: runPagePath(x.claimed),
+      runId: x.claimed.id,
+    });
+  } catch {
+    // The run waits either way and its own page shows the call: a lost inbox item loses no decision.
   }
 }
 

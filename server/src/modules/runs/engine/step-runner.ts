@@ -1,3 +1,4 @@
+import type { ApprovalGate } from './approval-gate.ts';
 import type { RunStep, StepOutput } from './definition.ts';
 import type { StepResult } from './engine-registry.ts';
 import { type Execution, parseJson, progress } from './execution.ts';
@@ -14,6 +15,8 @@ export async function runStep(
   step: RunStep,
   position: number,
   outputs: StepOutput[],
+  gate: ApprovalGate,
+  signal: AbortSignal,
 ): Promise<StepResult> {
   const handler = x.engine.stepHandler(step.kind);
   if (!handler)
@@ -36,7 +39,8 @@ export async function runStep(
     outputs,
     inputs: parseJson<Record<string, string>>(run.inputs, {}),
     user: x.user,
-    signal: x.signal,
+    signal,
     progress: (events) => progress(x, events),
+    gate,
   });
 }

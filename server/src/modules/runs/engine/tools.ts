@@ -16,6 +16,11 @@ export interface RunTool {
   http_method: string | null;
   /** JSON Schema object */
   input_schema: string;
+  /** 1: every call waits for the runner's approval. */
+  requires_approval: number;
+  /** Ownership: a tool someone else made needs the runner's approval per destination. */
+  created_by: string | null;
+  is_auto_gen: number;
 }
 
 const HTTP_TOOL_TIMEOUT_MS = 15_000;
@@ -41,46 +46,107 @@ function parseSchema(text: string): Record<string, unknown> {
   }
 }
 
+/** What an HTTP tool call returned; failures come back as `{error}` so the agent sees them. */
+export interface HttpToolResult {
+  status?: number;
+  body?: string;
+  error?: string;
+}
+
+/** One outbound call exactly as it will be made: what an approval shows and what is sent. */
+export interface HttpCall {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  /** The JSON body (POST); null for GET, whose arguments go into the query string. */
+  body: Record<string, unknown> | null;
+}
+
+export function asArguments(input: unknown): Record<string, unknown> {
+  return input && typeof input === 'object' && !Array.isArray(input)
+    ? { ...(input as Record<string, unknown>) }
+    : {};
+}
+
+/** The call a tool with this method and endpoint makes for these arguments. */
+export function describeHttpCall(
+  method: string | null,
+  baseUrl: string,
+  args: Record<string, unknown>,
+): HttpCall {
+  if (method === 'GET') {
+    const u = new URL(baseUrl);
+    for (const [k, v] of Object.entries(args))
+      u.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    return { method: 'GET', url: u.toString(), headers: {}, body: null };
+  }
+  return { method: 'POST', url: baseUrl, headers: { 'content-type': 'application/json' }, body: args };
+}
+
+const SECRET_HEADER =
+  /authorization|cookie|api[-_]?key|token|secret|password|passwd|session|signature|credential|auth/i;
+
+/** Headers as a person may see and the database may keep them: anything secret-looking is masked. */
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [k, SECRET_HEADER.test(k) ? '[redacted]' : v]),
+  );
+}
+
 /**
- * Calls a user-defined HTTP tool through the SSRF-safe fetch (loopback, private, link-local and
- * metadata addresses refused unless allow-listed; redirects re-checked; time and size capped).
- * Failures come back as `{error}` so the agent (and the timeline) sees them and the run goes on.
+ * Sends a call through the SSRF-safe fetch (loopback, private, link-local and metadata addresses
+ * refused unless allow-listed; redirects re-checked; time and size capped). Failures come back as
+ * `{error}` so the agent (and the timeline) sees them and the run goes on.
  */
+export async function sendHttpCall(
+  ctx: AppContext,
+  call: HttpCall,
+  signal?: AbortSignal,
+  /** Told of the request once it has an outcome (the activity ledger's external calls). */
+  onCall?: { tool: string; listener: ExternalCallListener },
+): Promise<HttpToolResult> {
+  const told = (status: number | null, error?: string) =>
+    onCall?.listener({ tool: onCall.tool, method: call.method, url: call.url, status, error });
+  try {
+    const res = await safeFetch(call.url, {
+      method: call.method,
+      allowlist: ctx.config.ai.httpAllowlist,
+      headers: call.headers,
+      body: call.body ? JSON.stringify(call.body) : undefined,
+      signal,
+      timeoutMs: HTTP_TOOL_TIMEOUT_MS,
+      maxBytes: HTTP_TOOL_MAX_BYTES,
+    });
+    await told(res.status);
+    return { status: res.status, body: res.text().slice(0, 8_000) };
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    await told(null, error);
+    return { error };
+  }
+}
+
+/** The ledger's recorder of a run's outbound calls: entries `via: run:<id>` for the run's owner. */
+export const runCallRecorder = (
+  ctx: AppContext,
+  run: { id: string; user_id: string },
+): ExternalCallListener => externalCallRecorder(ctx, run.user_id, `run:${run.id}`);
+
+/** Calls a user-defined HTTP tool (no approval gate: the gate calls this once a call may go). */
 export async function callHttpTool(
   ctx: AppContext,
   row: RunTool,
   input: unknown,
   signal?: AbortSignal,
-  /** Told of the request once it has an outcome (the activity ledger's external calls). */
   onCall?: ExternalCallListener,
-): Promise<{ status?: number; body?: string; error?: string }> {
+): Promise<HttpToolResult> {
   if (!row.http_url) return { error: 'This tool has no endpoint configured.' };
-  const method = row.http_method === 'GET' ? 'GET' : 'POST';
-  let url = row.http_url;
-  if (method === 'GET' && input && typeof input === 'object') {
-    const u = new URL(url);
-    for (const [k, v] of Object.entries(input as Record<string, unknown>))
-      u.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-    url = u.toString();
-  }
-  try {
-    const res = await safeFetch(url, {
-      method,
-      allowlist: ctx.config.ai.httpAllowlist,
-      headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
-      body: method === 'POST' ? JSON.stringify(input ?? {}) : undefined,
-      signal,
-      timeoutMs: HTTP_TOOL_TIMEOUT_MS,
-      maxBytes: HTTP_TOOL_MAX_BYTES,
-    });
-    await onCall?.({ tool: row.name, method, url, status: res.status });
-    return { status: res.status, body: res.text().slice(0, 8_000) };
-  } catch (err) {
-    const error = err instanceof Error ? err.message : String(err);
-    await onCall?.({ tool: row.name, method, url, status: null, error });
-    return { error };
-  }
+  const call = describeHttpCall(row.http_method, row.http_url, asArguments(input));
+  return sendHttpCall(ctx, call, signal, onCall && { tool: row.name, listener: onCall });
 }
+
+/** Where an HTTP tool's calls go through when a run may have to ask first (see approval-gate.ts). */
+export type HttpCaller = (row: RunTool, input: unknown, signal?: AbortSignal) => Promise<HttpToolResult>;
 
 /** The AI SDK tools of an agent: built-in ones through the AI core's buildTools, HTTP ones here. */
 export async function toolsFor(
@@ -89,19 +155,22 @@ export async function toolsFor(
   rows: RunTool[],
   /** The run the calls are made in: every outbound call is recorded in the activity ledger as `run:<id>`. */
   runId: string,
+  callHttp?: HttpCaller,
 ): Promise<ToolSet> {
   const builtinNames = rows.flatMap((r) =>
     r.kind === 'builtin' && r.function_name ? [r.function_name] : [],
   );
   const via = `run:${runId}` as const;
   const onCall = externalCallRecorder(ctx, user.id, via);
+  const send: HttpCaller =
+    callHttp ?? ((row, input, signal) => callHttpTool(ctx, row, input, signal, onCall));
   const set: ToolSet = builtinNames.length ? { ...(await buildTools(ctx, user, builtinNames, { via })) } : {};
   for (const row of rows) {
     if (row.kind !== 'http' || !row.http_url) continue;
     set[toolKey(row)] = tool({
       description: row.description ?? row.name,
       inputSchema: jsonSchema(parseSchema(row.input_schema)),
-      execute: async (input, { abortSignal }) => callHttpTool(ctx, row, input, abortSignal, onCall),
+      execute: async (input, { abortSignal }) => send(row, input, abortSignal),
     });
   }
   return set;

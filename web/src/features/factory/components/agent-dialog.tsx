@@ -7,6 +7,7 @@ import { Textarea } from '../../../components/ui/textarea';
 import { useValidationMessage } from '../../../lib/use-validation-message';
 import { useCreateAgent } from '../api';
 import type { Tool } from '../types';
+import { ShareWithOrgs, sharedOrgsField } from './share-with-orgs';
 import { CreateDialog, closeOnSaved } from './create-dialog';
 import { CheckList } from './form-bits';
 
@@ -32,6 +33,7 @@ export function AgentDialog({ open, onOpenChange, tools, models }: AgentDialogPr
   const create = useCreateAgent();
   const [values, setValues] = useState(EMPTY);
   const [toolIds, setToolIds] = useState<string[]>([]);
+  const [sharedOrgs, setSharedOrgs] = useState<string[]>([]);
 
   useEffect(() => {
     if (open) {
@@ -40,6 +42,7 @@ export function AgentDialog({ open, onOpenChange, tools, models }: AgentDialogPr
         llmModel: models.includes(DEFAULT_MODEL) ? DEFAULT_MODEL : (models[0] ?? DEFAULT_MODEL),
       });
       setToolIds([]);
+      setSharedOrgs([]);
     }
   }, [open, models]);
 
@@ -69,6 +72,7 @@ export function AgentDialog({ open, onOpenChange, tools, models }: AgentDialogPr
         backstory: values.backstory.trim() || null,
         llmModel: values.llmModel,
         toolIds,
+        ...sharedOrgsField(sharedOrgs),
       },
       closeOnSaved(onOpenChange, 'Agent created', 'Failed to save agent'),
     );
@@ -140,6 +144,7 @@ export function AgentDialog({ open, onOpenChange, tools, models }: AgentDialogPr
         onChange={setToolIds}
         empty="No tools found."
       />
+      <ShareWithOrgs idPrefix="agent" selected={sharedOrgs} onChange={setSharedOrgs} />
     </CreateDialog>
   );
 }

@@ -10,6 +10,7 @@ import { Textarea } from '../../../components/ui/textarea';
 import { useValidationMessage } from '../../../lib/use-validation-message';
 import { useCreateCrew } from '../api';
 import type { Agent } from '../types';
+import { ShareWithOrgs, sharedOrgsField } from './share-with-orgs';
 import { CreateDialog, closeOnSaved, NameVersionFields } from './create-dialog';
 import { CheckList, moveItem, OrderedRow } from './form-bits';
 
@@ -58,10 +59,12 @@ export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
   const [tasks, setTasks] = useState<TaskDraft[]>([]);
   const [requiresInput, setRequiresInput] = useState(false);
   const [fields, setFields] = useState<FieldDraft[]>([]);
+  const [sharedOrgs, setSharedOrgs] = useState<string[]>([]);
 
   useEffect(() => {
     if (!open) return;
     setName('');
+    setSharedOrgs([]);
     setDescription('');
     setVersion('1.0');
     setAgentIds([]);
@@ -117,6 +120,7 @@ export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
             })),
           }
         : {}),
+      ...sharedOrgsField(sharedOrgs),
     };
     create.mutate(body, closeOnSaved(onOpenChange, 'Crew created', 'Failed to save crew'));
   };
@@ -294,6 +298,7 @@ export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
           </Button>
         </section>
       ) : null}
+      <ShareWithOrgs idPrefix="crew" selected={sharedOrgs} onChange={setSharedOrgs} />
     </CreateDialog>
   );
 }

@@ -9,6 +9,7 @@ import { Textarea } from '../../../components/ui/textarea';
 import { useValidationMessage } from '../../../lib/use-validation-message';
 import { useCreateFlow } from '../api';
 import type { Agent, Tool } from '../types';
+import { ShareWithOrgs, sharedOrgsField } from './share-with-orgs';
 import { CreateDialog, closeOnSaved, NameVersionFields } from './create-dialog';
 import { moveItem, OrderedRow } from './form-bits';
 
@@ -55,10 +56,12 @@ export function FlowDialog({ open, onOpenChange, agents, tools }: FlowDialogProp
   const [description, setDescription] = useState('');
   const [version, setVersion] = useState('1.0');
   const [steps, setSteps] = useState<StepDraft[]>([]);
+  const [sharedOrgs, setSharedOrgs] = useState<string[]>([]);
 
   useEffect(() => {
     if (!open) return;
     setName('');
+    setSharedOrgs([]);
     setDescription('');
     setVersion('1.0');
     setSteps([newStep()]);
@@ -92,6 +95,7 @@ export function FlowDialog({ open, onOpenChange, agents, tools }: FlowDialogProp
         agent_id: s.kind === 'agent' && s.agent_id ? s.agent_id : null,
         tool_id: (s.kind === 'agent' || s.kind === 'tool') && s.tool_id ? s.tool_id : null,
       })),
+      ...sharedOrgsField(sharedOrgs),
     };
     create.mutate(body, closeOnSaved(onOpenChange, 'Flow created', 'Failed to save flow'));
   };
@@ -220,6 +224,7 @@ export function FlowDialog({ open, onOpenChange, agents, tools }: FlowDialogProp
           </Button>
         </div>
       </section>
+      <ShareWithOrgs idPrefix="flow" selected={sharedOrgs} onChange={setSharedOrgs} />
     </CreateDialog>
   );
 }

@@ -1,4 +1,9 @@
-import { BUILTIN_TOOL_FUNCTIONS, type TBuiltinToolFunction, type TCreateToolRequest } from '@cc/contract';
+import {
+  BUILTIN_TOOL_FUNCTIONS,
+  type TBuiltinToolFunction,
+  type TCreateToolRequest,
+  toolRequiresApprovalByDefault,
+} from '@cc/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { FormField } from '../../../components/form-field';
 import { Input } from '../../../components/ui/input';
@@ -7,11 +12,15 @@ import { Textarea } from '../../../components/ui/textarea';
 import { useValidationMessage } from '../../../lib/use-validation-message';
 import { useCreateTool } from '../api';
 import { BUILTIN_FUNCTION_LABELS } from '../types';
+import { ShareWithOrgs, sharedOrgsField } from './share-with-orgs';
 import { CreateDialog, closeOnSaved } from './create-dialog';
 
 export const TOOL_REQUIRED = 'Name is required';
 export const TOOL_URL_REQUIRED = 'An HTTP tool needs an http:// or https:// URL';
 export const TOOL_SCHEMA_INVALID = 'The input schema must be a JSON object';
+export const TOOL_REQUIRES_APPROVAL_LABEL = 'Requires approval before each call';
+export const TOOL_REQUIRES_APPROVAL_HINT =
+  'A run pauses before calling this tool until the person running it approves the exact call.';
 
 const TOOL_KINDS = [
   ['builtin', 'Built-in function'],
@@ -34,6 +43,10 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
   const [url, setUrl] = useState('');
   const [method, setMethod] = useState<'GET' | 'POST'>('POST');
   const [schema, setSchema] = useState(DEFAULT_SCHEMA);
+  // null: follow the default for the kind and method (POST endpoints are gated) until the box is touched.
+  const [approval, setApproval] = useState<boolean | null>(null);
+  const [sharedOrgs, setSharedOrgs] = useState<string[]>([]);
+  const requiresApproval = approval ?? toolRequiresApprovalByDefault(kind, kind === 'http' ? method : null);
 
   useEffect(() => {
     if (!open) return;
@@ -44,6 +57,8 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
     setUrl('');
     setMethod('POST');
     setSchema(DEFAULT_SCHEMA);
+    setApproval(null);
+    setSharedOrgs([]);
   }, [open]);
 
   const inputSchema = kind === 'http' ? parseSchema(schema) : undefined;
@@ -61,7 +76,12 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (validation.check()) return;
-    const common = { name: name.trim(), description: description.trim() || null };
+    const common = {
+      name: name.trim(),
+      description: description.trim() || null,
+      requires_approval: requiresApproval,
+      ...sharedOrgsField(sharedOrgs),
+    };
     const body: TCreateToolRequest =
       kind === 'builtin'
         ? { ...common, kind, function_name: fn }
@@ -158,6 +178,22 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
           </FormField>
         </>
       )}
+      <div className="flex flex-col gap-0.5 text-sm">
+        <label className="flex cursor-pointer items-center gap-2 font-medium">
+          <input
+            type="checkbox"
+            className="accent-primary"
+            checked={requiresApproval}
+            onChange={(e) => setApproval(e.target.checked)}
+            aria-describedby="tool-approval-hint"
+          />
+          {TOOL_REQUIRES_APPROVAL_LABEL}
+        </label>
+        <p id="tool-approval-hint" className="text-xs text-muted-foreground">
+          {TOOL_REQUIRES_APPROVAL_HINT}
+        </p>
+      </div>
+      <ShareWithOrgs idPrefix="tool" selected={sharedOrgs} onChange={setSharedOrgs} />
     </CreateDialog>
   );
 }

@@ -11,6 +11,7 @@ import { isActiveStatus, isWaitingStatus, statusLabel } from '../run-state';
 import { useRunSession } from '../session-store';
 import { useRunView } from '../use-run';
 import { HumanPrompt } from './human-prompt';
+import { RunApproval } from './run-approval';
 import { RunTimeline } from './run-timeline';
 
 const START_FAILED: Record<RunKind, string> = {
@@ -185,6 +186,7 @@ export function ComposerRunControls({
                 onAnswer={onAnswer}
               />
             ) : null}
+            <RunApproval runId={target.id} events={run.events} status={run.view.status} />
             {status === 'completed' ? (
               <p className="text-sm text-success-text">
                 {noun} completed. The result is in the conversation.

@@ -8,6 +8,9 @@ import {
   Hand,
   MessageSquare,
   Play,
+  ShieldAlert,
+  ShieldCheck,
+  ShieldX,
   Wrench,
 } from 'lucide-react';
 import { cn } from '../../../lib/utils';
@@ -25,6 +28,9 @@ const ICONS: Record<string, typeof CircleDot> = {
   human_prompt: Hand,
   wait_for_human: Hand,
   human_input: Hand,
+  approval_required: ShieldAlert,
+  approval_granted: ShieldCheck,
+  approval_rejected: ShieldX,
   result: Flag,
   crew_end: Flag,
   terminal: Flag,

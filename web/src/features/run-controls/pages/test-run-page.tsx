@@ -15,6 +15,7 @@ import { useCrews } from '../../../lib/queries/factory-items';
 import { useInputSchema, useStartRun } from '../api';
 import { CrewInputFields, validateCrewInputs } from '../components/crew-input-form';
 import { isActiveStatus } from '../run-state';
+import { RunApproval } from '../components/run-approval';
 import { RunTimeline } from '../components/run-timeline';
 import { RunStatusBadge } from '../components/status-badge';
 import { type RunTarget, useRunFollower, useRunView } from '../use-run';
@@ -173,6 +174,7 @@ export default function TestRunPage() {
                   The crew is waiting for an answer: {run.view.prompt} Answer it in the conversation.
                 </Alert>
               ) : null}
+              <RunApproval runId={target.id} events={run.events} status={run.view.status} />
               <RunTimeline events={run.events} label={`${target.name} timeline`} />
             </>
           ) : (

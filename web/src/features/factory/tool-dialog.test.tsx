@@ -1,0 +1,69 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../../test/fixtures';
+import { mockApi } from '../../test/mock-api';
+import { renderApp } from '../../test/render';
+
+function setup(orgs: unknown[] = []) {
+  const api = mockApi({
+    'GET /api/organizations': { body: orgs },
+    'GET /api/users/me': { body: makeUser({ id: 'user-ceo', user_level: 'ceo' }) },
+    'GET /api/crews/': { body: [] },
+    'GET /api/agents/': { body: [] },
+    'GET /api/tools/': { body: [] },
+    'GET /api/flows/': { body: [] },
+    'GET /api/models': { body: [] },
+    'POST /api/tools/': { status: 201, body: { id: 'tool-9' } },
+  });
+  renderApp({ path: '/app/ai-factory', token: 'tok' });
+  return api;
+}
+
+describe('the tool dialog: requires approval (issue 19)', () => {
+  it('gates POST endpoints by default, not GET or built-in ones, and sends the choice', async () => {
+    const { callsTo } = setup();
+    await userEvent.click(await screen.findByRole('button', { name: 'Create New Tool' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create New Tool' });
+    const gate = () => within(dialog).getByRole('checkbox', { name: 'Requires approval before each call' });
+    expect(gate()).not.toBeChecked();
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'HTTP endpoint' }));
+    expect(gate()).toBeChecked();
+    await userEvent.selectOptions(within(dialog).getByLabelText('Method'), 'GET');
+    expect(gate()).not.toBeChecked();
+    await userEvent.selectOptions(within(dialog).getByLabelText('Method'), 'POST');
+    expect(gate()).toBeChecked();
+
+    // The owner may turn it off; the choice is sent as is.
+    await userEvent.click(gate());
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Webhook');
+    await userEvent.type(within(dialog).getByLabelText('Endpoint URL'), 'https://hooks.example.com/x');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Tool' }));
+    await waitFor(() => expect(callsTo('POST', '/api/tools/')).toHaveLength(1));
+    expect(callsTo('POST', '/api/tools/')[0].body).toMatchObject({
+      name: 'Webhook',
+      kind: 'http',
+      http: { url: 'https://hooks.example.com/x', method: 'POST' },
+      requires_approval: false,
+    });
+  });
+
+  it("shares with the owner's own organizations only when ticked", async () => {
+    const { callsTo } = setup([
+      { id: 'org-a', name: 'Acme', my_access_level: 'admin' },
+      { id: 'org-x', name: 'Not mine', my_access_level: null },
+    ]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Create New Tool' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create New Tool' });
+    const share = await within(dialog).findByRole('group', { name: 'Share with organizations' });
+    expect(within(share).queryByLabelText('Not mine')).toBeNull();
+    await userEvent.click(within(share).getByLabelText('Acme'));
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Shared search');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Tool' }));
+    await waitFor(() => expect(callsTo('POST', '/api/tools/')).toHaveLength(1));
+    expect(callsTo('POST', '/api/tools/')[0].body).toMatchObject({
+      name: 'Shared search',
+      shared_org_ids: ['org-a'],
+    });
+  });
+});
