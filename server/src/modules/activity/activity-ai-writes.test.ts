@@ -154,7 +154,12 @@ apiSuite('activity ledger: AI, agent and run writes', () => {
       method: 'POST',
       url: '/api/tools/',
       token: ceo.token,
-      body: { name: 'Quotes', http: { url: `${tools.url('/quotes')}?api_key=sekret` } },
+      // No approval gate here (a POST tool waits for one by default): this test is about the ledger.
+      body: {
+        name: 'Quotes',
+        requires_approval: false,
+        http: { url: `${tools.url('/quotes')}?api_key=sekret` },
+      },
     });
     expect(tool.statusCode, tool.body).toBe(201);
     const agents = await builtinAgentIds(t, ceo);
