@@ -12,6 +12,7 @@ import { migrateToLatest } from './db/migrations/index.ts';
 import { registerAdviceRunSteps } from './modules/advice/advice.run-step.ts';
 import { adviceRoutes } from './modules/advice/advice.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { briefsRoutes } from './modules/briefs/briefs.routes.ts';
 import { commsRoutes } from './modules/comms/comms.routes.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
@@ -189,6 +190,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(factoryRoutes, { ctx });
   await app.register(runsRoutes, { ctx });
   await app.register(filesRoutes, { ctx });
+  await app.register(briefsRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));
   if (!servingWeb) app.setNotFoundHandler(sendNotFound);

@@ -15,6 +15,10 @@ export interface UsersTable {
   updated_at: string;
   /** the organization this account was created through (0012): its admins may edit the account */
   managed_by_organization_id?: string | null;
+  /** the brief schedule as JSON (0018), null until the user saves one */
+  brief_schedule?: string | null;
+  /** 1 when the schedule is on (0018): the scheduler reads these users only */
+  brief_schedule_on?: number;
 }
 
 export interface ProfilesTable {
@@ -399,7 +403,36 @@ export interface SearchDocumentsTable {
   body: string;
 }
 
+/** An executive brief (0018): facts, checked words and delivery. */
+export interface BriefsTable {
+  id: string;
+  user_id: string;
+  period_start: string;
+  period_end: string;
+  created_at: string;
+  trigger: string;
+  summary: string;
+  summary_status: string;
+  /** JSON */
+  actions: string;
+  /** JSON */
+  sections: string;
+  delivery_status: string;
+  delivery_error: string | null;
+  delivered_at: string | null;
+}
+
+/** A scheduled brief's slot (0018), claimed once per (user, slot time). */
+export interface BriefSlotsTable {
+  user_id: string;
+  slot_at: string;
+  claimed_at: string;
+  brief_id: string | null;
+}
+
 export interface Database {
+  briefs: BriefsTable;
+  brief_slots: BriefSlotsTable;
   memories: MemoriesTable;
   search_documents: SearchDocumentsTable;
   task_suggestions: TaskSuggestionsTable;

@@ -260,3 +260,13 @@ export async function rejectSuggestion(
   if (!(await repo.settleSuggestion(ctx.db, id, set))) throw conflict(SUGGESTION_NOT_PENDING);
   return presentSuggestion({ ...row, ...set });
 }
+
+/** The person's pending task suggestions, newest first (the brief's "items waiting"): theirs alone. */
+export async function pendingSuggestionsOf(
+  ctx: AppContext,
+  userId: string,
+  limit: number,
+): Promise<{ id: string; title: string; created_at: string }[]> {
+  const rows = await repo.listPending(ctx.db, userId, limit);
+  return rows.map((r) => ({ id: r.id, title: r.title, created_at: r.created_at }));
+}

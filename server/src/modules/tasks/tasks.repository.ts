@@ -426,3 +426,34 @@ export async function openTaskTitlesOfBranch(
     .execute();
   return rows.map((r) => r.title);
 }
+
+/** A task the brief names: what its line and citation need. */
+export interface BriefTaskRow {
+  id: string;
+  title: string;
+  priority: string;
+  status: string;
+  due_date: string | null;
+}
+
+/**
+ * The person's open tasks (assigned to them, or created by them and unassigned) that are overdue or of
+ * one of `priorities`: two ranges, of tasks_assignee_idx and tasks_created_by_idx, at most `limit` each.
+ */
+export async function attentionTasksOf(
+  db: Db,
+  o: { userId: string; today: string; priorities: readonly string[]; closedStatuses: readonly string[]; limit: number },
+): Promise<BriefTaskRow[]> {
+  const pick = (by: 'assigned_to_user_id' | 'created_by') => {
+    let q = db
+      .selectFrom('tasks')
+      .select(['id', 'title', 'priority', 'status', 'due_date'])
+      .where(by, '=', o.userId)
+      .where('status', 'not in', [...o.closedStatuses])
+      .where((eb) => eb.or([eb('due_date', '<', o.today), eb('priority', 'in', [...o.priorities])]));
+    if (by === 'created_by') q = q.where('assigned_to_user_id', 'is', null);
+    return q.orderBy('due_date').orderBy('id').limit(o.limit).execute();
+  };
+  const [assigned, created] = await Promise.all([pick('assigned_to_user_id'), pick('created_by')]);
+  return [...assigned, ...created];
+}

@@ -265,3 +265,32 @@ export async function openTaskTitlesFor(
   );
   return (await Promise.all(branches)).flat();
 }
+
+/**
+ * The brief's "your tasks": the person's own open tasks (assigned to them, or created by them and
+ * unassigned) that are overdue or High/Urgent; overdue first, then by due date. Every one is visible to
+ * them (they are its assignee or creator).
+ */
+export async function attentionTasksOf(
+  ctx: AppContext,
+  userId: string,
+  today: string,
+  limit: number,
+): Promise<repo.BriefTaskRow[]> {
+  const rows = await repo.attentionTasksOf(ctx.db, {
+    userId,
+    today,
+    priorities: ['High', 'Urgent'],
+    closedStatuses: CLOSED_TASK_STATUSES,
+    limit,
+  });
+  const overdue = (t: repo.BriefTaskRow) => (t.due_date !== null && t.due_date < today ? 0 : 1);
+  return rows
+    .sort(
+      (a, b) =>
+        overdue(a) - overdue(b) ||
+        (a.due_date ?? '9999').localeCompare(b.due_date ?? '9999') ||
+        a.id.localeCompare(b.id),
+    )
+    .slice(0, limit);
+}
