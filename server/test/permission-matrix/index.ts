@@ -1,5 +1,6 @@
 import { accountRows } from './accounts.ts';
 import { adviceRows } from './advice.ts';
+import { briefRows } from './briefs.ts';
 import { commsRows } from './comms.ts';
 import { contactRows } from './contacts.ts';
 import { conversationRows } from './conversations.ts';
@@ -30,6 +31,7 @@ export const MATRIX: Record<string, Row[]> = {
   factory: factoryRows,
   runs: runRows,
   files: fileRows,
+  briefs: briefRows,
 };
 
 export {
