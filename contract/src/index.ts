@@ -11,6 +11,7 @@ export * from './fields.ts';
 export * from './files.ts';
 export * from './goals.ts';
 export * from './journals.ts';
+export * from './kpi-checkins.ts';
 export * from './memory.ts';
 export * from './models.ts';
 export * from './organizations.ts';

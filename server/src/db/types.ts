@@ -93,6 +93,18 @@ export interface GoalKpisTable {
   unit: string | null;
 }
 
+/** One value of a KPI on one date (0017): unique per (kpi_id, date). */
+export interface KpiCheckinsTable {
+  id: string;
+  kpi_id: string;
+  value: number;
+  /** YYYY-MM-DD */
+  date: string;
+  note: string | null;
+  user_id: string | null;
+  created_at: string;
+}
+
 export interface StrategicAdviceTable {
   id: string;
   user_id: string;
@@ -119,6 +131,8 @@ export interface TasksTable {
   created_by: string;
   created_at: string;
   updated_at: string;
+  /** the strategic goal this task serves (0017) */
+  goal_id?: string | null;
 }
 
 export interface TaskSharesTable {
@@ -452,6 +466,7 @@ export interface Database {
   organization_members: OrganizationMembersTable;
   strategic_goals: StrategicGoalsTable;
   goal_kpis: GoalKpisTable;
+  kpi_checkins: KpiCheckinsTable;
   strategic_advice: StrategicAdviceTable;
   tasks: TasksTable;
   task_shares: TaskSharesTable;

@@ -17,6 +17,7 @@ const NOT_RECORDS = new Set([
   'GET /api/models', // the model catalogue
   'GET /api/tasks/{id}/shares', // organization references
   'GET /api/comms/threads/{id}/messages', // a message is never edited: an append-only log
+  'GET /api/strategic-goals/{id}/kpis/{kpiId}/checkins', // never edited: a second one that date replaces it
 ]);
 
 apiSuite('every record read by id and every list row carries updated_at', () => {

@@ -8,6 +8,7 @@ import { factoryRows } from './factory.ts';
 import { fileRows } from './files.ts';
 import { goalRows } from './goals.ts';
 import { journalRows } from './journals.ts';
+import { kpiCheckinRows } from './kpi-checkins.ts';
 import type { Row } from './matrix.ts';
 import { memoryModelRows } from './memory-models.ts';
 import { organizationRows } from './organizations.ts';
@@ -20,6 +21,7 @@ export const MATRIX: Record<string, Row[]> = {
   accounts: accountRows,
   organizations: organizationRows,
   goals: goalRows,
+  'kpi check-ins': kpiCheckinRows,
   advice: adviceRows,
   tasks: taskRows,
   'task suggestions': taskSuggestionRows,

@@ -14,6 +14,7 @@ import * as m0010 from './0010_realtime.ts';
 import * as m0011 from './0011_interrupted_replies.ts';
 import * as m0012 from './0012_org_invitations.ts';
 import * as m0013 from './0013_record_versions.ts';
+import * as m0017 from './0017_kpi_checkins_goal_links.ts';
 import * as m0018 from './0018_briefs.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0011_interrupted_replies': m0011,
   '0012_org_invitations': m0012,
   '0013_record_versions': m0013,
+  '0017_kpi_checkins_goal_links': m0017,
   '0018_briefs': m0018,
 };
 

@@ -220,10 +220,26 @@ export async function deleteGoal(db: Db, id: string): Promise<void> {
   await db.deleteFrom('strategic_goals').where('id', '=', id).execute();
 }
 
-/** Replaces the goal's KPI list (run inside the goal's transaction). */
+/**
+ * Replaces the goal's KPI list (run inside the goal's transaction): KPIs left out are deleted, KPIs
+ * that stay are updated in place (so their check-ins, which cascade from the KPI, stay), new ones added.
+ */
 export async function replaceKpis(db: Db, goalId: string, kpis: GoalKpisTable[]): Promise<void> {
-  await db.deleteFrom('goal_kpis').where('goal_id', '=', goalId).execute();
-  if (kpis.length) await db.insertInto('goal_kpis').values(kpis).execute();
+  const existing = await db.selectFrom('goal_kpis').select('id').where('goal_id', '=', goalId).execute();
+  const keep = new Set(kpis.map((k) => k.id));
+  const gone = existing.map((k) => k.id).filter((id) => !keep.has(id));
+  if (gone.length) await db.deleteFrom('goal_kpis').where('id', 'in', gone).execute();
+  const have = new Set(existing.map((k) => k.id));
+  for (const k of kpis.filter((k) => have.has(k.id))) {
+    const { id, goal_id: _goal, ...set } = k;
+    await db.updateTable('goal_kpis').set(set).where('id', '=', id).execute();
+  }
+  const added = kpis.filter((k) => !have.has(k.id));
+  if (added.length) await db.insertInto('goal_kpis').values(added).execute();
+}
+
+export async function setKpiValue(db: Db, kpiId: string, value: number): Promise<void> {
+  await db.updateTable('goal_kpis').set({ current_value: value }).where('id', '=', kpiId).execute();
 }
 
 /**
