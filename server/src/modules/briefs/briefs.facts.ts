@@ -5,6 +5,7 @@ import {
   type TBriefSectionKey,
   type TCitation,
   goalProgress,
+  isKpiStale,
 } from '@cc/contract';
 
 /**
@@ -14,7 +15,6 @@ import {
  */
 
 export const AT_RISK_DUE_DAYS = 14;
-export const STALE_KPI_DAYS = 14;
 export const REPLY_AFTER_HOURS = 24;
 const DAY_MS = 86_400_000;
 
@@ -75,8 +75,10 @@ export interface FactInput {
   period_start: string;
   period_end: string;
   goals: FactGoal[];
-  /** Check-ins of the goals' KPIs up to the period's end (older ones give the baseline). */
+  /** Check-ins of the goals' KPIs around the period (those created before it give the baseline). */
   checkins: FactCheckin[];
+  /** Each KPI's latest check-in date (none: never checked in). */
+  last_checkin_dates: Map<string, string>;
   tasks: FactTask[];
   waiting: FactWaiting[];
   threads: FactThread[];
@@ -175,12 +177,6 @@ export function expectedByNow(goal: { created_at: string; due_date: string }, no
   return Math.min(100, Math.max(0, ((now.getTime() - start) / (end - start)) * 100));
 }
 
-function latestCheckinDate(input: FactInput, kpiId: string): string | null {
-  let latest: string | null = null;
-  for (const c of input.checkins) if (c.kpi_id === kpiId && (!latest || c.date > latest)) latest = c.date;
-  return latest;
-}
-
 function riskItems(input: FactInput, today: string): TBriefItem[] {
   const items: TBriefItem[] = [];
   const horizon = addDays(today, AT_RISK_DUE_DAYS);
@@ -198,17 +194,15 @@ function riskItems(input: FactInput, today: string): TBriefItem[] {
       }
     }
     for (const kpi of goal.kpis) {
-      const last = latestCheckinDate(input, kpi.id);
-      const since = last ?? dateOf(goal.created_at);
-      const age = daysBetween(since, today);
-      if (age >= STALE_KPI_DAYS) {
-        reasons.push(
-          last
-            ? `has a stale KPI “${kpi.name}” (no check-in for ${plural(age, 'day')})`
-            : `has a stale KPI “${kpi.name}” (never checked in)`,
-        );
-        citations.push(cite.kpi(kpi, goal.id));
-      }
+      // The KPI history's own rule (stale: no check-in for 14 days, or none at all).
+      const last = input.last_checkin_dates.get(kpi.id) ?? null;
+      if (!isKpiStale(last, today)) continue;
+      reasons.push(
+        last
+          ? `has a stale KPI “${kpi.name}” (no check-in for ${plural(daysBetween(last, today), 'day')})`
+          : `has a stale KPI “${kpi.name}” (never checked in)`,
+      );
+      citations.push(cite.kpi(kpi, goal.id));
     }
     if (reasons.length) items.push({ text: `Goal “${goal.title}” ${reasons.join(' and ')}.`, citations });
   }

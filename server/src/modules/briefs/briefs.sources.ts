@@ -1,4 +1,4 @@
-import { loadViewer } from '../../platform/viewer.ts';
+import { loadViewer, type Viewer } from '../../platform/viewer.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { messagesOfUserBetween, threadsAwaitingReply } from '../comms/comms.service.ts';
 import { openGoalsFor } from '../goals/goals.service.ts';
@@ -11,7 +11,7 @@ import {
   movedGoalIds,
   REPLY_AFTER_HOURS,
 } from './briefs.facts.ts';
-import { doneTasksOfGoals, kpiCheckinsUntil } from './briefs.kpi-history.ts';
+import { doneTasksOfGoals, kpiHistory } from './briefs.kpi-history.ts';
 import { itemsWaitingFor } from './briefs.waiting.ts';
 
 /** Bounds of every read (each list of the brief names at most `items` records). */
@@ -55,17 +55,19 @@ export async function loadFactInput(
         unit: k.unit,
       })),
   }));
-  const checkins = await kpiCheckinsUntil(
+  const { checkins, lastDates } = await kpiHistory(
     ctx,
+    viewer,
     goals.flatMap((g) => g.kpis.map((k) => k.id)),
-    period.end,
+    period.start,
   );
   const input: FactInput = {
     now,
     period_start: period.start,
     period_end: period.end,
     goals,
-    checkins,
+    checkins: checkins.filter((c) => c.created_at < period.end),
+    last_checkin_dates: lastDates,
     tasks,
     waiting,
     threads: threads.slice(0, BRIEF_LIMITS.items).map((t) => ({
@@ -83,7 +85,7 @@ export async function loadFactInput(
 async function evidenceFor(
   ctx: AppContext,
   userId: string,
-  viewer: { id: string; orgIds: readonly string[] },
+  viewer: Viewer,
   input: FactInput,
 ): Promise<FactEvidence[]> {
   const moved = movedGoalIds(input);

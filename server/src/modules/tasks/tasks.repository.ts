@@ -457,3 +457,22 @@ export async function attentionTasksOf(
   const [assigned, created] = await Promise.all([pick('assigned_to_user_id'), pick('created_by')]);
   return [...assigned, ...created];
 }
+
+/** Done tasks linked to these goals, changed in [since, until) (tasks_goal_idx), at most `limit`. */
+export function doneTasksOfGoals(
+  db: Db,
+  o: { goalIds: readonly string[]; doneStatus: string; since: string; until: string; limit: number },
+) {
+  if (!o.goalIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('tasks')
+    .select(['id', 'title', 'goal_id', 'created_by', 'assigned_to_user_id', 'updated_at'])
+    .where('goal_id', 'in', [...o.goalIds])
+    .where('status', '=', o.doneStatus)
+    .where('updated_at', '>=', o.since)
+    .where('updated_at', '<', o.until)
+    .orderBy('updated_at')
+    .orderBy('id')
+    .limit(o.limit)
+    .execute();
+}

@@ -294,3 +294,31 @@ export async function attentionTasksOf(
     )
     .slice(0, limit);
 }
+
+/**
+ * Tasks linked to these goals that were marked done in [since, until) and that the viewer may see (the
+ * task policy): the brief's "why it moved" evidence. A task's last change stands for when it was done.
+ */
+export async function doneTasksOfGoals(
+  ctx: AppContext,
+  viewer: Viewer,
+  goalIds: readonly string[],
+  period: { since: string; until: string },
+  limit: number,
+): Promise<{ id: string; title: string; goal_id: string }[]> {
+  const rows = await repo.doneTasksOfGoals(ctx.db, {
+    goalIds,
+    doneStatus: COMPLETED_TASK_STATUS,
+    since: period.since,
+    until: period.until,
+    limit: limit * 4,
+  });
+  const shares = await repo.sharesOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  return rows
+    .filter((r) => taskRights(r, shares.get(r.id) ?? [], viewer).visible)
+    .slice(0, limit)
+    .map((r) => ({ id: r.id, title: r.title, goal_id: r.goal_id as string }));
+}
