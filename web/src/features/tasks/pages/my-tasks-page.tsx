@@ -34,6 +34,7 @@ import { TaskDialog } from '../components/task-dialog';
 import { TaskFilters } from '../components/task-filters';
 import { useDebounced } from '../../../lib/use-debounced';
 import { useStaleVersion } from '../../../lib/use-stale-version';
+import { useLinkedTask } from '../use-linked-task';
 
 /** /app/my-tasks. `suggestions` is the AI task suggestions panel the route composes in. */
 export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }) {
@@ -59,6 +60,7 @@ export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }
   const [sharing, setSharing] = useState<TTask | null>(null);
   const [deleting, setDeleting] = useState<TTask | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
+  useLinkedTask((task) => setDialog({ task }));
 
   // Done tasks stay hidden unless the box is ticked (spec §2; choosing Done ticks it), even if the
   // list was fetched before a status change.
