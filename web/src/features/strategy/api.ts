@@ -6,6 +6,7 @@ import {
   type TCreateGoalRequest,
   type TGoal,
   type TGoalSort,
+  type TGoalTasks,
   type TGoalStatus,
   type TUpdateAdviceRequest,
   type TUpdateGoalRequest,
@@ -45,6 +46,8 @@ export function goalQueryParams(f: GoalFilters): Query {
 export const strategyKeys = {
   goals: queryRoots.goals,
   goalList: (params: Query) => [...strategyKeys.goals, 'list', params] as const,
+  /** Under the tasks root: a task saved anywhere refreshes the goal's task list. */
+  goalTasks: (goalId: string) => [...queryRoots.tasks, 'of-goal', goalId] as const,
   advice: queryRoots.advice,
   adviceList: () => [...strategyKeys.advice, 'list'] as const,
 };
@@ -66,6 +69,15 @@ export const adviceListQuery = () =>
   });
 
 export const useGoals = (filters: GoalFilters) => useQuery(goalsQuery(filters));
+
+/** The goal's open and recently done tasks (only read while `goalId` is set: an existing goal's dialog). */
+export const useGoalTasks = (goalId: string | null) =>
+  useQuery({
+    queryKey: strategyKeys.goalTasks(goalId ?? ''),
+    queryFn: ({ signal }) =>
+      api<TGoalTasks>(`/api/strategic-goals/${encodeURIComponent(goalId ?? '')}/tasks`, { signal }),
+    enabled: goalId !== null,
+  });
 export const useAdviceList = () => useQuery(adviceListQuery());
 
 const goalPath = (id: string) => `/api/strategic-goals/${encodeURIComponent(id)}`;

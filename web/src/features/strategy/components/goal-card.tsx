@@ -5,6 +5,7 @@ import { Card } from '../../../components/ui/card';
 import { Progress } from '../../../components/ui/progress';
 import { formatDay } from '../../../lib/format';
 import { GoalStatusBadge } from './goal-status';
+import { KpiStaleMark, KpiTrend } from './kpi-trend';
 
 interface GoalCardProps {
   goal: TGoal;
@@ -85,7 +86,10 @@ export function GoalCard({ goal, onEdit, onDelete }: GoalCardProps) {
                 className="flex flex-col gap-1.5 rounded-md border border-border/70 bg-background/40 p-2.5"
               >
                 <div className="flex items-baseline justify-between gap-2 text-xs">
-                  <span className="min-w-0 font-medium break-words">{k.name}</span>
+                  <span className="flex min-w-0 items-center gap-1.5 font-medium break-words">
+                    {k.name}
+                    <KpiStaleMark kpi={k} />
+                  </span>
                   <span className="shrink-0 tabular-nums text-muted-foreground">
                     {k.current_value}
                     {k.target_value !== null ? ` / ${k.target_value}` : ''}
@@ -98,6 +102,7 @@ export function GoalCard({ goal, onEdit, onDelete }: GoalCardProps) {
                   className="h-1.5"
                   indicatorClassName="bg-[#93c5fd]"
                 />
+                <KpiTrend kpi={k} />
               </li>
             );
           })}
