@@ -154,6 +154,63 @@ describe('Strategy Center: goals', () => {
     );
   });
 
+  it("shows each KPI's trend and stale mark on the card; the dialog adds the goal's open and recently done tasks", async () => {
+    const task = (id: string, title: string, status: string) => ({ id, title, status, due_date: null });
+    const { callsTo } = setup(
+      [
+        makeGoal({
+          kpis: [
+            {
+              id: 'k1',
+              name: 'ARR',
+              current_value: 40,
+              target_value: 100,
+              unit: null,
+              last_checkin_date: '2026-11-20',
+              stale: false,
+              trend: [
+                { date: '2026-11-13', value: 20 },
+                { date: '2026-11-20', value: 40 },
+              ],
+            },
+            {
+              id: 'k2',
+              name: 'NPS',
+              current_value: 30,
+              target_value: 50,
+              unit: null,
+              last_checkin_date: '2026-10-01',
+              stale: true,
+              trend: [{ date: '2026-10-01', value: 30 }],
+            },
+          ],
+        }),
+      ],
+      [],
+      {
+        'GET /api/strategic-goals/goal-1/tasks': {
+          body: {
+            open: [task('t1', 'Call the bank', 'To Do')],
+            done: [task('t2', 'Sign the lease', 'Done')],
+          },
+        },
+      },
+    );
+    const card = await screen.findByRole('article', { name: 'Grow revenue' });
+    const arr = within(card).getByRole('figure', { name: 'Trend of ARR' });
+    await waitFor(() => expect(arr.querySelectorAll('.recharts-line-dot')).toHaveLength(2));
+    expect(within(card).getAllByText('Stale')).toHaveLength(1);
+    expect(within(card).getByLabelText('NPS: no check-in for 14 days')).toBeInTheDocument();
+    expect(callsTo('GET', '/api/strategic-goals/goal-1/tasks')).toHaveLength(0); // only the dialog reads them
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Edit Grow revenue' }));
+    const dialog = await screen.findByRole('dialog');
+    const tasks = within(dialog).getByRole('region', { name: 'Tasks of this goal' });
+    expect(await within(tasks).findByRole('link', { name: 'Call the bank' })).toBeInTheDocument();
+    expect(within(tasks).getByRole('link', { name: 'Sign the lease' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('figure', { name: 'Trend of ARR' })).toHaveAttribute('data-points', '2');
+  });
+
   it('requires title and due date, then creates the goal with its KPIs', async () => {
     const { callsTo } = setup([], [], {
       'POST /api/strategic-goals': { status: 201, body: makeGoal() },
