@@ -7,6 +7,8 @@ import {
   type TGoal,
   type TGoalSort,
   type TGoalTasks,
+  type TKpiCheckin,
+  type TKpiCheckinRequest,
   type TGoalStatus,
   type TUpdateAdviceRequest,
   type TUpdateGoalRequest,
@@ -107,6 +109,19 @@ export function useSaveGoal() {
       id
         ? api<TGoal>(goalPath(id), { method: 'PUT', json: body, ifMatch })
         : api<TGoal>('/api/strategic-goals', { method: 'POST', json: body }),
+    onSettled: invalidate,
+  });
+}
+
+/** POST a KPI check-in; the goals refresh (the KPI's value and trend change). */
+export function useRecordCheckin() {
+  const invalidate = useInvalidate(strategyKeys.goals);
+  return useMutation({
+    mutationFn: ({ goalId, kpiId, body }: { goalId: string; kpiId: string; body: TKpiCheckinRequest }) =>
+      api<TKpiCheckin>(`${goalPath(goalId)}/kpis/${encodeURIComponent(kpiId)}/checkins`, {
+        method: 'POST',
+        json: body,
+      }),
     onSettled: invalidate,
   });
 }

@@ -1,5 +1,5 @@
-import { goalProgress, kpiProgress, type TGoal } from '@cc/contract';
-import { Building2, CalendarDays, Pencil, Trash2, User } from 'lucide-react';
+import { goalProgress, kpiProgress, type TGoal, type TKpi } from '@cc/contract';
+import { Building2, CalendarDays, Pencil, Plus, Trash2, User } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Progress } from '../../../components/ui/progress';
@@ -11,9 +11,11 @@ interface GoalCardProps {
   goal: TGoal;
   onEdit: (goal: TGoal) => void;
   onDelete: (goal: TGoal) => void;
+  /** Record a check-in of one of the goal's KPIs (offered when the caller may edit the goal). */
+  onCheckIn?: (goal: TGoal, kpi: TKpi) => void;
 }
 
-export function GoalCard({ goal, onEdit, onDelete }: GoalCardProps) {
+export function GoalCard({ goal, onEdit, onDelete, onCheckIn }: GoalCardProps) {
   const progress = goalProgress(goal.kpis);
   return (
     <Card className="flex flex-col gap-4 p-4 sm:p-5" aria-label={goal.title} role="article">
@@ -102,7 +104,20 @@ export function GoalCard({ goal, onEdit, onDelete }: GoalCardProps) {
                   className="h-1.5"
                   indicatorClassName="bg-[#93c5fd]"
                 />
-                <KpiTrend kpi={k} />
+                <div className="flex items-end justify-between gap-2">
+                  <KpiTrend kpi={k} />
+                  {goal.can_edit && onCheckIn ? (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Check in ${k.name}`}
+                      onClick={() => onCheckIn(goal, k)}
+                    >
+                      <Plus aria-hidden="true" />
+                      Check in
+                    </Button>
+                  ) : null}
+                </div>
               </li>
             );
           })}

@@ -10,13 +10,17 @@ export const KPI_STALE_HINT = 'No check-in for 14 days';
 export function KpiStaleMark({ kpi }: { kpi: TKpi }) {
   if (!kpi.stale) return null;
   return (
-    <span
-      className="rounded-sm bg-primary/15 px-1.5 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-primary"
-      title={KPI_STALE_HINT}
-      aria-label={`${kpi.name}: ${KPI_STALE_HINT.toLowerCase()}`}
-    >
-      {KPI_STALE_LABEL}
-    </span>
+    <>
+      <span
+        className="rounded-sm bg-primary/15 px-1.5 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-primary"
+        title={KPI_STALE_HINT}
+      >
+        {KPI_STALE_LABEL}
+      </span>
+      <span className="sr-only">
+        {kpi.name}: {KPI_STALE_HINT.toLowerCase()}
+      </span>
+    </>
   );
 }
 
