@@ -1,5 +1,6 @@
 export * from './advice.ts';
 export * from './auth.ts';
+export * from './citations.ts';
 export * from './common.ts';
 export * from './comms.ts';
 export * from './contacts.ts';
