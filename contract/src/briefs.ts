@@ -1,14 +1,10 @@
 import { z } from 'zod';
+import { type TRecordCitation, ZRecordCitation } from './citations.ts';
 import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
 
-/** A record a brief (or any AI output) used: the web opens `url`. */
-export const ZCitation = z.object({
-  type: z.string(),
-  id: z.string(),
-  title: z.string(),
-  url: z.string(),
-});
-export type TCitation = z.infer<typeof ZCitation>;
+/** A record a brief used: the one citation shape of every AI output (citations.ts). */
+export const ZCitation = ZRecordCitation;
+export type TCitation = TRecordCitation;
 
 export const ZBriefItem = z.object({ text: z.string(), citations: z.array(ZCitation) });
 export type TBriefItem = z.infer<typeof ZBriefItem>;

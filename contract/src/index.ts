@@ -1,6 +1,7 @@
 export * from './advice.ts';
 export * from './auth.ts';
 export * from './briefs.ts';
+export * from './citations.ts';
 export * from './common.ts';
 export * from './comms.ts';
 export * from './contacts.ts';

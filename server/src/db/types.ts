@@ -299,6 +299,8 @@ export interface ConversationMessagesTable {
   flow_run_id: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON `[{type, id, title, url}]`: the records the answer used (0017); null before */
+  citations?: string | null;
 }
 
 export interface FactoryItemColumns {

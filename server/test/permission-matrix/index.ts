@@ -6,9 +6,9 @@ import { contactRows } from './contacts.ts';
 import { conversationRows } from './conversations.ts';
 import { factoryRows } from './factory.ts';
 import { fileRows } from './files.ts';
+import { goalProgressRows } from './goal-progress.ts';
 import { goalRows } from './goals.ts';
 import { journalRows } from './journals.ts';
-import { kpiCheckinRows } from './kpi-checkins.ts';
 import type { Row } from './matrix.ts';
 import { memoryModelRows } from './memory-models.ts';
 import { organizationRows } from './organizations.ts';
@@ -21,7 +21,7 @@ export const MATRIX: Record<string, Row[]> = {
   accounts: accountRows,
   organizations: organizationRows,
   goals: goalRows,
-  'kpi check-ins': kpiCheckinRows,
+  'goal progress (KPI check-ins, goal tasks)': goalProgressRows,
   advice: adviceRows,
   tasks: taskRows,
   'task suggestions': taskSuggestionRows,

@@ -28,9 +28,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('goal_id', 'text', (c) => c.references('strategic_goals.id').onDelete('set null'))
     .execute();
   await db.schema.createIndex('tasks_goal_idx').on('tasks').columns(['goal_id', 'status']).execute();
+
+  // Issue 20 section 3: the records an assistant answer used, as JSON `[{type, id, title, url}]`
+  // (null: written before citations existed).
+  await db.schema.alterTable('conversation_messages').addColumn('citations', 'text').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('conversation_messages').dropColumn('citations').execute();
   await db.schema.dropIndex('tasks_goal_idx').execute();
   await db.schema.alterTable('tasks').dropColumn('goal_id').execute();
   await db.schema.dropTable('kpi_checkins').execute();

@@ -4,6 +4,7 @@ import {
   type TBriefSection,
   type TBriefSectionKey,
   type TCitation,
+  citationUrl,
   goalProgress,
   isKpiStale,
 } from '@cc/contract';
@@ -96,7 +97,7 @@ export const cite = {
     type: 'goal',
     id: g.id,
     title: g.title,
-    url: `/app/strategy?goal=${encodeURIComponent(g.id)}`,
+    url: citationUrl('goal', g.id),
   }),
   kpi: (k: { id: string; name: string }, goalId: string): TCitation => ({
     type: 'kpi',
@@ -108,13 +109,13 @@ export const cite = {
     type: 'task',
     id: t.id,
     title: t.title,
-    url: `/app/my-tasks?task=${encodeURIComponent(t.id)}`,
+    url: citationUrl('task', t.id),
   }),
   thread: (id: string, title: string): TCitation => ({
     type: 'thread',
     id,
     title,
-    url: `/app/comms?thread=${encodeURIComponent(id)}`,
+    url: citationUrl('thread', id),
   }),
 };
 

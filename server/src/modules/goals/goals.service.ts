@@ -16,7 +16,7 @@ import { assertMemberOf } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden } from '../../platform/errors.ts';
-import { loadViewer, loadWithRights, type ViewerScope } from '../../platform/viewer.ts';
+import { loadViewer, loadWithRights, type Viewer, type ViewerScope } from '../../platform/viewer.ts';
 import { goalRights, goalVisibilityBranches } from './goals.policy.ts';
 import { type KpiHistory, type KpiTrend, presentGoal } from './goals.presenter.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
@@ -66,6 +66,15 @@ async function recordValueChanges(
       created_at: now,
     });
   }
+}
+
+/**
+ * Whether the viewer may see the goal `goalId` (a task may link only to such a goal); a goal that does
+ * not exist is simply not visible.
+ */
+export async function isGoalVisible(ctx: AppContext, viewer: Viewer, goalId: string): Promise<boolean> {
+  const goal = await repo.findGoal(ctx.db, goalId);
+  return Boolean(goal && goalRights(goal, viewer).visible);
 }
 
 /** The goal and the caller's rights; 404 when the caller may not see it (the check-in routes use it too). */

@@ -10,6 +10,7 @@ import {
   taskVisibilityBranches,
   visibleTasks,
 } from './tasks.policy.ts';
+import type { ViewerScope } from '../../platform/viewer.ts';
 
 /**
  * Tasks with the names and e-mails of their assignee and creator. The users table is read here,
@@ -475,4 +476,31 @@ export function doneTasksOfGoals(
     .orderBy('id')
     .limit(o.limit)
     .execute();
+}
+
+/**
+ * The tasks linked to a goal that the viewer may see (tasks_goal_idx: goal_id, status): `open` ones
+ * (status not closed) soonest due first, or `done` ones changed since `doneSince`, latest first.
+ */
+export function tasksOfGoal(
+  db: Db,
+  goalId: string,
+  viewer: ViewerScope,
+  o:
+    | { kind: 'open'; closedStatuses: readonly string[]; limit: number }
+    | { kind: 'done'; doneStatus: string; doneSince: string; limit: number },
+): Promise<TaskRow[]> {
+  const q = selectTasks(db).where('tasks.goal_id', '=', goalId).where(visibleTasks(viewer, 'row'));
+  const picked =
+    o.kind === 'open'
+      ? q
+          .where('tasks.status', 'not in', [...o.closedStatuses])
+          .orderBy(sql`case when tasks.due_date is null then 1 else 0 end`)
+          .orderBy('tasks.due_date')
+          .orderBy('tasks.created_at', 'desc')
+      : q
+          .where('tasks.status', '=', o.doneStatus)
+          .where('tasks.updated_at', '>=', o.doneSince)
+          .orderBy('tasks.updated_at', 'desc');
+  return picked.orderBy('tasks.id').limit(o.limit).execute();
 }

@@ -18,6 +18,7 @@ const task: TTask = {
   assigned_to_user: null,
   created_by_user: null,
   shared_org_ids: [],
+  goal_id: null,
   can_edit: true,
   can_delete: true,
   can_assign: true,

@@ -14,6 +14,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../../lib/auth';
+import { useGoalOptions } from '../../../lib/queries/goal-options';
 import { useOrganizations } from '../../../lib/queries/organizations';
 import { useAssignableUsers } from '../../../lib/queries/users';
 import {
@@ -46,6 +47,7 @@ export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }
   const assignable = useAssignableUsers();
   const orgs = useOrganizations();
   const organizations = orgs.data ?? [];
+  const goalOptions = useGoalOptions();
   const people = useMemo(() => assignablePeople(user, assignable.data ?? []), [user, assignable.data]);
   const orgNames = useMemo(() => new Map(organizations.map((o) => [o.id, o.name])), [organizations]);
 
@@ -153,6 +155,7 @@ export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }
         task={dialog?.task ?? null}
         people={people}
         organizations={organizations}
+        goals={goalOptions.data}
         pending={create.isPending || update.isPending}
         onCreate={onCreate}
         onUpdate={onUpdate}

@@ -1,7 +1,7 @@
 import { made, orgEditors, orgWide, type Row, type World } from './matrix.ts';
 
 /**
- * KPI check-ins (issue 20 §1) follow the goal's rules: the owner's goal (org A) with one KPI; members
+ * KPI check-ins and a goal's tasks (issue 20 §1) follow the goal's rules: the owner's goal (org A) with one KPI; members
  * read its check-ins, the owner and org managers/admins record one; other tenants get 404.
  */
 const kpi = async (w: World) => {
@@ -20,7 +20,7 @@ const kpi = async (w: World) => {
   return `/api/strategic-goals/${goal.id}/kpis/${goal.kpis[0].id}/checkins`;
 };
 
-export const kpiCheckinRows: Row[] = [
+export const goalProgressRows: Row[] = [
   {
     op: 'GET /api/strategic-goals/{id}/kpis/{kpiId}/checkins',
     target: async (w) => ({ url: await w.once('kpi-checkins', () => kpi(w)) }),
@@ -30,5 +30,13 @@ export const kpiCheckinRows: Row[] = [
     op: 'POST /api/strategic-goals/{id}/kpis/{kpiId}/checkins',
     target: async (w) => ({ url: await kpi(w), body: { value: 2 } }),
     expect: orgEditors(201),
+  },
+  {
+    // The goal's tasks: whoever sees the goal gets the list (of the tasks they may see); others 404.
+    op: 'GET /api/strategic-goals/{id}/tasks',
+    target: async (w) => ({
+      url: (await w.once('kpi-checkins', () => kpi(w))).replace(/\/kpis\/.*$/, '/tasks'),
+    }),
+    expect: orgWide(200),
   },
 ];
