@@ -46,7 +46,9 @@ test.describe('executive brief', () => {
     });
 
     await test.step('a citation chip opens its record', async () => {
-      await factOf(page, `Task “${title}”`).getByRole('link', { name: `Task ${title}` }).click();
+      await factOf(page, `Task “${title}”`)
+        .getByRole('link', { name: `Task ${title}` })
+        .click();
       await expect(page).toHaveURL(/\/app\/my-tasks/);
       const dialog = page.getByRole('dialog');
       await expect(dialog.getByLabel('Title')).toHaveValue(title);

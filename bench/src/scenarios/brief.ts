@@ -25,7 +25,10 @@ const read = <T>(dbFile: string, fn: (db: Database.Database) => T): T => {
  * workspace is seeded here unless an earlier group (workspace-lists) already did it.
  */
 function briefUser(dbFile: string): { email: string; seeded: string } {
-  const count = read(dbFile, (db) => (db.prepare('select count(*) as n from tasks').get() as { n: number }).n);
+  const count = read(
+    dbFile,
+    (db) => (db.prepare('select count(*) as n from tasks').get() as { n: number }).n,
+  );
   let seeded = `reused the seeded workspace (${count.toLocaleString('en-US')} tasks)`;
   if (count < 100_000) {
     const s = seedWorkspace(dbFile);

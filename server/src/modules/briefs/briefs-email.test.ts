@@ -34,7 +34,11 @@ async function startSmtp(): Promise<{ url: string; received: Received[]; close: 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 /** A loopback port nothing listens on. */
@@ -60,7 +64,11 @@ apiSuite('executive brief: e-mail delivery', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    t = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL: 'https://cc.example/', SMTP_FROM: 'Brief <brief@cc.example>' });
+    t = await createTestApp({
+      SMTP_URL: smtp.url,
+      PUBLIC_URL: 'https://cc.example/',
+      SMTP_FROM: 'Brief <brief@cc.example>',
+    });
     down = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${await closedPort()}` });
     ceo = await t.createUser('ceo');
   });
@@ -71,7 +79,13 @@ apiSuite('executive brief: e-mail delivery', () => {
   });
 
   it('e-mails every brief as HTML and plain text with links into the app', async () => {
-    const task = await seedTask(t, { title: 'Board deck', by: ceo, assignee: ceo, priority: 'High', due: '2026-06-10' });
+    const task = await seedTask(t, {
+      title: 'Board deck',
+      by: ceo,
+      assignee: ceo,
+      priority: 'High',
+      due: '2026-06-10',
+    });
     const res = await t.req({ method: 'POST', url: '/api/briefs/generate', token: ceo.token });
     expect(res.statusCode, res.body).toBe(201);
     const brief = res.json();

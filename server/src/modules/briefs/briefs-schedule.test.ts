@@ -47,7 +47,8 @@ apiSuite('brief schedule (PATCH /api/users/me) and the scheduler', () => {
     await t.close();
   });
 
-  const patch = (u: TestUser, body: unknown) => t.req({ method: 'PATCH', url: '/api/users/me', token: u.token, body });
+  const patch = (u: TestUser, body: unknown) =>
+    t.req({ method: 'PATCH', url: '/api/users/me', token: u.token, body });
   const scheduledCount = async (u: TestUser) =>
     Number(
       (
@@ -63,7 +64,12 @@ apiSuite('brief schedule (PATCH /api/users/me) and the scheduler', () => {
   it('stores a valid schedule and shows it on the user; null until saved', async () => {
     const me = await t.req({ method: 'GET', url: '/api/users/me', token: ceo.token });
     expect(me.json().brief_schedule).toBeNull();
-    const schedule = { enabled: true, weekdays: [1, 2, 3, 4, 5, 6, 7], time: '07:30', timezone: 'Asia/Tokyo' };
+    const schedule = {
+      enabled: true,
+      weekdays: [1, 2, 3, 4, 5, 6, 7],
+      time: '07:30',
+      timezone: 'Asia/Tokyo',
+    };
     const res = await patch(ceo, { brief_schedule: schedule });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().brief_schedule).toEqual(schedule);
@@ -108,7 +114,11 @@ apiSuite('brief schedule (PATCH /api/users/me) and the scheduler', () => {
     const after = await Promise.all([b.tick(back), a.tick(back)]);
     expect(after[0] + after[1]).toBe(1);
     expect(await scheduledCount(ceo)).toBe(2);
-    const slots = await t.ctx.db.selectFrom('brief_slots').select('slot_at').where('user_id', '=', ceo.id).execute();
+    const slots = await t.ctx.db
+      .selectFrom('brief_slots')
+      .select('slot_at')
+      .where('user_id', '=', ceo.id)
+      .execute();
     expect(slots.map((s) => s.slot_at).sort()).toEqual([
       new Date(slot).toISOString(),
       new Date(slot + 3 * DAY).toISOString(),

@@ -47,7 +47,15 @@ export async function seedGoal(
 export async function seedCheckin(t: TestApp, kpiId: string, value: number, date: string, createdAt: string) {
   await t.ctx.db
     .insertInto('kpi_checkins')
-    .values({ id: randomUUID(), kpi_id: kpiId, value, date, note: null, user_id: null, created_at: createdAt })
+    .values({
+      id: randomUUID(),
+      kpi_id: kpiId,
+      value,
+      date,
+      note: null,
+      user_id: null,
+      created_at: createdAt,
+    })
     .execute();
 }
 
@@ -169,7 +177,14 @@ export async function seedThread(t: TestApp, a: TestUser, b: TestUser): Promise<
 }
 
 /** A message sent at `at` (stored through the comms service, then dated). */
-export async function seedMessage(t: TestApp, threadId: string, from: TestUser, name: string, text: string, at: string) {
+export async function seedMessage(
+  t: TestApp,
+  threadId: string,
+  from: TestUser,
+  name: string,
+  text: string,
+  at: string,
+) {
   const m = await storeMessage(t.ctx, { threadId, sender: { id: from.id, name }, text });
   await t.ctx.db.updateTable('comms_messages').set({ created_at: at }).where('id', '=', m.id).execute();
 }

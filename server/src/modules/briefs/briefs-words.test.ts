@@ -37,7 +37,10 @@ apiSuite('executive brief: the summary check', () => {
     expect(brief.summary_status).toBe('checked');
     expect(brief.summary).toBe('One task needs you: Board deck was due 2026-06-10.');
     expect(brief.actions).toEqual([
-      { text: 'Ship the board deck today.', citations: [expect.objectContaining({ type: 'task', title: 'Board deck' })] },
+      {
+        text: 'Ship the board deck today.',
+        citations: [expect.objectContaining({ type: 'task', title: 'Board deck' })],
+      },
     ]);
   });
 

@@ -143,7 +143,9 @@ export function kpiMoves(input: FactInput): KpiMove[] {
       const all = (byKpi.get(kpi.id) ?? []).sort(
         (a, b) => a.date.localeCompare(b.date) || a.created_at.localeCompare(b.created_at),
       );
-      const inPeriod = all.filter((c) => c.created_at >= input.period_start && c.created_at < input.period_end);
+      const inPeriod = all.filter(
+        (c) => c.created_at >= input.period_start && c.created_at < input.period_end,
+      );
       if (!inPeriod.length) continue;
       const before = all.filter((c) => c.created_at < input.period_start).at(-1);
       const last = inPeriod.at(-1) as FactCheckin;
@@ -156,7 +158,13 @@ export function kpiMoves(input: FactInput): KpiMove[] {
 
 /** The goals one of whose KPIs changed value in the period. */
 export function movedGoalIds(input: FactInput): string[] {
-  return [...new Set(kpiMoves(input).filter((m) => m.from !== null && m.from !== m.to).map((m) => m.goal.id))];
+  return [
+    ...new Set(
+      kpiMoves(input)
+        .filter((m) => m.from !== null && m.from !== m.to)
+        .map((m) => m.goal.id),
+    ),
+  ];
 }
 
 function moveText(m: KpiMove): string {
@@ -257,7 +265,12 @@ const section = (key: TBriefSectionKey, items: TBriefItem[], empty: string | nul
   items.length
     ? { key, title: SECTION_TITLES[key], enough_data: true, items }
     : empty === null
-      ? { key, title: SECTION_TITLES[key], enough_data: false, items: [{ text: BRIEF_NOT_ENOUGH_DATA, citations: [] }] }
+      ? {
+          key,
+          title: SECTION_TITLES[key],
+          enough_data: false,
+          items: [{ text: BRIEF_NOT_ENOUGH_DATA, citations: [] }],
+        }
       : { key, title: SECTION_TITLES[key], enough_data: true, items: [{ text: empty, citations: [] }] };
 
 /**

@@ -5,7 +5,10 @@ import nodemailer from 'nodemailer';
 const SMTP_TIMEOUT_MS = 10_000;
 
 const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 
 const link = (base: string, c: TCitation) => `${base}${c.url}`;
 

@@ -16,7 +16,8 @@ export const briefsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     {
       schema: {
         tags,
-        summary: "Build the caller's brief now (facts, checked summary, top actions); e-mailed when SMTP_URL is set",
+        summary:
+          "Build the caller's brief now (facts, checked summary, top actions); e-mailed when SMTP_URL is set",
         response: { 201: ZBrief, ...errors },
       },
     },
@@ -39,7 +40,14 @@ export const briefsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
 
   app.get(
     '/api/briefs/:id',
-    { schema: { tags, summary: 'One brief (its owner only)', params: ZIdParams, response: { 200: ZBrief, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'One brief (its owner only)',
+        params: ZIdParams,
+        response: { 200: ZBrief, ...errors },
+      },
+    },
     async (req) => briefs.getBrief(ctx, currentUser(req), req.params.id),
   );
 

@@ -26,10 +26,13 @@ export async function generateBrief(
 ): Promise<TBrief> {
   const now = o.now ?? new Date();
   const end = now.toISOString();
-  const start =
-    (await repo.latestPeriodEnd(ctx.db, userId)) ??
-    new Date(now.getTime() - FIRST_BRIEF_PERIOD_DAYS * 86_400_000).toISOString();
-  const input = await loadFactInput(ctx, userId, { start: start < end ? start : end, end }, now);
+  const previous = await repo.latestPeriodEnd(ctx.db, userId);
+  // A previous brief stamped after `now` (an injected clock) never gives a period that ends first.
+  const start = [
+    previous ?? new Date(now.getTime() - FIRST_BRIEF_PERIOD_DAYS * 86_400_000).toISOString(),
+    end,
+  ].sort()[0];
+  const input = await loadFactInput(ctx, userId, { start, end }, now);
   const sections = buildSections(input);
   const words = await writeWords(ctx, sections);
   const smtp = ctx.config.briefs.smtpUrl;
@@ -65,7 +68,12 @@ async function deliver(ctx: AppContext, row: repo.BriefRow, smtpUrl: string): Pr
     ? { status: 'not_delivered', error: reason.slice(0, 500), at: null }
     : { status: 'sent', error: null, at: new Date().toISOString() };
   await repo.setDelivery(ctx.db, row.id, delivery);
-  return { ...row, delivery_status: delivery.status, delivery_error: delivery.error, delivered_at: delivery.at };
+  return {
+    ...row,
+    delivery_status: delivery.status,
+    delivery_error: delivery.error,
+    delivered_at: delivery.at,
+  };
 }
 
 export async function listBriefs(

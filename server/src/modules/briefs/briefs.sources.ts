@@ -15,7 +15,14 @@ import { doneTasksOfGoals, kpiHistory } from './briefs.kpi-history.ts';
 import { itemsWaitingFor } from './briefs.waiting.ts';
 
 /** Bounds of every read (each list of the brief names at most `items` records). */
-export const BRIEF_LIMITS = { goalsPerBranch: 40, kpisPerGoal: 20, items: 10, threadsScanned: 200, runs: 50, messages: 500 };
+export const BRIEF_LIMITS = {
+  goalsPerBranch: 40,
+  kpisPerGoal: 20,
+  items: 10,
+  threadsScanned: 200,
+  runs: 50,
+  messages: 500,
+};
 
 const mentions = (text: string | null, goal: FactGoal) =>
   text !== null && (text.toLowerCase().includes(goal.title.toLowerCase()) || text.includes(goal.id));
@@ -35,7 +42,10 @@ export async function loadFactInput(
   const viewer = await loadViewer(ctx, { id: userId });
   const replyBefore = new Date(now.getTime() - REPLY_AFTER_HOURS * 3_600_000).toISOString();
   const [goalRes, tasks, waiting, threads] = await Promise.all([
-    openGoalsFor(ctx, viewer, { perBranch: BRIEF_LIMITS.goalsPerBranch, kpisPerGoal: BRIEF_LIMITS.kpisPerGoal }),
+    openGoalsFor(ctx, viewer, {
+      perBranch: BRIEF_LIMITS.goalsPerBranch,
+      kpisPerGoal: BRIEF_LIMITS.kpisPerGoal,
+    }),
     attentionTasksOf(ctx, userId, today, BRIEF_LIMITS.items),
     itemsWaitingFor(ctx, userId, BRIEF_LIMITS.items),
     threadsAwaitingReply(ctx, userId, replyBefore, BRIEF_LIMITS.threadsScanned),

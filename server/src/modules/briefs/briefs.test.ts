@@ -45,15 +45,33 @@ apiSuite('executive brief: facts from a seeded week', () => {
     );
     const berlin = await seedGoal(
       t,
-      { owner: ceo, org: null, title: 'Open Berlin office', due: '2026-12-31', created: '2026-06-01T00:00:00.000Z' },
+      {
+        owner: ceo,
+        org: null,
+        title: 'Open Berlin office',
+        due: '2026-12-31',
+        created: '2026-06-01T00:00:00.000Z',
+      },
       { name: 'Hires', current: 2, target: 10, unit: null },
     );
     const secret = await seedGoal(
       t,
-      { owner: outsider, org: orgB, title: 'Secret merger', due: '2026-06-20', created: '2026-05-01T00:00:00.000Z' },
+      {
+        owner: outsider,
+        org: orgB,
+        title: 'Secret merger',
+        due: '2026-06-20',
+        created: '2026-05-01T00:00:00.000Z',
+      },
       { name: 'Targets', current: 1, target: 10, unit: null },
     );
-    Object.assign(ids, { arr: arr.id, arrKpi: arr.kpiId, berlin: berlin.id, berlinKpi: berlin.kpiId, secret: secret.id });
+    Object.assign(ids, {
+      arr: arr.id,
+      arrKpi: arr.kpiId,
+      berlin: berlin.id,
+      berlinKpi: berlin.kpiId,
+      secret: secret.id,
+    });
     await seedCheckin(t, arr.kpiId, 30, '2026-06-01', '2026-06-01T10:00:00.000Z');
     await seedCheckin(t, arr.kpiId, 35, '2026-06-10', '2026-06-10T10:00:00.000Z');
     await seedCheckin(t, arr.kpiId, 40, '2026-06-12', '2026-06-12T10:00:00.000Z');
@@ -62,14 +80,26 @@ apiSuite('executive brief: facts from a seeded week', () => {
 
     // Tasks of the person: overdue or High/Urgent and open; the others are left out.
     ids.sendContracts = (
-      await seedTask(t, { title: 'Send contracts', by: peer, assignee: ceo, priority: 'Medium', due: '2026-06-01' })
+      await seedTask(t, {
+        title: 'Send contracts',
+        by: peer,
+        assignee: ceo,
+        priority: 'Medium',
+        due: '2026-06-01',
+      })
     ).id;
     ids.boardDeck = (
       await seedTask(t, { title: 'Board deck', by: ceo, assignee: ceo, priority: 'High', due: '2026-06-10' })
     ).id;
     ids.hireCfo = (await seedTask(t, { title: 'Hire CFO', by: ceo, priority: 'Urgent' })).id;
     await seedTask(t, { title: 'Tidy desk', by: ceo, priority: 'Low', due: '2026-06-20' });
-    await seedTask(t, { title: 'Otto urgent', by: outsider, assignee: outsider, priority: 'High', due: '2026-06-02' });
+    await seedTask(t, {
+      title: 'Otto urgent',
+      by: outsider,
+      assignee: outsider,
+      priority: 'High',
+      due: '2026-06-02',
+    });
     // Done this week for "Grow ARR": one visible to the ceo, one of another tenant, one done before the period.
     ids.acme = (
       await seedTask(t, {
@@ -126,7 +156,13 @@ apiSuite('executive brief: facts from a seeded week', () => {
         created: '2026-06-14T09:00:00.000Z',
       })
     ).id;
-    await seedRun(t, { user: outsider, name: 'Otto run', status: 'paused', prompt: 'Go?', created: '2026-06-14T09:00:00.000Z' });
+    await seedRun(t, {
+      user: outsider,
+      name: 'Otto run',
+      status: 'paused',
+      prompt: 'Go?',
+      created: '2026-06-14T09:00:00.000Z',
+    });
     ids.callCustomers = (await seedSuggestion(t, ceo, 'Call top customers')).id;
     await seedSuggestion(t, outsider, 'Otto suggestion');
 
@@ -134,18 +170,42 @@ apiSuite('executive brief: facts from a seeded week', () => {
     // ceo is not in mentions the goal too and must not count.
     ids.patThread = await seedThread(t, ceo, peer);
     await seedMessage(t, ids.patThread, ceo, 'Cleo Tester', 'How are renewals?', '2026-06-13T09:00:00.000Z');
-    await seedMessage(t, ids.patThread, peer, 'Pat Tester', 'Grow ARR: signed two renewals', '2026-06-14T02:00:00.000Z');
+    await seedMessage(
+      t,
+      ids.patThread,
+      peer,
+      'Pat Tester',
+      'Grow ARR: signed two renewals',
+      '2026-06-14T02:00:00.000Z',
+    );
     const coleThread = await seedThread(t, ceo, colleague);
     await seedMessage(t, coleThread, colleague, 'Cole Tester', 'Lunch?', '2026-06-15T06:00:00.000Z');
     const otherThread = await seedThread(t, peer, colleague);
-    await seedMessage(t, otherThread, colleague, 'Cole Tester', 'Grow ARR is slipping', '2026-06-13T09:00:00.000Z');
+    await seedMessage(
+      t,
+      otherThread,
+      colleague,
+      'Cole Tester',
+      'Grow ARR is slipping',
+      '2026-06-13T09:00:00.000Z',
+    );
 
     brief = await generateBrief(t.ctx, ceo.id, { trigger: 'manual', now: NOW });
   });
   afterAll(() => t.close());
 
-  const goalCite = (id: string, title: string) => ({ type: 'goal', id, title, url: `/app/strategy?goal=${id}` });
-  const taskCite = (id: string, title: string) => ({ type: 'task', id, title, url: `/app/my-tasks?task=${id}` });
+  const goalCite = (id: string, title: string) => ({
+    type: 'goal',
+    id,
+    title,
+    url: `/app/strategy?goal=${id}`,
+  });
+  const taskCite = (id: string, title: string) => ({
+    type: 'task',
+    id,
+    title,
+    url: `/app/my-tasks?task=${id}`,
+  });
 
   it('states every section exactly, with its numbers and citations', () => {
     expect(brief.period_start).toBe('2026-06-08T08:00:00.000Z');
@@ -179,7 +239,10 @@ apiSuite('executive brief: facts from a seeded week', () => {
           },
           {
             text: 'Goal “Open Berlin office” has a stale KPI “Hires” (no check-in for 26 days).',
-            citations: [goalCite(ids.berlin, 'Open Berlin office'), kpiCite(ids.berlinKpi, ids.berlin, 'Hires')],
+            citations: [
+              goalCite(ids.berlin, 'Open Berlin office'),
+              kpiCite(ids.berlinKpi, ids.berlin, 'Hires'),
+            ],
           },
         ],
       },
@@ -196,7 +259,10 @@ apiSuite('executive brief: facts from a seeded week', () => {
             text: 'Task “Board deck” (High) was due 2026-06-10 (5 days overdue).',
             citations: [taskCite(ids.boardDeck, 'Board deck')],
           },
-          { text: 'Task “Hire CFO” (Urgent) has no due date.', citations: [taskCite(ids.hireCfo, 'Hire CFO')] },
+          {
+            text: 'Task “Hire CFO” (Urgent) has no due date.',
+            citations: [taskCite(ids.hireCfo, 'Hire CFO')],
+          },
         ],
       },
       {
@@ -211,7 +277,12 @@ apiSuite('executive brief: facts from a seeded week', () => {
           {
             text: 'Task suggestion “Call top customers” waits for your approval.',
             citations: [
-              { type: 'suggestion', id: ids.callCustomers, title: 'Call top customers', url: '/app/my-tasks#task-suggestions' },
+              {
+                type: 'suggestion',
+                id: ids.callCustomers,
+                title: 'Call top customers',
+                url: '/app/my-tasks#task-suggestions',
+              },
             ],
           },
         ],
@@ -224,7 +295,12 @@ apiSuite('executive brief: facts from a seeded week', () => {
           {
             text: 'Pat Tester wrote 30 hours ago and is waiting for your reply.',
             citations: [
-              { type: 'thread', id: ids.patThread, title: 'Conversation with Pat Tester', url: `/app/comms?thread=${ids.patThread}` },
+              {
+                type: 'thread',
+                id: ids.patThread,
+                title: 'Conversation with Pat Tester',
+                url: `/app/comms?thread=${ids.patThread}`,
+              },
             ],
           },
         ],
@@ -240,7 +316,12 @@ apiSuite('executive brief: facts from a seeded week', () => {
               goalCite(ids.arr, 'Grow ARR'),
               taskCite(ids.acme, 'Close Acme deal'),
               { type: 'run', id: ids.pipeline, title: 'Pipeline review', url: '/app/ai-factory' },
-              { type: 'thread', id: ids.patThread, title: 'Conversation with Pat Tester', url: `/app/comms?thread=${ids.patThread}` },
+              {
+                type: 'thread',
+                id: ids.patThread,
+                title: 'Conversation with Pat Tester',
+                url: `/app/comms?thread=${ids.patThread}`,
+              },
             ],
           },
         ],
@@ -257,7 +338,10 @@ apiSuite('executive brief: facts from a seeded week', () => {
     );
     expect(brief.actions).toEqual([
       { text: 'Review the plan of goal “Grow ARR”.', citations: [goalCite(ids.arr, 'Grow ARR')] },
-      { text: 'Finish or re-date task “Send contracts”.', citations: [taskCite(ids.sendContracts, 'Send contracts')] },
+      {
+        text: 'Finish or re-date task “Send contracts”.',
+        citations: [taskCite(ids.sendContracts, 'Send contracts')],
+      },
       {
         text: 'Answer run “Board prep”.',
         citations: [{ type: 'run', id: ids.boardPrep, title: 'Board prep', url: '/app/ai-factory' }],
@@ -268,15 +352,25 @@ apiSuite('executive brief: facts from a seeded week', () => {
   it('never cites a record of another tenant', () => {
     const cited = JSON.stringify([brief.sections, brief.actions]);
     expect(cited).not.toContain(ids.secret);
-    for (const word of ['Secret merger', 'Otto', 'Hidden work', 'slipping']) expect(cited).not.toContain(word);
+    for (const word of ['Secret merger', 'Otto', 'Hidden work', 'slipping'])
+      expect(cited).not.toContain(word);
   });
 
   it('measures the next brief from the previous one and says "Not enough data" when nothing moved', async () => {
-    const next = await generateBrief(t.ctx, ceo.id, { trigger: 'manual', now: new Date('2026-06-16T08:00:00.000Z') });
+    const next = await generateBrief(t.ctx, ceo.id, {
+      trigger: 'manual',
+      now: new Date('2026-06-16T08:00:00.000Z'),
+    });
     expect(next.period_start).toBe(NOW.toISOString());
     const byKey = Object.fromEntries(next.sections.map((s) => [s.key, s]));
-    expect(byKey.kpi_moves).toMatchObject({ enough_data: false, items: [{ text: 'Not enough data', citations: [] }] });
-    expect(byKey.why_it_moved).toMatchObject({ enough_data: false, items: [{ text: 'Not enough data', citations: [] }] });
+    expect(byKey.kpi_moves).toMatchObject({
+      enough_data: false,
+      items: [{ text: 'Not enough data', citations: [] }],
+    });
+    expect(byKey.why_it_moved).toMatchObject({
+      enough_data: false,
+      items: [{ text: 'Not enough data', citations: [] }],
+    });
   });
 
   it('serves the history newest first, one brief to its owner only, paginated', async () => {

@@ -8,7 +8,11 @@ import type { FactWaiting } from './briefs.facts.ts';
  * approvals inbox exists this is their runs awaiting an answer and their pending task suggestions;
  * when the inbox lands, point this function at it (the brief needs `{citation, text}` per item).
  */
-export async function itemsWaitingFor(ctx: AppContext, userId: string, limit: number): Promise<FactWaiting[]> {
+export async function itemsWaitingFor(
+  ctx: AppContext,
+  userId: string,
+  limit: number,
+): Promise<FactWaiting[]> {
   const [runs, suggestions] = await Promise.all([
     runsAwaitingInputOf(ctx, userId, limit),
     pendingSuggestionsOf(ctx, userId, limit),
@@ -21,7 +25,9 @@ export async function itemsWaitingFor(ctx: AppContext, userId: string, limit: nu
         type: 'run',
         id: r.id,
         title: r.definition_name,
-        url: r.conversation_id ? `/app/conversations/${encodeURIComponent(r.conversation_id)}` : '/app/ai-factory',
+        url: r.conversation_id
+          ? `/app/conversations/${encodeURIComponent(r.conversation_id)}`
+          : '/app/ai-factory',
       },
     }));
   const suggestionItems: FactWaiting[] = suggestions

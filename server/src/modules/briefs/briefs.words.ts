@@ -66,7 +66,7 @@ function actionsOf(sections: readonly TBriefSection[], refs: readonly BriefActio
   const out: TBriefItem[] = [];
   for (const a of refs.slice(0, 3)) {
     const item = itemOf(sections, a.ref);
-    if (!item || !item.citations.length || typeof a.text !== 'string' || !a.text.trim()) return null;
+    if (!item?.citations.length || typeof a.text !== 'string' || !a.text.trim()) return null;
     out.push({ text: a.text.trim().slice(0, 500), citations: item.citations });
   }
   return out;

@@ -332,7 +332,9 @@ export function threadsAwaitingReply(db: Db, o: { userId: string; before: string
     .limit(o.scan);
   return db
     .selectFrom('comms_threads as t')
-    .innerJoin('comms_messages as m', (j) => j.onRef('m.thread_id', '=', 't.id').onRef('m.seq', '=', 't.last_seq'))
+    .innerJoin('comms_messages as m', (j) =>
+      j.onRef('m.thread_id', '=', 't.id').onRef('m.seq', '=', 't.last_seq'),
+    )
     .select(['t.id', 'm.sender_id', 'm.sender_name', 'm.text', 'm.created_at'])
     .where('t.id', 'in', mine)
     .where('m.kind', '=', 'user')

@@ -358,6 +358,12 @@ export function runsAwaitingInputOf(ctx: AppContext, userId: string, limit: numb
 }
 
 /** The person's runs that completed in [since, until) (the brief's "why it moved" evidence). */
-export function runsFinishedBetween(ctx: AppContext, userId: string, since: string, until: string, limit: number) {
+export function runsFinishedBetween(
+  ctx: AppContext,
+  userId: string,
+  since: string,
+  until: string,
+  limit: number,
+) {
   return repo.runsFinishedBetween(ctx.db, { userId, since, until, limit });
 }

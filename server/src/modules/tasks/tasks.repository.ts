@@ -443,7 +443,13 @@ export interface BriefTaskRow {
  */
 export async function attentionTasksOf(
   db: Db,
-  o: { userId: string; today: string; priorities: readonly string[]; closedStatuses: readonly string[]; limit: number },
+  o: {
+    userId: string;
+    today: string;
+    priorities: readonly string[];
+    closedStatuses: readonly string[];
+    limit: number;
+  },
 ): Promise<BriefTaskRow[]> {
   const pick = (by: 'assigned_to_user_id' | 'created_by') => {
     let q = db

@@ -25,7 +25,12 @@ function makeBrief(over: Partial<TBrief> = {}): TBrief {
       },
     ],
     sections: [
-      { key: 'kpi_moves', title: 'KPI moves since the previous brief', enough_data: false, items: [{ text: 'Not enough data', citations: [] }] },
+      {
+        key: 'kpi_moves',
+        title: 'KPI moves since the previous brief',
+        enough_data: false,
+        items: [{ text: 'Not enough data', citations: [] }],
+      },
       {
         key: 'comms_waiting',
         title: 'Threads awaiting your reply',
@@ -33,7 +38,9 @@ function makeBrief(over: Partial<TBrief> = {}): TBrief {
         items: [
           {
             text: 'Pat wrote 30 hours ago and is waiting for your reply.',
-            citations: [{ type: 'thread', id: 'th1', title: 'Conversation with Pat', url: '/app/comms?thread=th1' }],
+            citations: [
+              { type: 'thread', id: 'th1', title: 'Conversation with Pat', url: '/app/comms?thread=th1' },
+            ],
           },
         ],
       },
@@ -50,7 +57,11 @@ describe('Brief page', () => {
       created_at: '2026-06-01T08:00:00.000Z',
       summary: 'An older brief.',
       summary_status: 'replaced',
-      delivery: { status: 'not_delivered', reason: 'connect ECONNREFUSED 127.0.0.1:2525', delivered_at: null },
+      delivery: {
+        status: 'not_delivered',
+        reason: 'connect ECONNREFUSED 127.0.0.1:2525',
+        delivered_at: null,
+      },
     });
     mockApi({
       'GET /api/users/me': { body: makeUser({ user_level: 'ceo' }) },
@@ -67,7 +78,10 @@ describe('Brief page', () => {
       '/app/my-tasks?task=t1',
     );
     expect(within(brief).getByText('Not enough data')).toBeInTheDocument();
-    expect(within(brief).getByRole('link', { name: /Conversation with Pat/ })).toHaveAttribute('href', '/app/comms?thread=th1');
+    expect(within(brief).getByRole('link', { name: /Conversation with Pat/ })).toHaveAttribute(
+      'href',
+      '/app/comms?thread=th1',
+    );
     expect(within(brief).queryByText(/not delivered/)).not.toBeInTheDocument();
 
     // The history opens an earlier brief, which says it was not delivered and why, and that its summary was replaced.

@@ -17,7 +17,8 @@ describe('brief schedule on the Profile page', () => {
 
     const on = await screen.findByRole('checkbox', { name: 'Send me a scheduled brief' });
     expect(on).not.toBeChecked();
-    for (const day of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri']) expect(screen.getByRole('checkbox', { name: day })).toBeChecked();
+    for (const day of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'])
+      expect(screen.getByRole('checkbox', { name: day })).toBeChecked();
     for (const day of ['Sat', 'Sun']) expect(screen.getByRole('checkbox', { name: day })).not.toBeChecked();
     expect(screen.getByLabelText('Time')).toHaveValue('07:30');
     expect(screen.getByLabelText('Time zone')).toHaveValue(browserTimeZone());
@@ -27,7 +28,12 @@ describe('brief schedule on the Profile page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
     expect(await screen.findByText('Brief schedule saved')).toBeInTheDocument();
     expect(callsTo('PATCH', '/api/users/me')[0].body).toEqual({
-      brief_schedule: { enabled: true, weekdays: [1, 2, 3, 4, 5, 6], time: '07:30', timezone: browserTimeZone() },
+      brief_schedule: {
+        enabled: true,
+        weekdays: [1, 2, 3, 4, 5, 6],
+        time: '07:30',
+        timezone: browserTimeZone(),
+      },
     });
   });
 

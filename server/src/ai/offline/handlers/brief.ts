@@ -31,7 +31,9 @@ const VERB: Record<string, (title: string) => string> = {
 export function actionsFromFacts(sections: readonly TBriefSection[], max = 3): BriefActionRef[] {
   const queues = ACTION_ORDER.map((key) => {
     const s = sections.find((x) => x.key === key);
-    return (s?.items ?? []).flatMap((item, i) => (item.citations.length ? [{ item, ref: `${key}:${i}` }] : []));
+    return (s?.items ?? []).flatMap((item, i) =>
+      item.citations.length ? [{ item, ref: `${key}:${i}` }] : [],
+    );
   });
   const out: BriefActionRef[] = [];
   for (let round = 0; out.length < max && queues.some((q) => q.length > round); round++) {
@@ -46,7 +48,8 @@ export function actionsFromFacts(sections: readonly TBriefSection[], max = 3): B
 }
 
 /** Items that state a fact (a placeholder such as "Nothing is waiting for you." cites nothing). */
-const factsOf = (s: TBriefSection | undefined) => (s?.enough_data ? s.items.filter((i) => i.citations.length) : []);
+const factsOf = (s: TBriefSection | undefined) =>
+  s?.enough_data ? s.items.filter((i) => i.citations.length) : [];
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -66,7 +69,8 @@ export const briefHandler: OfflineHandler = ({ data }) => {
     [factsOf(get('comms_waiting')).length, 'thread awaits your reply', 'threads await your reply'],
   ] as const;
   const said = parts.filter(([n]) => n > 0).map(([n, one, many]) => count(n, one, many));
-  const lead = factsOf(get('goals_at_risk'))[0] ?? factsOf(get('my_tasks'))[0] ?? factsOf(get('kpi_moves'))[0];
+  const lead =
+    factsOf(get('goals_at_risk'))[0] ?? factsOf(get('my_tasks'))[0] ?? factsOf(get('kpi_moves'))[0];
   const summary = said.length
     ? `Since the previous brief: ${said.join('; ')}.${lead ? ` Most pressing: ${lead.text}` : ''}`
     : 'Nothing needs your attention in this period.';

@@ -9,7 +9,8 @@ export const SUMMARY_REPLACED_TEXT =
   'The written summary named a number that is not in the facts, so the facts speak for themselves.';
 export const NOT_DELIVERED_TEXT = 'not delivered';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Whether the brief was e-mailed: shown only when e-mail is set up. */
 export function DeliveryNote({ brief }: { brief: TBrief }) {
@@ -48,7 +49,10 @@ export function BriefView({ brief }: { brief: TBrief }) {
             {brief.actions.map((a) => (
               <li key={a.text}>
                 {a.citations[0] ? (
-                  <Link to={a.citations[0].url} className="inline-flex items-center gap-1 font-medium hover:underline">
+                  <Link
+                    to={a.citations[0].url}
+                    className="inline-flex items-center gap-1 font-medium hover:underline"
+                  >
                     {a.text}
                     <ArrowRight className="size-4" aria-hidden="true" />
                   </Link>

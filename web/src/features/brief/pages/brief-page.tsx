@@ -12,7 +12,8 @@ import { BriefView } from '../components/brief-view';
 
 export const NO_BRIEF_TEXT = 'No brief yet. Generate one now, or turn on the schedule in your profile.';
 
-const day = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const day = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** /app/brief: the chosen brief (?id=, else the newest) and the history beside it. */
 export default function BriefPage() {

@@ -78,16 +78,24 @@ export function BriefScheduleForm({ user }: { user: TUser }) {
         <CardDescription>Your executive brief, prepared at this time on the days you pick.</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        <label className="flex items-center gap-2 text-sm font-medium">
-          <Checkbox checked={value.enabled} onChange={(e) => setValue((v) => ({ ...v, enabled: e.target.checked }))} />
+        <label htmlFor="brief-enabled" className="flex items-center gap-2 text-sm font-medium">
+          <Checkbox
+            id="brief-enabled"
+            checked={value.enabled}
+            onChange={(e) => setValue((v) => ({ ...v, enabled: e.target.checked }))}
+          />
           Send me a scheduled brief
         </label>
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-2 text-sm font-medium">Days</legend>
           <div className="flex flex-wrap gap-3">
             {WEEKDAYS.map(([day, label]) => (
-              <label key={day} className="flex items-center gap-1.5 text-sm">
-                <Checkbox checked={value.weekdays.includes(day)} onChange={() => toggleDay(day)} />
+              <label key={day} htmlFor={`brief-day-${day}`} className="flex items-center gap-1.5 text-sm">
+                <Checkbox
+                  id={`brief-day-${day}`}
+                  checked={value.weekdays.includes(day)}
+                  onChange={() => toggleDay(day)}
+                />
                 {label}
               </label>
             ))}
