@@ -49,12 +49,31 @@ function briefUser(dbFile: string): { email: string; seeded: string } {
   return { email, seeded };
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Seeding blocks this process's event loop for longer than the server's keep-alive timeout: let it see
+ * the sockets the server closed meanwhile before the next request (as workspace-lists does).
+ */
+async function settleConnections(baseURL: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    await sleep(200);
+    try {
+      await (await fetch(`${baseURL}/healthz`)).arrayBuffer();
+      return;
+    } catch (err) {
+      if (attempt >= 4) throw err;
+    }
+  }
+}
+
 /** POST /api/briefs/generate one at a time with the 100k-task data set (offline engine, no e-mail). */
 export const briefBench: ScenarioGroup = {
   name: 'brief',
   description: `builds ${BRIEFS} executive briefs one after another (POST /api/briefs/generate) for the busiest seeded user`,
   async run(ctx) {
     const { email, seeded } = briefUser(ctx.dbFile);
+    await settleConnections(ctx.baseURL);
     const auth = { Authorization: `Bearer ${await ctx.token(email)}` };
     const times: number[] = [];
     let failed = 0;
