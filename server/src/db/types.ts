@@ -115,6 +115,8 @@ export interface StrategicAdviceTable {
   crew_run_id: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON `[{type, id, title, url}]`: the records generated advice used (0017) */
+  citations?: string | null;
 }
 
 export interface TasksTable {

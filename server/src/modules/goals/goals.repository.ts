@@ -4,7 +4,13 @@ import type { Db } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { lowerLike } from '../../db/search.ts';
 import type { Database, GoalKpisTable, StrategicGoalsTable } from '../../db/types.ts';
-import { type GoalVisibilityBranch, goalBranchPredicate, goalVisibilityBranches } from './goals.policy.ts';
+import type { ViewerScope } from '../../platform/viewer.ts';
+import {
+  type GoalVisibilityBranch,
+  goalBranchPredicate,
+  goalVisibilityBranches,
+  visibleGoals,
+} from './goals.policy.ts';
 
 export interface GoalListOptions {
   userId: string;
@@ -259,4 +265,39 @@ export function openGoalsOfBranch(
     .orderBy('due_date')
     .limit(o.limit)
     .execute();
+}
+
+/** Of these goals and KPIs, the ones the viewer may see (goals.policy), with their goal's id and title. */
+export async function visibleGoalTitles(
+  db: Db,
+  viewer: ViewerScope,
+  o: { goalIds: readonly string[]; kpiIds: readonly string[] },
+): Promise<{
+  goals: { id: string; title: string }[];
+  kpis: { kpi_id: string; goal_id: string; title: string }[];
+}> {
+  const [goals, kpis] = await Promise.all([
+    o.goalIds.length
+      ? db
+          .selectFrom('strategic_goals')
+          .select(['id', 'title'])
+          .where('id', 'in', [...o.goalIds])
+          .where(visibleGoals(viewer))
+          .execute()
+      : [],
+    o.kpiIds.length
+      ? db
+          .selectFrom('goal_kpis')
+          .innerJoin('strategic_goals', 'strategic_goals.id', 'goal_kpis.goal_id')
+          .select([
+            'goal_kpis.id as kpi_id',
+            'strategic_goals.id as goal_id',
+            'strategic_goals.title as title',
+          ])
+          .where('goal_kpis.id', 'in', [...o.kpiIds])
+          .where(visibleGoals(viewer))
+          .execute()
+      : [],
+  ]);
+  return { goals, kpis };
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   COMPLETED_GOAL_STATUSES,
+  citationUrl,
   KPI_TREND_POINTS,
   MAX_KPIS_PER_GOAL,
   type TGoal,
+  type TRecordCitation,
   type ZCreateGoalRequest,
   type ZGoalListQuery,
   type ZKpiInput,
@@ -237,4 +239,21 @@ export async function openGoalsFor(
     o.kpisPerGoal,
   );
   return { rows, kpis, truncated: results.flat().length >= o.perBranch };
+}
+
+/**
+ * Citations of goals and KPIs (a KPI cites its goal) that the viewer may see; ids of records they may
+ * not see, or that are gone, are left out. Keyed `goal:<id>` and `kpi:<id>`.
+ */
+export async function goalCitations(
+  ctx: AppContext,
+  viewer: ViewerScope,
+  o: { goalIds: readonly string[]; kpiIds: readonly string[] },
+): Promise<Map<string, TRecordCitation>> {
+  const { goals, kpis } = await repo.visibleGoalTitles(ctx.db, viewer, o);
+  const cite = (id: string, title: string) => ({ type: 'goal', id, title, url: citationUrl('goal', id) });
+  return new Map([
+    ...goals.map((g) => [`goal:${g.id}`, cite(g.id, g.title)] as const),
+    ...kpis.map((k) => [`kpi:${k.kpi_id}`, cite(k.goal_id, k.title)] as const),
+  ]);
 }

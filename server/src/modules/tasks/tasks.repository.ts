@@ -510,3 +510,14 @@ export function tasksOfGoal(
           .orderBy('tasks.updated_at', 'desc');
   return picked.orderBy('tasks.id').limit(o.limit).execute();
 }
+
+/** Of these tasks, the ids and titles of those the viewer may see (tasks.policy). */
+export function visibleTaskTitles(db: Db, viewer: ViewerScope, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([] as { id: string; title: string }[]);
+  return db
+    .selectFrom('tasks')
+    .select(['tasks.id', 'tasks.title'])
+    .where('tasks.id', 'in', [...ids])
+    .where(visibleTasks(viewer, 'row'))
+    .execute();
+}

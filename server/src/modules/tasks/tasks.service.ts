@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import {
   CLOSED_TASK_STATUSES,
   COMPLETED_TASK_STATUS,
+  citationUrl,
   DASHBOARD_URGENT_PRIORITY,
   GOAL_RECENTLY_DONE_DAYS,
   GOAL_TASKS_LIMIT,
   type TGoalTasks,
+  type TRecordCitation,
   type TTask,
   type TTaskShare,
   type ZAssignTaskRequest,
@@ -362,4 +364,16 @@ export async function goalTasks(ctx: AppContext, caller: AuthUser, goalId: strin
     }),
   ]);
   return { open: await presentRows(ctx, viewer, open), done: await presentRows(ctx, viewer, done) };
+}
+
+/** Citations of the tasks (of these ids) the viewer may see, by id; the others are left out. */
+export async function taskCitations(
+  ctx: AppContext,
+  viewer: ViewerScope,
+  ids: readonly string[],
+): Promise<Map<string, TRecordCitation>> {
+  const rows = await repo.visibleTaskTitles(ctx.db, viewer, ids);
+  return new Map(
+    rows.map((r) => [r.id, { type: 'task', id: r.id, title: r.title, url: citationUrl('task', r.id) }]),
+  );
 }

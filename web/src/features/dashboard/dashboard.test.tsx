@@ -57,6 +57,7 @@ function makeAdvice(over: Partial<TAdvice> = {}): TAdvice {
     content: '**Retention** beats acquisition this quarter.',
     feedback: null,
     crew_run_id: null,
+    citations: [],
     user_id: 'user-ceo',
     organization_id: null,
     can_edit: true,

@@ -33,6 +33,7 @@ function makeAdvice(over: Partial<TAdvice> = {}): TAdvice {
     content: `${'Retention beats acquisition this quarter. '.repeat(12)}\n\n- one\n- two\n- three`,
     feedback: null,
     crew_run_id: null,
+    citations: [],
     user_id: 'user-ceo',
     organization_id: null,
     can_edit: true,
@@ -328,6 +329,32 @@ describe('Strategy Center: advice', () => {
     expect(preview).not.toHaveStyle({ maxHeight: '80px' });
     await userEvent.click(within(item).getByRole('button', { name: 'Show Less' }));
     expect(preview).toHaveStyle({ maxHeight: '80px' });
+  });
+
+  it('generated advice shows the records it used as chips, or says it used none; hand-written advice neither', async () => {
+    setup(
+      [],
+      [
+        makeAdvice({
+          crew_run_id: 'run-1',
+          citations: [
+            { type: 'goal', id: 'goal-1', title: 'Grow revenue', url: '/app/strategy?goal=goal-1' },
+          ],
+        }),
+        makeAdvice({ id: 'adv-2', advice_title: 'Nothing to go on', crew_run_id: 'run-2', citations: [] }),
+        makeAdvice({ id: 'adv-3', advice_title: 'By hand' }),
+      ],
+    );
+    const cited = await screen.findByRole('article', { name: 'Focus on retention' });
+    expect(within(cited).getByRole('link', { name: 'Goal: Grow revenue' })).toHaveAttribute(
+      'href',
+      '/app/strategy?goal=goal-1',
+    );
+    const none = screen.getByRole('article', { name: 'Nothing to go on' });
+    expect(within(none).getByText('No workspace record used')).toBeInTheDocument();
+    const byHand = screen.getByRole('article', { name: 'By hand' });
+    expect(within(byHand).queryByText('No workspace record used')).not.toBeInTheDocument();
+    expect(within(byHand).queryByRole('list', { name: 'Sources' })).not.toBeInTheDocument();
   });
 
   it('toasts "Content required" and sends nothing for blank content; saves feedback', async () => {
