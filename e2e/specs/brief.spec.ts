@@ -47,7 +47,7 @@ test.describe('executive brief', () => {
 
     await test.step('a citation chip opens its record', async () => {
       await factOf(page, `Task “${title}”`)
-        .getByRole('link', { name: `Task ${title}` })
+        .getByRole('link', { name: `Task: ${title}` })
         .click();
       await expect(page).toHaveURL(/\/app\/my-tasks/);
       const dialog = page.getByRole('dialog');

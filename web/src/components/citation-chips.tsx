@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 const TYPE_LABEL: Record<string, string> = {
   goal: 'Goal',
+  kpi: 'KPI',
   advice: 'Advice',
   task: 'Task',
   note: 'Note',
@@ -10,6 +11,7 @@ const TYPE_LABEL: Record<string, string> = {
   file: 'File',
   thread: 'Thread',
   run: 'Run',
+  suggestion: 'Suggestion',
   web: 'Web',
 };
 

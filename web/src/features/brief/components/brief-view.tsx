@@ -3,7 +3,7 @@ import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
-import { CitationChips } from './citation-chips';
+import { CitationChips } from '../../../components/citation-chips';
 
 export const SUMMARY_REPLACED_TEXT =
   'The written summary named a number that is not in the facts, so the facts speak for themselves.';
@@ -73,7 +73,8 @@ export function BriefView({ brief }: { brief: TBrief }) {
             {s.items.map((item, i) => (
               <li key={`${s.key}-${i}`} className={s.enough_data ? undefined : 'text-muted-foreground'}>
                 {item.text}
-                <CitationChips citations={item.citations} />
+                {/* A line with no record ("Not enough data", an empty list) shows no chips. */}
+                {item.citations.length ? <CitationChips citations={item.citations} /> : null}
               </li>
             ))}
           </ul>
