@@ -1,3 +1,4 @@
+import { ZRecordCitation } from './citations.ts';
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
 import { ZOptionalBody, ZOptionalText } from './fields.ts';
@@ -23,6 +24,8 @@ export const ZAdvice = z.object({
   organization_id: z.string().nullable(),
   /** The caller may edit, delete and give feedback (owner, or an admin/manager of its organization). */
   can_edit: z.boolean(),
+  /** The records generated advice used, those the reader may see (issue 20 §3); empty: none. */
+  citations: z.array(ZRecordCitation),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -41,6 +44,8 @@ const adviceFields = {
   organization_id: z.string().max(64).nullable().optional(),
   /** Accepted (spec payload) and ignored: the owner is the caller. */
   user_id: z.string().max(64).nullable().optional(),
+  /** Read-only (the generator sets them); a client may echo them back, ignored. */
+  citations: z.array(ZRecordCitation).max(50).optional(),
 };
 
 /** POST /api/strategic-advice/. */

@@ -1,30 +1,41 @@
 import { z } from 'zod';
 
-/** A record an AI output or a tool result is based on, with the address of the screen that opens it. */
-export const ZCitation = z.object({
+/**
+ * A workspace record an AI output used (issue 20 §3): the web shows it as a chip that opens `url`.
+ * The same shape as the brief's citations.
+ */
+export const ZRecordCitation = z.object({
   type: z.string(),
   id: z.string(),
   title: z.string(),
   url: z.string(),
 });
-export type TCitation = z.infer<typeof ZCitation>;
+export type TRecordCitation = z.infer<typeof ZRecordCitation>;
 
-const SCREEN_OF_TYPE: Record<string, [path: string, param: string]> = {
-  goal: ['/app/strategy', 'goal'],
-  advice: ['/app/strategy', 'advice'],
-  kpi: ['/app/strategy', 'goal'],
-  task: ['/app/my-tasks', 'task'],
-  note: ['/app/notes', 'note'],
-  contact: ['/app/contacts', 'contact'],
-  file: ['/app/files', 'file'],
-  thread: ['/app/comms', 'thread'],
-  conversation: ['/app/conversations', ''],
-};
+/** What an AI output that used no workspace record says under its text. */
+export const NO_WORKSPACE_RECORD_TEXT = 'No workspace record used';
 
-/** The in-app address of a record: the screen of its kind, pointed at the record. */
-export function recordUrl(type: string, id: string): string {
-  const screen = SCREEN_OF_TYPE[type];
-  if (!screen) return '/app/ceodashboard';
-  const [path, param] = screen;
-  return param ? `${path}?${param}=${encodeURIComponent(id)}` : `${path}/${encodeURIComponent(id)}`;
+/** Where the web opens a cited record (a web page's id is its own URL). */
+export function citationUrl(type: string, id: string): string {
+  const q = encodeURIComponent(id);
+  switch (type) {
+    case 'goal':
+      return `/app/strategy?goal=${q}`;
+    case 'advice':
+      return `/app/strategy?advice=${q}`;
+    case 'task':
+      return `/app/my-tasks?task=${q}`;
+    case 'note':
+      return `/app/notes?note=${q}`;
+    case 'contact':
+      return `/app/contacts?contact=${q}`;
+    case 'file':
+      return `/app/files?file=${q}`;
+    case 'thread':
+      return `/app/comms?thread=${q}`;
+    case 'web':
+      return id;
+    default:
+      return '/app/ceodashboard';
+  }
 }

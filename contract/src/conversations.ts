@@ -1,3 +1,4 @@
+import { ZRecordCitation } from './citations.ts';
 import { z } from 'zod';
 import { ZSeqCursor, ZSkip } from './common.ts';
 
@@ -84,6 +85,8 @@ export const ZConversationMessage = z.object({
   usage: ZTokenUsage.nullable(),
   /** Position in the conversation: messages are ordered by it, and `before` pages on it. */
   position: z.number().int(),
+  /** The records an assistant answer used (issue 20 §3); empty: none (or not an answer). */
+  citations: z.array(ZRecordCitation),
 });
 export type TConversationMessage = z.infer<typeof ZConversationMessage>;
 
@@ -138,6 +141,8 @@ export const ZChatResponse = z.object({
   user_message_id: z.string(),
   model: z.string().nullable(),
   usage: ZTokenUsage.nullable(),
+  /** The records the answer used; empty when it used none. */
+  citations: z.array(ZRecordCitation),
 });
 export type TChatResponse = z.infer<typeof ZChatResponse>;
 

@@ -61,6 +61,12 @@ export const ZKpi = z.object({
   current_value: z.number(),
   target_value: z.number().nullable(),
   unit: z.string().nullable(),
+  /** The date of the latest check-in (issue 20 §1); null when none was recorded. */
+  last_checkin_date: z.string().nullable(),
+  /** isKpiStale(last_checkin_date, today): no check-in for KPI_STALE_DAYS days. */
+  stale: z.boolean(),
+  /** The latest check-ins (at most KPI_TREND_POINTS), oldest first: the KPI's trend chart. */
+  trend: z.array(z.object({ date: z.string(), value: z.number() })),
 });
 export type TKpi = z.infer<typeof ZKpi>;
 

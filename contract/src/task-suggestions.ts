@@ -1,3 +1,4 @@
+import { ZRecordCitation } from './citations.ts';
 import { z } from 'zod';
 import { ZDateOnly, ZOptionalBody } from './fields.ts';
 import { TASK_PRIORITIES, TASK_TITLE_REQUIRED, ZTask, ZTaskPriority } from './tasks.ts';
@@ -42,6 +43,8 @@ export const ZTaskSuggestion = z.object({
   /** What it came from, for citation: kpi, goal or task and its id. */
   source_type: z.string().nullable(),
   source_id: z.string().nullable(),
+  /** The record it came from, when the reader may still see it (issue 20 §3); empty otherwise. */
+  citations: z.array(ZRecordCitation),
   /** The organization the task is shared with when approved. */
   organization_id: z.string().nullable(),
   created_at: z.string(),
@@ -67,6 +70,7 @@ export const ZApprovedSuggestion = z.strictObject({
   due_date: ZDateOnly.nullable().optional(),
   // Read-only fields a client may echo back unchanged; ignored.
   llm_context: z.string().nullable().optional(),
+  citations: z.array(ZRecordCitation).max(50).optional(),
   rejection_reason: z.string().nullable().optional(),
   status: z.string().optional(),
   source_type: z.string().nullable().optional(),

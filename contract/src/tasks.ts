@@ -62,6 +62,8 @@ export const ZTask = z.object({
   created_by: z.string(),
   created_by_user: ZUserRef.nullable(),
   shared_org_ids: z.array(z.string()),
+  /** The strategic goal this task serves (issue 20 §1), or null. */
+  goal_id: z.string().nullable(),
   /** Computed per caller: the creator may do all three; the assignee may edit; an admin/manager of a
    * shared organization may edit and assign; a ceo member of a shared organization may assign. */
   can_edit: z.boolean(),
@@ -86,6 +88,8 @@ export const ZCreateTaskRequest = z.strictObject({
   assigned_to_user_id: z.string().max(64).nullable().optional(),
   /** Organizations to share with at creation; only organizations you belong to. */
   shared_org_ids: ZOrgIds.optional(),
+  /** A goal the caller may see (else 422), or null. */
+  goal_id: z.string().max(64).nullable().optional(),
 });
 export type TCreateTaskRequest = z.input<typeof ZCreateTaskRequest>;
 
@@ -101,6 +105,8 @@ export const ZUpdateTaskRequest = z.strictObject({
   due_date: ZDateOnly.nullable().optional(),
   notes: ZOptionalBody(20_000).optional(),
   assigned_to_user_id: z.string().max(64).nullable().optional(),
+  /** A goal the caller may see (else 422), or null to unlink; needs can_edit. */
+  goal_id: z.string().max(64).nullable().optional(),
 });
 export type TUpdateTaskRequest = z.input<typeof ZUpdateTaskRequest>;
 
@@ -135,3 +141,16 @@ export const ZUrgentTaskQuery = z.object({
 /** GET /api/tasks/{id}/shares: the organizations a task is shared with. */
 export const ZTaskShare = ZOrgRef;
 export type TTaskShare = z.infer<typeof ZTaskShare>;
+
+/** GET /api/strategic-goals/{id}/tasks: the goal's tasks the caller may see. */
+export const ZGoalTasks = z.object({
+  /** Not Done or Cancelled, soonest due first (undated last). */
+  open: z.array(ZTask),
+  /** Done in the last GOAL_RECENTLY_DONE_DAYS days, latest first. */
+  done: z.array(ZTask),
+});
+export type TGoalTasks = z.infer<typeof ZGoalTasks>;
+/** "Recently done" on a goal: Done within this many days. */
+export const GOAL_RECENTLY_DONE_DAYS = 14;
+/** At most this many tasks in each half of a goal's task list. */
+export const GOAL_TASKS_LIMIT = 50;

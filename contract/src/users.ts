@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_CHANGE_MIN } from './auth.ts';
+import { ZBriefSchedule } from './briefs.ts';
 import { ZEmail, ZJsonObject, ZSkip } from './common.ts';
 
 export const USER_LEVELS = ['waitlisted', 'user', 'admin', 'ceo'] as const;
@@ -40,6 +41,8 @@ export const ZUser = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   profile: ZProfile,
+  /** The executive brief's schedule; null until the user saves one (the web offers the default). */
+  brief_schedule: ZBriefSchedule.nullable().optional(),
 });
 export type TUser = z.infer<typeof ZUser>;
 
@@ -68,6 +71,8 @@ export const ZUpdateMeRequest = z.strictObject({
     .max(256)
     .optional(),
   current_password: z.string().max(256).optional(),
+  /** The brief's schedule; null clears it (back to the default, off). */
+  brief_schedule: ZBriefSchedule.nullable().optional(),
   /** Never allowed through this endpoint: present only so the server can answer 403 clearly. */
   user_level: z.string().max(50).optional(),
 });

@@ -15,6 +15,7 @@ import { registerAdviceRunSteps } from './modules/advice/advice.run-step.ts';
 import { adviceRoutes } from './modules/advice/advice.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { commsDraftInboxHandler } from './modules/comms/comms.messages.ts';
+import { briefsRoutes } from './modules/briefs/briefs.routes.ts';
 import { commsRoutes } from './modules/comms/comms.routes.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
@@ -218,6 +219,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   registerInboxHandler('comms_draft', commsDraftInboxHandler);
   registerInboxHandler('tool_approval', toolApprovalInboxHandler);
   await app.register(inboxRoutes, { ctx });
+  await app.register(briefsRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));
   if (!servingWeb) app.setNotFoundHandler(sendNotFound);

@@ -103,6 +103,14 @@ const ZEnv = z.object({
   OIDC_BUTTON_LABEL: z.string().trim().min(1).max(60).default('Single sign-on'),
   /** Comma-separated e-mail domains whose first sign-in starts as `user` instead of `waitlisted`. */
   OIDC_ALLOWED_DOMAINS: z.string().default(''),
+  /** Executive briefs are also e-mailed through this SMTP server (smtp://user:pass@host:587); unset: not e-mailed. */
+  SMTP_URL: z.string().optional(),
+  /** The sender of brief e-mails. */
+  SMTP_FROM: z.string().default('Command Centre <brief@commandcentre.example>'),
+  /** The app's public address, for links in e-mails (default http://localhost:PORT). */
+  PUBLIC_URL: z.string().optional(),
+  /** How often the brief scheduler looks for due briefs; 0 turns the loop off (tests drive it themselves). */
+  BRIEF_SCHEDULER_POLL_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -148,6 +156,7 @@ export interface AppConfig {
   /** Bytes of cached reads (0: none). */
   readCacheBytes: number;
   runs: { leaseMs: number; concurrency: number; pollMs: number };
+  briefs: { smtpUrl?: string; smtpFrom: string; publicUrl: string; schedulerPollMs: number };
   ai: {
     openaiApiKey?: string;
     openaiBaseUrl?: string;
@@ -246,6 +255,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimit: e.BODY_LIMIT,
     readCacheBytes: Math.round(e.READ_CACHE_MB * 1024 * 1024),
     runs: { leaseMs: e.RUN_LEASE_MS, concurrency: e.RUN_WORKER_CONCURRENCY, pollMs: e.RUN_POLL_MS },
+    briefs: {
+      smtpUrl: e.SMTP_URL || undefined,
+      smtpFrom: e.SMTP_FROM,
+      publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+      schedulerPollMs: e.BRIEF_SCHEDULER_POLL_MS,
+    },
     ai: {
       openaiApiKey: e.OPENAI_API_KEY,
       openaiBaseUrl: e.OPENAI_BASE_URL,

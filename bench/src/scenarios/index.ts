@@ -1,4 +1,5 @@
 import { authUsersOrgs } from './auth-users-orgs.ts';
+import { briefBench } from './brief.ts';
 import { bundleSize } from './bundle-size.ts';
 import { chat } from './chat.ts';
 import { commsStreams } from './comms-streams.ts';
@@ -14,6 +15,7 @@ export const GROUPS: ScenarioGroup[] = [
   bundleSize,
   lighthouseGroup,
   workspaceLists,
+  briefBench,
   runsBench,
   files,
   commsStreams,

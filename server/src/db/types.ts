@@ -15,6 +15,10 @@ export interface UsersTable {
   updated_at: string;
   /** the organization this account was created through (0012): its admins may edit the account */
   managed_by_organization_id?: string | null;
+  /** the brief schedule as JSON (0018), null until the user saves one */
+  brief_schedule?: string | null;
+  /** 1 when the schedule is on (0018): the scheduler reads these users only */
+  brief_schedule_on?: number;
 }
 
 export interface ProfilesTable {
@@ -121,6 +125,18 @@ export interface GoalKpisTable {
   unit: string | null;
 }
 
+/** One value of a KPI on one date (0017): unique per (kpi_id, date). */
+export interface KpiCheckinsTable {
+  id: string;
+  kpi_id: string;
+  value: number;
+  /** YYYY-MM-DD */
+  date: string;
+  note: string | null;
+  user_id: string | null;
+  created_at: string;
+}
+
 export interface StrategicAdviceTable {
   id: string;
   user_id: string;
@@ -131,6 +147,8 @@ export interface StrategicAdviceTable {
   crew_run_id: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON `[{type, id, title, url}]`: the records generated advice used (0017) */
+  citations?: string | null;
 }
 
 export interface TasksTable {
@@ -147,6 +165,8 @@ export interface TasksTable {
   created_by: string;
   created_at: string;
   updated_at: string;
+  /** the strategic goal this task serves (0017) */
+  goal_id?: string | null;
 }
 
 export interface TaskSharesTable {
@@ -313,6 +333,8 @@ export interface ConversationMessagesTable {
   flow_run_id: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON `[{type, id, title, url}]`: the records the answer used (0017); null before */
+  citations?: string | null;
 }
 
 export interface FactoryItemColumns {
@@ -487,8 +509,37 @@ export interface ActivityTable {
   undo_of: string | null;
 }
 
+/** An executive brief (0018): facts, checked words and delivery. */
+export interface BriefsTable {
+  id: string;
+  user_id: string;
+  period_start: string;
+  period_end: string;
+  created_at: string;
+  trigger: string;
+  summary: string;
+  summary_status: string;
+  /** JSON */
+  actions: string;
+  /** JSON */
+  sections: string;
+  delivery_status: string;
+  delivery_error: string | null;
+  delivered_at: string | null;
+}
+
+/** A scheduled brief's slot (0018), claimed once per (user, slot time). */
+export interface BriefSlotsTable {
+  user_id: string;
+  slot_at: string;
+  claimed_at: string;
+  brief_id: string | null;
+}
+
 export interface Database {
   activity: ActivityTable;
+  briefs: BriefsTable;
+  brief_slots: BriefSlotsTable;
   memories: MemoriesTable;
   search_documents: SearchDocumentsTable;
   task_suggestions: TaskSuggestionsTable;
@@ -513,6 +564,7 @@ export interface Database {
   organization_members: OrganizationMembersTable;
   strategic_goals: StrategicGoalsTable;
   goal_kpis: GoalKpisTable;
+  kpi_checkins: KpiCheckinsTable;
   strategic_advice: StrategicAdviceTable;
   tasks: TasksTable;
   task_shares: TaskSharesTable;

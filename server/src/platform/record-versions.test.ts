@@ -18,6 +18,9 @@ const NOT_RECORDS = new Set([
   'GET /api/tasks/{id}/shares', // organization references
   'GET /api/comms/threads/{id}/messages', // a message is never edited: an append-only log
   'GET /api/users/me/api-keys', // a key is created and revoked, never edited
+  'GET /api/strategic-goals/{id}/kpis/{kpiId}/checkins', // never edited: a second one that date replaces it
+  'GET /api/briefs', // a brief is written once by the server; no client edits it
+  'GET /api/briefs/{id}',
 ]);
 
 apiSuite('every record read by id and every list row carries updated_at', () => {

@@ -2,11 +2,13 @@ import { accountRows } from './accounts.ts';
 import { apiKeyRows } from './api-keys.ts';
 import { activityRows } from './activity.ts';
 import { adviceRows } from './advice.ts';
+import { briefRows } from './briefs.ts';
 import { commsRows } from './comms.ts';
 import { contactRows } from './contacts.ts';
 import { conversationRows } from './conversations.ts';
 import { factoryRows } from './factory.ts';
 import { fileRows } from './files.ts';
+import { goalProgressRows } from './goal-progress.ts';
 import { goalRows } from './goals.ts';
 import { inboxRows } from './inbox.ts';
 import { journalRows } from './journals.ts';
@@ -24,6 +26,7 @@ export const MATRIX: Record<string, Row[]> = {
   'api keys': apiKeyRows,
   organizations: organizationRows,
   goals: goalRows,
+  'goal progress (KPI check-ins, goal tasks)': goalProgressRows,
   advice: adviceRows,
   tasks: taskRows,
   'task suggestions': taskSuggestionRows,
@@ -38,6 +41,7 @@ export const MATRIX: Record<string, Row[]> = {
   files: fileRows,
   activity: activityRows,
   inbox: inboxRows,
+  briefs: briefRows,
 };
 
 export {

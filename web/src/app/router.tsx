@@ -12,7 +12,8 @@ const LoginPage = lazy(() => import('../features/auth/pages/login-page'));
 const SignupPage = lazy(() => import('../features/auth/pages/signup-page'));
 const WaitlistPage = lazy(() => import('../features/auth/pages/waitlist-page'));
 const AppShell = lazy(() => import('./shell/app-shell'));
-const CeoDashboardPage = lazy(() => import('../features/dashboard/pages/ceo-dashboard-page'));
+const CeoDashboardPage = lazy(() => import('./routes/ceo-dashboard-route'));
+const BriefPage = lazy(() => import('../features/brief/pages/brief-page'));
 const StrategyPage = lazy(() => import('../features/strategy/pages/strategy-page'));
 const MyTasksPage = lazy(() => import('./routes/my-tasks-route'));
 const RunPage = lazy(() => import('../features/run/pages/run-page'));
@@ -62,6 +63,7 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, element: <Navigate to="/app/ceodashboard" replace /> },
               { path: 'ceodashboard', element: <CeoDashboardPage /> },
+              { path: 'brief', element: <BriefPage /> },
               { path: 'strategy', element: <StrategyPage /> },
               { path: 'my-tasks', element: <MyTasksPage /> },
               { path: 'run', element: <RunPage /> },

@@ -17,6 +17,8 @@ import * as m0013 from './0013_record_versions.ts';
 import * as m0014 from './0014_tool_approvals.ts';
 import * as m0015 from './0015_inbox_items.ts';
 import * as m0016 from './0016_activity.ts';
+import * as m0017 from './0017_kpi_checkins_goal_links.ts';
+import * as m0018 from './0018_briefs.ts';
 import * as m0020 from './0020_api_keys.ts';
 import * as m0021 from './0021_oidc.ts';
 
@@ -38,6 +40,8 @@ const migrations: Record<string, Migration> = {
   '0014_tool_approvals': m0014,
   '0015_inbox_items': m0015,
   '0016_activity': m0016,
+  '0017_kpi_checkins_goal_links': m0017,
+  '0018_briefs': m0018,
   '0020_api_keys': m0020,
   '0021_oidc': m0021,
 };

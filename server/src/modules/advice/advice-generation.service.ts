@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { generateText, type JSONValue } from 'ai';
+import { citationsNamedIn } from '../../ai/citations.ts';
 import { loadWorkspaceSnapshot, type WorkspaceSnapshot } from '../../ai/context/workspace-snapshot.ts';
 import { resolveModel } from '../../ai/models.ts';
 import { nowIso, withTx } from '../../db/index.ts';
@@ -104,6 +105,8 @@ export async function generateStrategicAdvice(
     crew_run_id: opts.runId ?? null,
     created_at: now,
     updated_at: now,
+    // The snapshot's records the advice names: read back through visibleCitations for each reader.
+    citations: JSON.stringify(citationsNamedIn(text, snapshot)),
   };
   await withTx(ctx.db, async (trx) => {
     await repo.insertAdvice(trx, row);

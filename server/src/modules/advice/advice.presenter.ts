@@ -1,8 +1,13 @@
-import type { TAdvice } from '@cc/contract';
+import type { TAdvice, TRecordCitation } from '@cc/contract';
 import type { StrategicAdviceTable } from '../../db/types.ts';
 
 /** The API shape of a strategic advice item. */
-export function presentAdvice(row: StrategicAdviceTable, rights: { canEdit: boolean }): TAdvice {
+export function presentAdvice(
+  row: StrategicAdviceTable,
+  rights: { canEdit: boolean },
+  /** Its citations the reader may see (ai/citations.ts visibleCitations). */
+  citations: TRecordCitation[] = [],
+): TAdvice {
   return {
     id: row.id,
     advice_title: row.advice_title,
@@ -12,6 +17,7 @@ export function presentAdvice(row: StrategicAdviceTable, rights: { canEdit: bool
     user_id: row.user_id,
     organization_id: row.organization_id,
     can_edit: rights.canEdit,
+    citations,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

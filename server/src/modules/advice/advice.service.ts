@@ -15,6 +15,8 @@ import type { AppContext } from '../../platform/context.ts';
 import { forbidden } from '../../platform/errors.ts';
 import { loadViewer, loadWithRights } from '../../platform/viewer.ts';
 import { adviceRights } from './advice.policy.ts';
+import { parseCitations, visibleCitations } from '../../ai/citations.ts';
+import type { Viewer } from '../../platform/viewer.ts';
 import { presentAdvice } from './advice.presenter.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './advice.repository.ts';
@@ -26,7 +28,7 @@ async function load(ctx: AppContext, caller: AuthUser, id: string) {
     rights: (advice, _none, v) => adviceRights(advice, v),
     missing: 'Advice not found',
   });
-  return { row, levels: viewer.levels, ...rights };
+  return { row, viewer, levels: viewer.levels, ...rights };
 }
 
 async function editable(ctx: AppContext, caller: AuthUser, id: string) {
@@ -49,12 +51,19 @@ export async function listAdvice(
     skip: q.skip,
     limit: q.limit,
   });
-  return rows.map((r) => presentAdvice(r, adviceRights(r, viewer)));
+  return Promise.all(
+    rows.map(async (r) => presentAdvice(r, adviceRights(r, viewer), await citedFor(ctx, viewer, r))),
+  );
+}
+
+/** The advice's citations the viewer may see (advice filed under an organization has other readers). */
+function citedFor(ctx: AppContext, viewer: Viewer, row: StrategicAdviceTable) {
+  return visibleCitations(ctx, viewer, parseCitations(row.citations));
 }
 
 export async function getAdvice(ctx: AppContext, caller: AuthUser, id: string): Promise<TAdvice> {
-  const { row, canEdit } = await load(ctx, caller, id);
-  return presentAdvice(row, { canEdit });
+  const { row, canEdit, viewer } = await load(ctx, caller, id);
+  return presentAdvice(row, { canEdit }, await citedFor(ctx, viewer, row));
 }
 
 export async function createAdvice(

@@ -316,3 +316,56 @@ export async function countSentBy(db: Db, threadId: string, senderId: string): P
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * The user's visible threads whose last public message was sent by someone else before `before`, oldest
+ * first. Reads the user's participant rows (comms_participants_list_idx) and each thread's last message
+ * by its key (comms_messages_thread_idx); bounded by `scan` participant rows.
+ */
+export function threadsAwaitingReply(db: Db, o: { userId: string; before: string; scan: number }) {
+  const mine = db
+    .selectFrom('comms_participants')
+    .select('thread_id')
+    .where('user_id', '=', o.userId)
+    .where('visible', '=', 1)
+    .orderBy('updated_at', 'desc')
+    .limit(o.scan);
+  return db
+    .selectFrom('comms_threads as t')
+    .innerJoin('comms_messages as m', (j) =>
+      j.onRef('m.thread_id', '=', 't.id').onRef('m.seq', '=', 't.last_seq'),
+    )
+    .select(['t.id', 'm.sender_id', 'm.sender_name', 'm.text', 'm.created_at'])
+    .where('t.id', 'in', mine)
+    .where('m.kind', '=', 'user')
+    .where('m.sender_id', 'is not', null)
+    .where('m.sender_id', '!=', o.userId)
+    .where('m.created_at', '<', o.before)
+    .orderBy('m.created_at')
+    .execute();
+}
+
+/** Public messages in [since, until) of the user's visible threads, newest first, at most `limit`. */
+export function messagesOfUserBetween(
+  db: Db,
+  o: { userId: string; since: string; until: string; scan: number; limit: number },
+) {
+  const mine = db
+    .selectFrom('comms_participants')
+    .select('thread_id')
+    .where('user_id', '=', o.userId)
+    .where('visible', '=', 1)
+    .orderBy('updated_at', 'desc')
+    .limit(o.scan);
+  return db
+    .selectFrom('comms_messages')
+    .select(['id', 'thread_id', 'sender_id', 'sender_name', 'text', 'created_at'])
+    .where('thread_id', 'in', mine)
+    .where('visible_to', 'is', null)
+    .where('kind', '=', 'user')
+    .where('created_at', '>=', o.since)
+    .where('created_at', '<', o.until)
+    .orderBy('created_at', 'desc')
+    .limit(o.limit)
+    .execute();
+}

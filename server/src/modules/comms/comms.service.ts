@@ -203,3 +203,17 @@ export async function senderOf(ctx: AppContext, userId: string): Promise<{ id: s
   const u = await repo.userName(ctx.db, userId);
   return { id: userId, name: u ? displayName(u) : 'Unknown user' };
 }
+
+/** Threads the person takes part in whose last message is someone else's and older than `before`. */
+export function threadsAwaitingReply(ctx: AppContext, userId: string, before: string, scan: number) {
+  return repo.threadsAwaitingReply(ctx.db, { userId, before, scan });
+}
+
+/** Messages exchanged in [since, until) in the person's threads (newest first, at most `limit`). */
+export function messagesOfUserBetween(
+  ctx: AppContext,
+  userId: string,
+  o: { since: string; until: string; scan: number; limit: number },
+) {
+  return repo.messagesOfUserBetween(ctx.db, { userId, ...o });
+}

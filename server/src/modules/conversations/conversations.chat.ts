@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { CHAT_FAILURE_TEXT, type TChatResponse, type TMessageStatus, type ZChatRequest } from '@cc/contract';
+import {
+  CHAT_FAILURE_TEXT,
+  type TChatResponse,
+  type TMessageStatus,
+  type TRecordCitation,
+  type ZChatRequest,
+} from '@cc/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { type AssistantTurnInput, streamAssistantTurn } from '../../ai/assistant.ts';
+import { citationsOf } from '../../ai/citations.ts';
 import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -270,6 +277,7 @@ async function runChat(
     let error: string | null = null;
     const model = turn.model;
     let usage: { inputTokens: number | null; outputTokens: number | null } | null = null;
+    let citations: TRecordCitation[] = [];
     try {
       for await (const chunk of turn.textStream) {
         if (controller.signal.aborted) break;
@@ -282,8 +290,10 @@ async function runChat(
       }
       if (controller.signal.aborted) status = 'stopped';
       else {
-        const { inputTokens, outputTokens } = (await turn.result).usage;
+        const done = await turn.result;
+        const { inputTokens, outputTokens } = done.usage;
         usage = { inputTokens: inputTokens ?? null, outputTokens: outputTokens ?? null };
+        citations = citationsOf(done.sources);
       }
     } catch (err) {
       if (controller.signal.aborted) {
@@ -303,6 +313,7 @@ async function runChat(
       error,
       input_tokens: usage?.inputTokens ?? null,
       output_tokens: usage?.outputTokens ?? null,
+      citations: JSON.stringify(citations),
     });
     return {
       id: reply.id,
@@ -313,6 +324,7 @@ async function runChat(
       user_message_id: userMessage.id,
       model,
       usage: usage ? { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens } : null,
+      citations,
     };
   } finally {
     // Whatever happened, no model call outlives the request.

@@ -1,4 +1,5 @@
 import type { TConversation, TConversationMessage, TMessageSender, TMessageStatus } from '@cc/contract';
+import { parseCitations } from '../../ai/citations.ts';
 import type { ConversationsTable } from '../../db/types.ts';
 import type { MessageRow } from './conversations.repository.ts';
 
@@ -27,5 +28,6 @@ export function presentMessage(row: MessageRow): TConversationMessage {
         }
       : null,
     position: Number(row.position),
+    citations: parseCitations(row.citations),
   };
 }

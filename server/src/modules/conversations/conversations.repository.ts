@@ -93,7 +93,7 @@ export async function updateMessage(
   set: Partial<
     Pick<
       ConversationMessagesTable,
-      'text' | 'status' | 'model' | 'input_tokens' | 'output_tokens' | 'error' | 'updated_at'
+      'text' | 'status' | 'model' | 'input_tokens' | 'output_tokens' | 'error' | 'updated_at' | 'citations'
     >
   >,
 ): Promise<void> {
@@ -137,6 +137,7 @@ function messagePageOf(db: Db, p: MessagePageParams) {
       'crew_run_id',
       'flow_run_id',
       'created_at',
+      'citations',
     ])
     .where('conversation_id', '=', p.conversationId);
   if (p.before !== null) q = q.where('position', '<', p.before);

@@ -4,7 +4,13 @@ import type { Db } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { lowerLike } from '../../db/search.ts';
 import type { Database, GoalKpisTable, StrategicGoalsTable } from '../../db/types.ts';
-import { type GoalVisibilityBranch, goalBranchPredicate, goalVisibilityBranches } from './goals.policy.ts';
+import type { ViewerScope } from '../../platform/viewer.ts';
+import {
+  type GoalVisibilityBranch,
+  goalBranchPredicate,
+  goalVisibilityBranches,
+  visibleGoals,
+} from './goals.policy.ts';
 
 export interface GoalListOptions {
   userId: string;
@@ -220,10 +226,26 @@ export async function deleteGoal(db: Db, id: string): Promise<void> {
   await db.deleteFrom('strategic_goals').where('id', '=', id).execute();
 }
 
-/** Replaces the goal's KPI list (run inside the goal's transaction). */
+/**
+ * Replaces the goal's KPI list (run inside the goal's transaction): KPIs left out are deleted, KPIs
+ * that stay are updated in place (so their check-ins, which cascade from the KPI, stay), new ones added.
+ */
 export async function replaceKpis(db: Db, goalId: string, kpis: GoalKpisTable[]): Promise<void> {
-  await db.deleteFrom('goal_kpis').where('goal_id', '=', goalId).execute();
-  if (kpis.length) await db.insertInto('goal_kpis').values(kpis).execute();
+  const existing = await db.selectFrom('goal_kpis').select('id').where('goal_id', '=', goalId).execute();
+  const keep = new Set(kpis.map((k) => k.id));
+  const gone = existing.map((k) => k.id).filter((id) => !keep.has(id));
+  if (gone.length) await db.deleteFrom('goal_kpis').where('id', 'in', gone).execute();
+  const have = new Set(existing.map((k) => k.id));
+  for (const k of kpis.filter((k) => have.has(k.id))) {
+    const { id, goal_id: _goal, ...set } = k;
+    await db.updateTable('goal_kpis').set(set).where('id', '=', id).execute();
+  }
+  const added = kpis.filter((k) => !have.has(k.id));
+  if (added.length) await db.insertInto('goal_kpis').values(added).execute();
+}
+
+export async function setKpiValue(db: Db, kpiId: string, value: number): Promise<void> {
+  await db.updateTable('goal_kpis').set({ current_value: value }).where('id', '=', kpiId).execute();
 }
 
 /**
@@ -243,4 +265,39 @@ export function openGoalsOfBranch(
     .orderBy('due_date')
     .limit(o.limit)
     .execute();
+}
+
+/** Of these goals and KPIs, the ones the viewer may see (goals.policy), with their goal's id and title. */
+export async function visibleGoalTitles(
+  db: Db,
+  viewer: ViewerScope,
+  o: { goalIds: readonly string[]; kpiIds: readonly string[] },
+): Promise<{
+  goals: { id: string; title: string }[];
+  kpis: { kpi_id: string; goal_id: string; title: string }[];
+}> {
+  const [goals, kpis] = await Promise.all([
+    o.goalIds.length
+      ? db
+          .selectFrom('strategic_goals')
+          .select(['id', 'title'])
+          .where('id', 'in', [...o.goalIds])
+          .where(visibleGoals(viewer))
+          .execute()
+      : [],
+    o.kpiIds.length
+      ? db
+          .selectFrom('goal_kpis')
+          .innerJoin('strategic_goals', 'strategic_goals.id', 'goal_kpis.goal_id')
+          .select([
+            'goal_kpis.id as kpi_id',
+            'strategic_goals.id as goal_id',
+            'strategic_goals.title as title',
+          ])
+          .where('goal_kpis.id', 'in', [...o.kpiIds])
+          .where(visibleGoals(viewer))
+          .execute()
+      : [],
+  ]);
+  return { goals, kpis };
 }

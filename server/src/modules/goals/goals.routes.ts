@@ -4,6 +4,10 @@ import {
   ZGoal,
   ZGoalListQuery,
   ZIdParams,
+  ZKpiCheckin,
+  ZKpiCheckinListQuery,
+  ZKpiCheckinParams,
+  ZKpiCheckinRequest,
   ZUpdateGoalRequest,
 } from '@cc/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -12,9 +16,10 @@ import { currentUser } from '../../platform/auth/authenticate.ts';
 import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as goals from './goals.service.ts';
+import * as checkins from './kpi-checkins.service.ts';
 
 /** What the cached GET routes of this module read (see platform/response-cache.ts). */
-const GOAL_TABLES = ['strategic_goals', 'goal_kpis', 'organization_members', 'organizations'];
+const GOAL_TABLES = ['strategic_goals', 'goal_kpis', 'kpi_checkins', 'organization_members', 'organizations'];
 
 const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 const tags = ['strategic goals'];
@@ -78,5 +83,36 @@ export const goalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       await goals.deleteGoal(ctx, currentUser(req), req.params.id);
       return reply.code(204).send(null);
     },
+  );
+
+  app.get(
+    '/api/strategic-goals/:id/kpis/:kpiId/checkins',
+    {
+      schema: {
+        tags,
+        summary: "A KPI's check-ins (its history), oldest first",
+        params: ZKpiCheckinParams,
+        querystring: ZKpiCheckinListQuery,
+        response: { 200: z.array(ZKpiCheckin), ...errors },
+      },
+    },
+    async (req) => checkins.listCheckins(ctx, currentUser(req), req.params.id, req.params.kpiId, req.query),
+  );
+
+  app.post(
+    '/api/strategic-goals/:id/kpis/:kpiId/checkins',
+    {
+      schema: {
+        tags,
+        summary: "Record a KPI's value on a date (default today); a second one that day replaces it",
+        params: ZKpiCheckinParams,
+        body: ZKpiCheckinRequest,
+        response: { 201: ZKpiCheckin, ...errors },
+      },
+    },
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(await checkins.recordCheckin(ctx, currentUser(req), req.params.id, req.params.kpiId, req.body)),
   );
 };

@@ -1,27 +1,89 @@
 import { randomUUID } from 'node:crypto';
 import {
   COMPLETED_GOAL_STATUSES,
+  citationUrl,
+  KPI_TREND_POINTS,
   MAX_KPIS_PER_GOAL,
   type TGoal,
+  type TRecordCitation,
   type ZCreateGoalRequest,
   type ZGoalListQuery,
   type ZKpiInput,
   type ZUpdateGoalRequest,
 } from '@cc/contract';
 import type { z } from 'zod';
-import { nowIso, withTx } from '../../db/index.ts';
+import { type Db, nowIso, withTx } from '../../db/index.ts';
 import type { GoalKpisTable, StrategicGoalsTable } from '../../db/types.ts';
 import { assertMemberOf } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden } from '../../platform/errors.ts';
-import { loadViewer, loadWithRights, type ViewerScope } from '../../platform/viewer.ts';
+import { loadViewer, loadWithRights, type Viewer, type ViewerScope } from '../../platform/viewer.ts';
 import { goalRights, goalVisibilityBranches } from './goals.policy.ts';
-import { presentGoal } from './goals.presenter.ts';
+import { type KpiHistory, type KpiTrend, presentGoal } from './goals.presenter.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './goals.repository.ts';
+import * as checkinRepo from './kpi-checkins.repository.ts';
 
-/** The goal and the caller's rights; 404 when the caller may not see it. */
+/** Today's date (UTC, YYYY-MM-DD): the default date of a check-in and the day `stale` is judged on. */
+export const todayUtc = () => nowIso().slice(0, 10);
+
+/** The trends of these KPIs (one query for the whole page) and today's date, for the presenter. */
+async function historyOf(ctx: AppContext, kpis: readonly GoalKpisTable[]): Promise<KpiHistory> {
+  const rows = await checkinRepo.recentCheckins(
+    ctx.db,
+    kpis.map((k) => k.id),
+    KPI_TREND_POINTS,
+  );
+  const trends = new Map<string, KpiTrend>();
+  for (const r of rows) {
+    const list = trends.get(r.kpi_id) ?? [];
+    list.push({ date: r.date, value: Number(r.value) });
+    trends.set(r.kpi_id, list);
+  }
+  return { trends, today: todayUtc() };
+}
+
+/**
+ * Every change of a KPI's current value is a check-in (issue 20 §1): a new KPI, or one whose value the
+ * goal dialog changed, is recorded today by the caller (replacing today's check-in, if any).
+ */
+async function recordValueChanges(
+  trx: Db,
+  userId: string,
+  before: readonly GoalKpisTable[],
+  after: readonly GoalKpisTable[],
+): Promise<void> {
+  const old = new Map(before.map((k) => [k.id, Number(k.current_value)]));
+  const now = nowIso();
+  for (const k of after) {
+    if (old.get(k.id) === Number(k.current_value)) continue;
+    await checkinRepo.upsertCheckin(trx, {
+      id: randomUUID(),
+      kpi_id: k.id,
+      value: k.current_value,
+      date: now.slice(0, 10),
+      note: null,
+      user_id: userId,
+      created_at: now,
+    });
+  }
+}
+
+/**
+ * Whether the viewer may see the goal `goalId` (a task may link only to such a goal); a goal that does
+ * not exist is simply not visible.
+ */
+export async function isGoalVisible(ctx: AppContext, viewer: Viewer, goalId: string): Promise<boolean> {
+  const goal = await repo.findGoal(ctx.db, goalId);
+  return Boolean(goal && goalRights(goal, viewer).visible);
+}
+
+/** The goal and the caller's rights; 404 when the caller may not see it (the check-in routes use it too). */
+export async function loadGoal(ctx: AppContext, caller: AuthUser, id: string) {
+  return load(ctx, caller, id);
+}
+
 async function load(ctx: AppContext, caller: AuthUser, id: string) {
   const { row, viewer, rights } = await loadWithRights(ctx, caller, {
     find: () => repo.findGoal(ctx.db, id),
@@ -33,7 +95,8 @@ async function load(ctx: AppContext, caller: AuthUser, id: string) {
 
 async function present(ctx: AppContext, caller: AuthUser, id: string): Promise<TGoal> {
   const { row, canEdit } = await load(ctx, caller, id);
-  return presentGoal(row, await repo.listKpis(ctx.db, [id], MAX_KPIS_PER_GOAL), { canEdit });
+  const kpis = await repo.listKpis(ctx.db, [id], MAX_KPIS_PER_GOAL);
+  return presentGoal(row, kpis, { canEdit }, await historyOf(ctx, kpis));
 }
 
 /** KPI rows in the given order; a KPI keeps its id only when it already belongs to this goal. */
@@ -81,7 +144,8 @@ export async function listGoals(
   // One KPI query for the whole page (goal_kpis_goal_idx), grouped here: no query per goal.
   const byGoal = new Map<string, GoalKpisTable[]>(rows.map((r) => [r.id, []]));
   for (const k of kpis) byGoal.get(k.goal_id)?.push(k);
-  return rows.map((row) => presentGoal(row, byGoal.get(row.id) ?? [], goalRights(row, viewer)));
+  const history = await historyOf(ctx, kpis);
+  return rows.map((row) => presentGoal(row, byGoal.get(row.id) ?? [], goalRights(row, viewer), history));
 }
 
 export const getGoal = present;
@@ -106,7 +170,9 @@ export async function createGoal(
       created_at: now,
       updated_at: now,
     });
-    await repo.replaceKpis(trx, id, kpiRows(id, body.kpis, new Set()));
+    const kpis = kpiRows(id, body.kpis, new Set());
+    await repo.replaceKpis(trx, id, kpis);
+    await recordValueChanges(trx, caller.id, [], kpis);
   });
   return present(ctx, caller, id);
 }
@@ -135,7 +201,9 @@ export async function updateGoal(
     });
     if (body.kpis) {
       const existing = await repo.listKpis(trx, [id], MAX_KPIS_PER_GOAL);
-      await repo.replaceKpis(trx, id, kpiRows(id, body.kpis, new Set(existing.map((k) => k.id))));
+      const kpis = kpiRows(id, body.kpis, new Set(existing.map((k) => k.id)));
+      await repo.replaceKpis(trx, id, kpis);
+      await recordValueChanges(trx, caller.id, existing, kpis);
     }
   });
   return present(ctx, caller, id);
@@ -171,4 +239,21 @@ export async function openGoalsFor(
     o.kpisPerGoal,
   );
   return { rows, kpis, truncated: results.flat().length >= o.perBranch };
+}
+
+/**
+ * Citations of goals and KPIs (a KPI cites its goal) that the viewer may see; ids of records they may
+ * not see, or that are gone, are left out. Keyed `goal:<id>` and `kpi:<id>`.
+ */
+export async function goalCitations(
+  ctx: AppContext,
+  viewer: ViewerScope,
+  o: { goalIds: readonly string[]; kpiIds: readonly string[] },
+): Promise<Map<string, TRecordCitation>> {
+  const { goals, kpis } = await repo.visibleGoalTitles(ctx.db, viewer, o);
+  const cite = (id: string, title: string) => ({ type: 'goal', id, title, url: citationUrl('goal', id) });
+  return new Map([
+    ...goals.map((g) => [`goal:${g.id}`, cite(g.id, g.title)] as const),
+    ...kpis.map((k) => [`kpi:${k.kpi_id}`, cite(k.goal_id, k.title)] as const),
+  ]);
 }

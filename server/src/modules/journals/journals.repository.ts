@@ -98,3 +98,19 @@ export function latestNotes(db: Db, userId: string, limit: number) {
     .limit(limit)
     .execute();
 }
+
+/** Of these notes, the ids of those the viewer may see (journals.policy: their own). */
+export async function visibleNoteIds(
+  db: Db,
+  viewer: { id: string },
+  ids: readonly string[],
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('journals')
+    .select('journals.id')
+    .where('journals.id', 'in', [...ids])
+    .where(visibleNotes(viewer))
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -80,3 +80,8 @@ export async function deleteJournal(ctx: AppContext, caller: AuthUser, id: strin
 export function latestNotesOf(ctx: AppContext, userId: string, limit: number) {
   return repo.latestNotes(ctx.db, userId, limit);
 }
+
+/** Of these notes, the ids the viewer may see (a citation of a note is shown only to them). */
+export async function visibleNoteIds(ctx: AppContext, viewer: { id: string }, ids: readonly string[]) {
+  return new Set(await repo.visibleNoteIds(ctx.db, viewer, ids));
+}

@@ -1,7 +1,7 @@
 import {
-  recordUrl,
+  citationUrl,
   TASK_PRIORITIES,
-  type TCitation,
+  type TRecordCitation,
   ZContactListQuery,
   ZCreateJournalRequest,
   ZGoalListQuery,
@@ -63,11 +63,11 @@ async function run(fn: () => Promise<unknown>): Promise<CallToolResult> {
   }
 }
 
-const cite = (type: string, id: string, title: string): TCitation => ({
+const cite = (type: string, id: string, title: string): TRecordCitation => ({
   type,
   id,
   title,
-  url: recordUrl(type, id),
+  url: citationUrl(type, id),
 });
 
 /**

@@ -423,3 +423,19 @@ export async function runStreamOptions(ctx: AppContext, caller: AuthUser, kind: 
     },
   };
 }
+
+/** The person's runs waiting for their answer (awaiting_human_input / paused): runs are their owner's alone. */
+export function runsAwaitingInputOf(ctx: AppContext, userId: string, limit: number) {
+  return repo.runsOfUserIn(ctx.db, { userId, statuses: ['awaiting_human_input', 'paused'], limit });
+}
+
+/** The person's runs that completed in [since, until) (the brief's "why it moved" evidence). */
+export function runsFinishedBetween(
+  ctx: AppContext,
+  userId: string,
+  since: string,
+  until: string,
+  limit: number,
+) {
+  return repo.runsFinishedBetween(ctx.db, { userId, since, until, limit });
+}

@@ -32,7 +32,6 @@ import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { recordActivity } from '../activity/activity.ledger.ts';
 import { membershipLevelsOf } from '../organizations/memberships.service.ts';
-import { createTask, openTaskTitlesFor } from '../tasks/tasks.service.ts';
 import type { InboxHandler } from '../inbox/inbox.service.ts';
 import {
   approvedFromEdits,
@@ -40,6 +39,9 @@ import {
   resolveSuggestionItem,
   suggestionOwner,
 } from './task-suggestions.inbox.ts';
+import { goalCitations } from '../goals/goals.service.ts';
+import { createTask, openTaskTitlesFor, taskCitations } from '../tasks/tasks.service.ts';
+import { loadViewer } from '../../platform/viewer.ts';
 import { presentSuggestion } from './task-suggestions.presenter.ts';
 import * as repo from './task-suggestions.repository.ts';
 
@@ -80,9 +82,26 @@ export function parseModelSuggestions(text: string): TModelSuggestion[] | null {
   });
 }
 
+/**
+ * The suggestions in their API shape, each citing the record it came from when the reader may still
+ * see it (the goal and task policies decide; a record gone or hidden since is not cited).
+ */
+async function presentAll(ctx: AppContext, caller: AuthUser, rows: TaskSuggestionsTable[]) {
+  const viewer = await loadViewer(ctx, caller);
+  const ids = (type: string) => [
+    ...new Set(rows.filter((r) => r.source_type === type && r.source_id).map((r) => r.source_id as string)),
+  ];
+  const [goals, tasks] = await Promise.all([
+    goalCitations(ctx, viewer, { goalIds: ids('goal'), kpiIds: ids('kpi') }),
+    taskCitations(ctx, viewer, ids('task')),
+  ]);
+  const cited = new Map([...goals, ...[...tasks].map(([id, c]) => [`task:${id}`, c] as const)]);
+  return rows.map((r) => presentSuggestion(r, cited));
+}
+
 export async function listSuggestions(ctx: AppContext, caller: AuthUser): Promise<TTaskSuggestion[]> {
   assertCeo(caller);
-  return (await repo.listPending(ctx.db, caller.id, MAX_PENDING_SUGGESTIONS)).map(presentSuggestion);
+  return presentAll(ctx, caller, await repo.listPending(ctx.db, caller.id, MAX_PENDING_SUGGESTIONS));
 }
 
 /** What the model is told to leave out: earlier suggestions and open tasks matching the candidates. */
@@ -196,7 +215,7 @@ export async function generateSuggestions(
   const fresh = rows.filter((r) => inserted.has(r.id));
   // Each new suggestion waits in the ceo's approvals inbox until it is accepted or dismissed anywhere.
   for (const r of fresh) await openSuggestionItem(ctx, r);
-  const added = fresh.map(presentSuggestion);
+  const added = await presentAll(ctx, caller, fresh);
   const n = added.length;
   return {
     suggestions: added,
@@ -319,7 +338,18 @@ async function rejectOwnSuggestion(
   const set = { status: 'rejected', rejection_reason: body.reason, updated_at: nowIso() };
   if (!(await repo.settleSuggestion(ctx.db, id, set))) throw conflict(SUGGESTION_NOT_PENDING);
   await resolveSuggestionItem(ctx, id, { status: 'rejected', resolvedBy: caller.id, reason: body.reason });
-  return presentSuggestion({ ...row, ...set });
+  const [rejected] = await presentAll(ctx, caller, [{ ...row, ...set }]);
+  return rejected;
+}
+
+/** The person's pending task suggestions, newest first (the brief's "items waiting"): theirs alone. */
+export async function pendingSuggestionsOf(
+  ctx: AppContext,
+  userId: string,
+  limit: number,
+): Promise<{ id: string; title: string; created_at: string }[]> {
+  const rows = await repo.listPending(ctx.db, userId, limit);
+  return rows.map((r) => ({ id: r.id, title: r.title, created_at: r.created_at }));
 }
 
 /**

@@ -38,6 +38,7 @@ export function presentTask(row: TaskRow, sharedOrgIds: string[], rights: TaskRi
       row.creator_last_name,
     ),
     shared_org_ids: sharedOrgIds,
+    goal_id: row.goal_id ?? null,
     can_edit: rights.canEdit,
     can_delete: rights.canDelete,
     can_assign: rights.canAssign,

@@ -10,6 +10,7 @@ import {
   taskVisibilityBranches,
   visibleTasks,
 } from './tasks.policy.ts';
+import type { ViewerScope } from '../../platform/viewer.ts';
 
 /**
  * Tasks with the names and e-mails of their assignee and creator. The users table is read here,
@@ -425,4 +426,98 @@ export async function openTaskTitlesOfBranch(
     .limit(o.limit)
     .execute();
   return rows.map((r) => r.title);
+}
+
+/** A task the brief names: what its line and citation need. */
+export interface BriefTaskRow {
+  id: string;
+  title: string;
+  priority: string;
+  status: string;
+  due_date: string | null;
+}
+
+/**
+ * The person's open tasks (assigned to them, or created by them and unassigned) that are overdue or of
+ * one of `priorities`: two ranges, of tasks_assignee_idx and tasks_created_by_idx, at most `limit` each.
+ */
+export async function attentionTasksOf(
+  db: Db,
+  o: {
+    userId: string;
+    today: string;
+    priorities: readonly string[];
+    closedStatuses: readonly string[];
+    limit: number;
+  },
+): Promise<BriefTaskRow[]> {
+  const pick = (by: 'assigned_to_user_id' | 'created_by') => {
+    let q = db
+      .selectFrom('tasks')
+      .select(['id', 'title', 'priority', 'status', 'due_date'])
+      .where(by, '=', o.userId)
+      .where('status', 'not in', [...o.closedStatuses])
+      .where((eb) => eb.or([eb('due_date', '<', o.today), eb('priority', 'in', [...o.priorities])]));
+    if (by === 'created_by') q = q.where('assigned_to_user_id', 'is', null);
+    return q.orderBy('due_date').orderBy('id').limit(o.limit).execute();
+  };
+  const [assigned, created] = await Promise.all([pick('assigned_to_user_id'), pick('created_by')]);
+  return [...assigned, ...created];
+}
+
+/** Done tasks linked to these goals, changed in [since, until) (tasks_goal_idx), at most `limit`. */
+export function doneTasksOfGoals(
+  db: Db,
+  o: { goalIds: readonly string[]; doneStatus: string; since: string; until: string; limit: number },
+) {
+  if (!o.goalIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('tasks')
+    .select(['id', 'title', 'goal_id', 'created_by', 'assigned_to_user_id', 'updated_at'])
+    .where('goal_id', 'in', [...o.goalIds])
+    .where('status', '=', o.doneStatus)
+    .where('updated_at', '>=', o.since)
+    .where('updated_at', '<', o.until)
+    .orderBy('updated_at')
+    .orderBy('id')
+    .limit(o.limit)
+    .execute();
+}
+
+/**
+ * The tasks linked to a goal that the viewer may see (tasks_goal_idx: goal_id, status): `open` ones
+ * (status not closed) soonest due first, or `done` ones changed since `doneSince`, latest first.
+ */
+export function tasksOfGoal(
+  db: Db,
+  goalId: string,
+  viewer: ViewerScope,
+  o:
+    | { kind: 'open'; closedStatuses: readonly string[]; limit: number }
+    | { kind: 'done'; doneStatus: string; doneSince: string; limit: number },
+): Promise<TaskRow[]> {
+  const q = selectTasks(db).where('tasks.goal_id', '=', goalId).where(visibleTasks(viewer, 'row'));
+  const picked =
+    o.kind === 'open'
+      ? q
+          .where('tasks.status', 'not in', [...o.closedStatuses])
+          .orderBy(sql`case when tasks.due_date is null then 1 else 0 end`)
+          .orderBy('tasks.due_date')
+          .orderBy('tasks.created_at', 'desc')
+      : q
+          .where('tasks.status', '=', o.doneStatus)
+          .where('tasks.updated_at', '>=', o.doneSince)
+          .orderBy('tasks.updated_at', 'desc');
+  return picked.orderBy('tasks.id').limit(o.limit).execute();
+}
+
+/** Of these tasks, the ids and titles of those the viewer may see (tasks.policy). */
+export function visibleTaskTitles(db: Db, viewer: ViewerScope, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([] as { id: string; title: string }[]);
+  return db
+    .selectFrom('tasks')
+    .select(['tasks.id', 'tasks.title'])
+    .where('tasks.id', 'in', [...ids])
+    .where(visibleTasks(viewer, 'row'))
+    .execute();
 }

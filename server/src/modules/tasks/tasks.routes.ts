@@ -2,6 +2,7 @@ import {
   ZAssignTaskRequest,
   ZCreateTaskRequest,
   ZErrorBody,
+  ZGoalTasks,
   ZIdParams,
   ZShareOrgsRequest,
   ZTask,
@@ -140,5 +141,18 @@ export const tasksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       },
     },
     async (req) => tasks.listShares(ctx, currentUser(req), req.params.id),
+  );
+
+  app.get(
+    '/api/strategic-goals/:id/tasks',
+    {
+      schema: {
+        tags: ['strategic goals'],
+        summary: "The goal's open and recently done tasks that the caller may see",
+        params: ZIdParams,
+        response: { 200: ZGoalTasks, ...errors },
+      },
+    },
+    async (req) => tasks.goalTasks(ctx, currentUser(req), req.params.id),
   );
 };

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import {
   CLOSED_TASK_STATUSES,
   COMPLETED_TASK_STATUS,
+  citationUrl,
   DASHBOARD_URGENT_PRIORITY,
+  GOAL_RECENTLY_DONE_DAYS,
+  GOAL_TASKS_LIMIT,
+  type TGoalTasks,
+  type TRecordCitation,
   type TTask,
   type TTaskShare,
   type ZAssignTaskRequest,
@@ -18,8 +23,9 @@ import type { TasksTable } from '../../db/types.ts';
 import { assertShareable, memberOfAny } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { loadViewer, loadWithRights, type Viewer, type ViewerScope } from '../../platform/viewer.ts';
+import { isGoalVisible, loadGoal } from '../goals/goals.service.ts';
 import { organizationIdsOf } from '../organizations/memberships.service.ts';
 import { getUserSummary } from '../users/users.service.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
@@ -65,6 +71,15 @@ async function assertAssignable(ctx: AppContext, viewer: Viewer, userId: string)
   if (!target || target.user_level === 'waitlisted') throw badRequest(message);
   const theirs = await organizationIdsOf(ctx, userId);
   if (!memberOfAny(viewer.levels, theirs)) throw badRequest(message);
+}
+
+/**
+ * A task links only to a goal the caller may see (the goal policy); any other id, existing or not, is
+ * the same 422, so the answer never tells whether a goal someone else sees exists.
+ */
+async function assertLinkableGoal(ctx: AppContext, viewer: Viewer, goalId: string) {
+  if (await isGoalVisible(ctx, viewer, goalId)) return;
+  throw new AppError(422, [{ loc: ['body', 'goal_id'], msg: 'Goal not found', type: 'value_error' }]);
 }
 
 export async function listTasks(
@@ -118,6 +133,7 @@ export async function createTask(
   const shares = body.shared_org_ids ?? [];
   assertShareable(viewer.levels, shares);
   if (body.assigned_to_user_id) await assertAssignable(ctx, viewer, body.assigned_to_user_id);
+  if (body.goal_id) await assertLinkableGoal(ctx, viewer, body.goal_id);
   const now = nowIso();
   const id = randomUUID();
   const row = {
@@ -129,6 +145,7 @@ export async function createTask(
     due_date: body.due_date ?? null,
     notes: body.notes ?? null,
     assigned_to_user_id: body.assigned_to_user_id ?? null,
+    goal_id: body.goal_id ?? null,
     created_by: caller.id,
     created_at: now,
     updated_at: now,
@@ -164,6 +181,8 @@ export async function updateTask(
   if ((Object.keys(set).length > 0 || !reassign) && !rights.canEdit) {
     throw forbidden('You cannot edit this task.');
   }
+  if (set.goal_id !== undefined && set.goal_id === row.goal_id) delete set.goal_id;
+  if (set.goal_id) await assertLinkableGoal(ctx, viewer, set.goal_id);
   if (reassign) {
     if (!rights.canAssign) throw forbidden('You cannot assign this task.');
     if (assignee) await assertAssignable(ctx, viewer, assignee);
@@ -264,4 +283,97 @@ export async function openTaskTitlesFor(
     repo.openTaskTitlesOfBranch(ctx.db, branch, { closedStatuses: CLOSED_TASK_STATUSES, limit: perBranch }),
   );
   return (await Promise.all(branches)).flat();
+}
+
+/**
+ * The brief's "your tasks": the person's own open tasks (assigned to them, or created by them and
+ * unassigned) that are overdue or High/Urgent; overdue first, then by due date. Every one is visible to
+ * them (they are its assignee or creator).
+ */
+export async function attentionTasksOf(
+  ctx: AppContext,
+  userId: string,
+  today: string,
+  limit: number,
+): Promise<repo.BriefTaskRow[]> {
+  const rows = await repo.attentionTasksOf(ctx.db, {
+    userId,
+    today,
+    priorities: ['High', 'Urgent'],
+    closedStatuses: CLOSED_TASK_STATUSES,
+    limit,
+  });
+  const overdue = (t: repo.BriefTaskRow) => (t.due_date !== null && t.due_date < today ? 0 : 1);
+  return rows
+    .sort(
+      (a, b) =>
+        overdue(a) - overdue(b) ||
+        (a.due_date ?? '9999').localeCompare(b.due_date ?? '9999') ||
+        a.id.localeCompare(b.id),
+    )
+    .slice(0, limit);
+}
+
+/**
+ * Tasks linked to these goals that were marked done in [since, until) and that the viewer may see (the
+ * task policy): the brief's "why it moved" evidence. A task's last change stands for when it was done.
+ */
+export async function doneTasksOfGoals(
+  ctx: AppContext,
+  viewer: Viewer,
+  goalIds: readonly string[],
+  period: { since: string; until: string },
+  limit: number,
+): Promise<{ id: string; title: string; goal_id: string }[]> {
+  const rows = await repo.doneTasksOfGoals(ctx.db, {
+    goalIds,
+    doneStatus: COMPLETED_TASK_STATUS,
+    since: period.since,
+    until: period.until,
+    limit: limit * 4,
+  });
+  const shares = await repo.sharesOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  return rows
+    .filter((r) => taskRights(r, shares.get(r.id) ?? [], viewer).visible)
+    .slice(0, limit)
+    .map((r) => ({ id: r.id, title: r.title, goal_id: r.goal_id as string }));
+}
+
+/**
+ * The goal's open and recently done tasks (issue 20 §1): the goal must be visible to the caller (else
+ * 404), and of its tasks only those the caller may see are listed (the task policy).
+ */
+export async function goalTasks(ctx: AppContext, caller: AuthUser, goalId: string): Promise<TGoalTasks> {
+  await loadGoal(ctx, caller, goalId);
+  const viewer = await loadViewer(ctx, caller);
+  const doneSince = new Date(Date.now() - GOAL_RECENTLY_DONE_DAYS * 86_400_000).toISOString();
+  const [open, done] = await Promise.all([
+    repo.tasksOfGoal(ctx.db, goalId, viewer, {
+      kind: 'open',
+      closedStatuses: CLOSED_TASK_STATUSES,
+      limit: GOAL_TASKS_LIMIT,
+    }),
+    repo.tasksOfGoal(ctx.db, goalId, viewer, {
+      kind: 'done',
+      doneStatus: COMPLETED_TASK_STATUS,
+      doneSince,
+      limit: GOAL_TASKS_LIMIT,
+    }),
+  ]);
+  return { open: await presentRows(ctx, viewer, open), done: await presentRows(ctx, viewer, done) };
+}
+
+/** Citations of the tasks (of these ids) the viewer may see, by id; the others are left out. */
+export async function taskCitations(
+  ctx: AppContext,
+  viewer: ViewerScope,
+  ids: readonly string[],
+): Promise<Map<string, TRecordCitation>> {
+  const rows = await repo.visibleTaskTitles(ctx.db, viewer, ids);
+  return new Map(
+    rows.map((r) => [r.id, { type: 'task', id: r.id, title: r.title, url: citationUrl('task', r.id) }]),
+  );
 }

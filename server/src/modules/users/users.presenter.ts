@@ -1,4 +1,4 @@
-import type { TUser } from '@cc/contract';
+import type { TBriefSchedule, TUser } from '@cc/contract';
 import type { UserRow } from './users.repository.ts';
 
 function parseJson<T>(text: string | null, fallback: T): T {
@@ -8,6 +8,14 @@ function parseJson<T>(text: string | null, fallback: T): T {
   } catch {
     return fallback;
   }
+}
+
+/** The stored schedule without the server's own `since` (when it was saved). */
+function scheduleOf(text: string | null): TBriefSchedule | null {
+  const stored = parseJson<(TBriefSchedule & { since?: string }) | null>(text, null);
+  if (!stored) return null;
+  const { enabled, weekdays, time, timezone } = stored;
+  return { enabled, weekdays, time, timezone };
 }
 
 /** The API shape of a user. custom_prompts are shown to administrators only. */
@@ -27,6 +35,7 @@ export function presentUser(row: UserRow, opts: { withCustomPrompts: boolean }):
       row.profile_updated_at && row.profile_updated_at > row.updated_at
         ? row.profile_updated_at
         : row.updated_at,
+    brief_schedule: scheduleOf(row.brief_schedule ?? null),
     profile: {
       user_id: row.id,
       name: row.profile_name,

@@ -19,6 +19,7 @@ function selectUsers(db: Db) {
       'users.role',
       'users.created_at',
       'users.updated_at',
+      'users.brief_schedule',
       'organizations.name as organization_name',
       'profiles.name as profile_name',
       'profiles.role as profile_role',
@@ -113,4 +114,17 @@ export async function updateProfileColumns(
 
 export async function deleteUser(db: Db, id: string): Promise<void> {
   await db.deleteFrom('users').where('id', '=', id).execute();
+}
+
+/** Users whose brief schedule is on, by id after `afterId` (users_brief_schedule_idx): the scheduler's page. */
+export function scheduledBriefUsers(db: Db, afterId: string, limit: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'brief_schedule'])
+    .where('brief_schedule_on', '=', 1)
+    .where('id', '>', afterId)
+    .where('user_level', '!=', 'waitlisted')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }

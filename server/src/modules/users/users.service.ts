@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type TBriefSchedule,
+  ZBriefSchedule,
   type TUser,
   type ZAdminCreateUserRequest,
   type ZAdminUpdateUserRequest,
@@ -136,6 +138,7 @@ function splitColumns(body: {
   behavior_notes?: string | null;
   knowledge_summary?: string | null;
   custom_prompts?: unknown;
+  brief_schedule?: TBriefSchedule | null;
 }) {
   const now = nowIso();
   const user: Partial<UsersTable> = {};
@@ -154,6 +157,11 @@ function splitColumns(body: {
   if (body.knowledge_summary !== undefined) profile.knowledge_summary = body.knowledge_summary;
   if (body.custom_prompts !== undefined)
     profile.custom_prompts = JSON.stringify(parseCustomPrompts(body.custom_prompts));
+  if (body.brief_schedule !== undefined) {
+    // `since`: slots before the schedule was saved are never produced (turning it on is not a catch-up).
+    user.brief_schedule = body.brief_schedule ? JSON.stringify({ ...body.brief_schedule, since: now }) : null;
+    user.brief_schedule_on = body.brief_schedule?.enabled ? 1 : 0;
+  }
   if (Object.keys(user).length) user.updated_at = now;
   if (Object.keys(profile).length) profile.updated_at = now;
   return { user, profile };
@@ -388,3 +396,30 @@ export async function getUserSummary(ctx: AppContext, id: string) {
 
 export const countUsers = (ctx: AppContext) => repo.countUsers(ctx.db);
 export const createAccount = insertAccount;
+
+/** A page of the users whose brief schedule is on (for the brief scheduler), by id after `afterId`. */
+export async function scheduledBriefUsers(
+  ctx: AppContext,
+  afterId: string,
+  limit: number,
+): Promise<{ id: string; schedule: TBriefSchedule | null; since: string | null }[]> {
+  const rows = await repo.scheduledBriefUsers(ctx.db, afterId, limit);
+  return rows.map((r) => {
+    const { since, ...stored } = (safeJson(r.brief_schedule ?? null) ?? {}) as { since?: unknown };
+    const parsed = ZBriefSchedule.safeParse(stored);
+    return {
+      id: r.id,
+      schedule: parsed.success ? parsed.data : null,
+      since: typeof since === 'string' ? since : null,
+    };
+  });
+}
+
+function safeJson(text: string | null): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

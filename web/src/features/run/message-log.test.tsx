@@ -16,6 +16,7 @@ const msg = (id: string, position: number, text: string): TConversationMessage =
   model: null,
   usage: null,
   position,
+  citations: [],
 });
 
 /** Issue 17 §1: the log follows a reply whenever the reader was at the bottom when it started. */

@@ -1,4 +1,4 @@
-import type { TConversationMessage, TMessageSender, TMessageStatus } from '@cc/contract';
+import type { TConversationMessage, TMessageSender, TMessageStatus, TRecordCitation } from '@cc/contract';
 
 /** A message as the log shows it: the server's, or a local one (the sent text, the "thinking..." placeholder). */
 export interface ChatMessage {
@@ -13,6 +13,8 @@ export interface ChatMessage {
   flow_run_id?: string | null;
   /** Not yet confirmed by the server. */
   local?: boolean;
+  /** The records an assistant answer used (none on local messages). */
+  citations?: TRecordCitation[];
 }
 
 type Listener = () => void;
@@ -194,5 +196,6 @@ function fromServer(m: TConversationMessage): ChatMessage {
     position: m.position,
     crew_run_id: m.crew_run_id,
     flow_run_id: m.flow_run_id,
+    citations: m.citations ?? [],
   };
 }

@@ -1,5 +1,5 @@
 import type { TConversationMessage } from '@cc/contract';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../test/fixtures';
@@ -9,7 +9,8 @@ import { defaultInteractionName } from './api';
 import { ChatComposer } from './components/chat-composer';
 import { readContextMessages } from './components/chat-settings';
 import { MessageBody } from './components/message-item';
-import { MessageStore } from './message-store';
+import { type ChatMessage, MessageStore } from './message-store';
+import { MemoryRouter } from 'react-router';
 
 function msg(over: Partial<TConversationMessage> & { id: string; position: number }): TConversationMessage {
   return {
@@ -22,6 +23,7 @@ function msg(over: Partial<TConversationMessage> & { id: string; position: numbe
     status: 'complete',
     model: null,
     usage: null,
+    citations: [],
     ...over,
   };
 }
@@ -188,6 +190,57 @@ describe('MessageBody', () => {
       />,
     );
     expect(screen.getByText('thinking...')).toBeInTheDocument();
+  });
+});
+
+describe('citations under an answer (issue 20 §3)', () => {
+  const answer = (over: Partial<ChatMessage>): ChatMessage => ({
+    id: 'r',
+    sender: 'assistant',
+    text: 'Your pipeline review is on track.',
+    status: 'complete',
+    timestamp: '',
+    position: 2,
+    crew_run_id: null,
+    ...over,
+  });
+  const show = (message: ChatMessage) =>
+    render(
+      <MemoryRouter>
+        <MessageBody message={message} />
+      </MemoryRouter>,
+    );
+
+  it('shows a chip per cited record that opens it; a web page opens in a new tab', () => {
+    show(
+      answer({
+        citations: [
+          { type: 'task', id: 't1', title: 'Pipeline review', url: '/app/my-tasks?task=t1' },
+          { type: 'web', id: 'https://example.com/a', title: 'Market note', url: 'https://example.com/a' },
+        ],
+      }),
+    );
+    const sources = screen.getByRole('list', { name: 'Sources' });
+    expect(within(sources).getByRole('link', { name: 'Task: Pipeline review' })).toHaveAttribute(
+      'href',
+      '/app/my-tasks?task=t1',
+    );
+    expect(within(sources).getByRole('link', { name: 'Web: Market note' })).toHaveAttribute(
+      'target',
+      '_blank',
+    );
+    expect(screen.queryByText('No workspace record used')).not.toBeInTheDocument();
+  });
+
+  it('says "No workspace record used" under a finished answer without citations, and nothing under a question', () => {
+    show(answer({ citations: [] }));
+    expect(screen.getByText('No workspace record used')).toBeInTheDocument();
+    cleanup();
+    show(answer({ sender: 'user', text: 'How is it going?' }));
+    expect(screen.queryByText('No workspace record used')).not.toBeInTheDocument();
+    cleanup();
+    show(answer({ status: 'streaming', text: 'Your pipe' }));
+    expect(screen.queryByText('No workspace record used')).not.toBeInTheDocument();
   });
 });
 

@@ -6,6 +6,9 @@ import {
   type TCreateGoalRequest,
   type TGoal,
   type TGoalSort,
+  type TGoalTasks,
+  type TKpiCheckin,
+  type TKpiCheckinRequest,
   type TGoalStatus,
   type TUpdateAdviceRequest,
   type TUpdateGoalRequest,
@@ -45,6 +48,8 @@ export function goalQueryParams(f: GoalFilters): Query {
 export const strategyKeys = {
   goals: queryRoots.goals,
   goalList: (params: Query) => [...strategyKeys.goals, 'list', params] as const,
+  /** Under the tasks root: a task saved anywhere refreshes the goal's task list. */
+  goalTasks: (goalId: string) => [...queryRoots.tasks, 'of-goal', goalId] as const,
   advice: queryRoots.advice,
   adviceList: () => [...strategyKeys.advice, 'list'] as const,
 };
@@ -66,6 +71,15 @@ export const adviceListQuery = () =>
   });
 
 export const useGoals = (filters: GoalFilters) => useQuery(goalsQuery(filters));
+
+/** The goal's open and recently done tasks (only read while `goalId` is set: an existing goal's dialog). */
+export const useGoalTasks = (goalId: string | null) =>
+  useQuery({
+    queryKey: strategyKeys.goalTasks(goalId ?? ''),
+    queryFn: ({ signal }) =>
+      api<TGoalTasks>(`/api/strategic-goals/${encodeURIComponent(goalId ?? '')}/tasks`, { signal }),
+    enabled: goalId !== null,
+  });
 export const useAdviceList = () => useQuery(adviceListQuery());
 
 const goalPath = (id: string) => `/api/strategic-goals/${encodeURIComponent(id)}`;
@@ -95,6 +109,19 @@ export function useSaveGoal() {
       id
         ? api<TGoal>(goalPath(id), { method: 'PUT', json: body, ifMatch })
         : api<TGoal>('/api/strategic-goals', { method: 'POST', json: body }),
+    onSettled: invalidate,
+  });
+}
+
+/** POST a KPI check-in; the goals refresh (the KPI's value and trend change). */
+export function useRecordCheckin() {
+  const invalidate = useInvalidate(strategyKeys.goals);
+  return useMutation({
+    mutationFn: ({ goalId, kpiId, body }: { goalId: string; kpiId: string; body: TKpiCheckinRequest }) =>
+      api<TKpiCheckin>(`${goalPath(goalId)}/kpis/${encodeURIComponent(kpiId)}/checkins`, {
+        method: 'POST',
+        json: body,
+      }),
     onSettled: invalidate,
   });
 }

@@ -33,6 +33,7 @@ function makeAdvice(over: Partial<TAdvice> = {}): TAdvice {
     content: `${'Retention beats acquisition this quarter. '.repeat(12)}\n\n- one\n- two\n- three`,
     feedback: null,
     crew_run_id: null,
+    citations: [],
     user_id: 'user-ceo',
     organization_id: null,
     can_edit: true,
@@ -101,8 +102,26 @@ describe('Strategy Center: goals', () => {
         title: 'Grow revenue',
         status: 'in_progress',
         kpis: [
-          { id: 'k1', name: 'ARR', current_value: 75, target_value: 100, unit: 'k€' },
-          { id: 'k2', name: 'Logos', current_value: 5, target_value: null, unit: null },
+          {
+            id: 'k1',
+            name: 'ARR',
+            current_value: 75,
+            target_value: 100,
+            unit: 'k€',
+            last_checkin_date: null,
+            stale: false,
+            trend: [],
+          },
+          {
+            id: 'k2',
+            name: 'Logos',
+            current_value: 5,
+            target_value: null,
+            unit: null,
+            last_checkin_date: null,
+            stale: false,
+            trend: [],
+          },
         ],
       }),
       makeGoal({ id: 'g2', title: 'Launch app', status: 'new' }),
@@ -134,6 +153,123 @@ describe('Strategy Center: goals', () => {
       'data-color',
       'red',
     );
+  });
+
+  it("shows each KPI's trend and stale mark on the card; the dialog adds the goal's open and recently done tasks", async () => {
+    const task = (id: string, title: string, status: string) => ({ id, title, status, due_date: null });
+    const { callsTo } = setup(
+      [
+        makeGoal({
+          kpis: [
+            {
+              id: 'k1',
+              name: 'ARR',
+              current_value: 40,
+              target_value: 100,
+              unit: null,
+              last_checkin_date: '2026-11-20',
+              stale: false,
+              trend: [
+                { date: '2026-11-13', value: 20 },
+                { date: '2026-11-20', value: 40 },
+              ],
+            },
+            {
+              id: 'k2',
+              name: 'NPS',
+              current_value: 30,
+              target_value: 50,
+              unit: null,
+              last_checkin_date: '2026-10-01',
+              stale: true,
+              trend: [{ date: '2026-10-01', value: 30 }],
+            },
+          ],
+        }),
+      ],
+      [],
+      {
+        'GET /api/strategic-goals/goal-1/tasks': {
+          body: {
+            open: [task('t1', 'Call the bank', 'To Do')],
+            done: [task('t2', 'Sign the lease', 'Done')],
+          },
+        },
+      },
+    );
+    const card = await screen.findByRole('article', { name: 'Grow revenue' });
+    const arr = within(card).getByRole('figure', { name: 'Trend of ARR' });
+    await waitFor(() => expect(arr.querySelectorAll('.recharts-line-dot')).toHaveLength(2));
+    expect(within(card).getAllByText('Stale')).toHaveLength(1);
+    expect(within(card).getByText('NPS: no check-in for 14 days')).toBeInTheDocument();
+    expect(callsTo('GET', '/api/strategic-goals/goal-1/tasks')).toHaveLength(0); // only the dialog reads them
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Edit Grow revenue' }));
+    const dialog = await screen.findByRole('dialog');
+    const tasks = within(dialog).getByRole('region', { name: 'Tasks of this goal' });
+    expect(await within(tasks).findByRole('link', { name: 'Call the bank' })).toBeInTheDocument();
+    expect(within(tasks).getByRole('link', { name: 'Sign the lease' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('figure', { name: 'Trend of ARR' })).toHaveAttribute('data-points', '2');
+  });
+
+  it('records a check-in from the card (value required, date blank means today); read-only goals offer none', async () => {
+    const kpi = {
+      id: 'k1',
+      name: 'ARR',
+      current_value: 40,
+      target_value: 100,
+      unit: null,
+      last_checkin_date: '2026-11-20',
+      stale: false,
+      trend: [{ date: '2026-11-20', value: 40 }],
+    };
+    const { callsTo } = setup(
+      [
+        makeGoal({ kpis: [kpi] }),
+        makeGoal({ id: 'goal-2', title: 'Read only', can_edit: false, can_delete: false, kpis: [kpi] }),
+      ],
+      [],
+      {
+        'POST /api/strategic-goals/goal-1/kpis/k1/checkins': {
+          status: 201,
+          body: {
+            id: 'c1',
+            kpi_id: 'k1',
+            value: 55,
+            date: '2026-11-24',
+            note: 'Closed Acme',
+            user_id: 'u',
+            created_at: '',
+          },
+        },
+      },
+    );
+    const card = await screen.findByRole('article', { name: 'Grow revenue' });
+    const readOnly = screen.getByRole('article', { name: 'Read only' });
+    expect(within(readOnly).queryByRole('button', { name: 'Check in ARR' })).not.toBeInTheDocument();
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Check in ARR' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Check in ARR' });
+    const value = within(dialog).getByLabelText('Value');
+    expect(value).toHaveValue('40');
+    await userEvent.clear(value);
+    await userEvent.type(value, 'lots');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save check-in' }));
+    expect(await within(dialog).findByText('Enter the value as a number.')).toBeInTheDocument();
+    expect(callsTo('POST', '/api/strategic-goals/goal-1/kpis/k1/checkins')).toHaveLength(0);
+
+    await userEvent.clear(value);
+    await userEvent.type(value, '55');
+    await userEvent.type(within(dialog).getByLabelText('Note'), 'Closed Acme');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save check-in' }));
+    await waitFor(() =>
+      expect(callsTo('POST', '/api/strategic-goals/goal-1/kpis/k1/checkins')).toHaveLength(1),
+    );
+    expect(callsTo('POST', '/api/strategic-goals/goal-1/kpis/k1/checkins')[0].body).toEqual({
+      value: 55,
+      note: 'Closed Acme',
+    });
+    expect(await screen.findByText('Check-in saved')).toBeInTheDocument();
   });
 
   it('requires title and due date, then creates the goal with its KPIs', async () => {
@@ -193,6 +329,32 @@ describe('Strategy Center: advice', () => {
     expect(preview).not.toHaveStyle({ maxHeight: '80px' });
     await userEvent.click(within(item).getByRole('button', { name: 'Show Less' }));
     expect(preview).toHaveStyle({ maxHeight: '80px' });
+  });
+
+  it('generated advice shows the records it used as chips, or says it used none; hand-written advice neither', async () => {
+    setup(
+      [],
+      [
+        makeAdvice({
+          crew_run_id: 'run-1',
+          citations: [
+            { type: 'goal', id: 'goal-1', title: 'Grow revenue', url: '/app/strategy?goal=goal-1' },
+          ],
+        }),
+        makeAdvice({ id: 'adv-2', advice_title: 'Nothing to go on', crew_run_id: 'run-2', citations: [] }),
+        makeAdvice({ id: 'adv-3', advice_title: 'By hand' }),
+      ],
+    );
+    const cited = await screen.findByRole('article', { name: 'Focus on retention' });
+    expect(within(cited).getByRole('link', { name: 'Goal: Grow revenue' })).toHaveAttribute(
+      'href',
+      '/app/strategy?goal=goal-1',
+    );
+    const none = screen.getByRole('article', { name: 'Nothing to go on' });
+    expect(within(none).getByText('No workspace record used')).toBeInTheDocument();
+    const byHand = screen.getByRole('article', { name: 'By hand' });
+    expect(within(byHand).queryByText('No workspace record used')).not.toBeInTheDocument();
+    expect(within(byHand).queryByRole('list', { name: 'Sources' })).not.toBeInTheDocument();
   });
 
   it('toasts "Content required" and sends nothing for blank content; saves feedback', async () => {

@@ -19,6 +19,7 @@ function makeSuggestion(over: Partial<TTaskSuggestion> = {}): TTaskSuggestion {
     status: 'pending',
     source_type: 'kpi',
     source_id: 'kpi-1',
+    citations: [{ type: 'goal', id: 'goal-1', title: 'Expand to Europe', url: '/app/strategy?goal=goal-1' }],
     organization_id: 'org-1',
     created_at: '2026-03-01T00:00:00.000Z',
     updated_at: '2026-03-01T00:00:00.000Z',
@@ -110,6 +111,8 @@ describe('review dialog', () => {
       priority: 'Medium',
       assignee_user_id: null,
       llm_context: 'Task “Draft hiring plan” is not assigned to anyone.',
+      // Its task is gone or hidden since: nothing is cited.
+      citations: [],
     }),
   ];
 
@@ -124,12 +127,18 @@ describe('review dialog', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Review AI task suggestions' });
     const first = within(dialog).getByRole('group', { name: /Suggestion 1/ });
     expect(within(first).getByText(/is at 20% of its target/)).toBeInTheDocument();
+    // The record it came from, as a chip that opens it (issue 20 §3).
+    expect(within(first).getByRole('link', { name: 'Goal: Expand to Europe' })).toHaveAttribute(
+      'href',
+      '/app/strategy?goal=goal-1',
+    );
     const title = within(first).getByLabelText('Title');
     await userEvent.clear(title);
     await userEvent.type(title, 'Win two EU design partners');
     await userEvent.selectOptions(within(first).getByLabelText('Priority'), 'Urgent');
     await userEvent.selectOptions(within(first).getByLabelText('Assignee'), 'user-maya');
     const second = within(dialog).getByRole('group', { name: /Suggestion 2/ });
+    expect(within(second).getByText('No workspace record used')).toBeInTheDocument();
     await userEvent.click(within(second).getByLabelText('Approve this suggestion'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve selected (1)' }));
     expect(await screen.findByText('1 task created')).toBeInTheDocument();

@@ -23,6 +23,7 @@ function makeTask(over: Partial<TTask> = {}): TTask {
     created_by: 'user-ceo',
     created_by_user: null,
     shared_org_ids: [],
+    goal_id: null,
     can_edit: true,
     can_delete: true,
     can_assign: true,

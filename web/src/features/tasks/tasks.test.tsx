@@ -20,6 +20,7 @@ function makeTask(over: Partial<TTask> = {}): TTask {
     created_by: 'user-ceo',
     created_by_user: { id: 'user-ceo', name: 'Olivia Chen', email: 'ceo@x.co' },
     shared_org_ids: ['org-1'],
+    goal_id: null,
     can_edit: true,
     can_delete: true,
     can_assign: true,
@@ -36,6 +37,8 @@ function setup(me: TUser, tasks: TTask[] | Handler = [], extra: Record<string, H
     'GET /api/users/me': { body: me },
     'GET /api/tasks': Array.isArray(tasks) ? { body: tasks } : tasks,
     'GET /api/organizations': { body: [makeOrg()] },
+    // The task dialog's goal picker reads the goals (only id and title are used).
+    'GET /api/strategic-goals': { body: [{ id: 'goal-1', title: 'Grow revenue' }] },
     'GET /api/contacts/assignable': {
       body: [
         { id: 'user-maya', name: 'Maya Patel', email: 'maya@x.co', role: null, organization_ids: ['org-1'] },
@@ -166,6 +169,8 @@ describe('task forms', () => {
     await screen.findByRole('option', { name: 'Maya Patel' });
     await userEvent.selectOptions(within(dialog).getByLabelText('Assignee'), 'user-maya');
     await userEvent.click(within(dialog).getByLabelText('Northwind Ventures'));
+    await screen.findByRole('option', { name: 'Grow revenue' });
+    await userEvent.selectOptions(within(dialog).getByLabelText('Goal'), 'goal-1');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create task' }));
     await waitFor(() => expect(callsTo('POST', '/api/tasks')).toHaveLength(1));
     expect(callsTo('POST', '/api/tasks')[0].body).toEqual({
@@ -177,6 +182,7 @@ describe('task forms', () => {
       status: 'To Do',
       assigned_to_user_id: 'user-maya',
       shared_org_ids: ['org-1'],
+      goal_id: 'goal-1',
     });
   });
 
@@ -195,6 +201,34 @@ describe('task forms', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save task' }));
     await waitFor(() => expect(callsTo('PUT', '/api/tasks/task-1')).toHaveLength(1));
     expect(callsTo('PUT', '/api/tasks/task-1')[0].body).toMatchObject({ status: 'Review', priority: 'High' });
+  });
+
+  it('edit: the goal picker shows the linked goal, keeps one it does not list, and unlinks', async () => {
+    const { callsTo } = setup(
+      ceo(),
+      [makeTask({ goal_id: 'goal-1' }), makeTask({ id: 'task-2', title: 'Hidden goal', goal_id: 'goal-x' })],
+      {
+        'PUT /api/tasks/task-1': { body: makeTask() },
+        'PUT /api/tasks/task-2': { body: makeTask({ id: 'task-2' }) },
+      },
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Close the Series B' }));
+    let dialog = await screen.findByRole('dialog');
+    await within(dialog).findByRole('option', { name: 'Grow revenue' });
+    expect(within(dialog).getByLabelText('Goal')).toHaveValue('goal-1');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Goal'), '');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save task' }));
+    await waitFor(() => expect(callsTo('PUT', '/api/tasks/task-1')).toHaveLength(1));
+    expect(callsTo('PUT', '/api/tasks/task-1')[0].body).toMatchObject({ goal_id: null });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Hidden goal' }));
+    dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('Goal')).toHaveValue('goal-x');
+    expect(within(dialog).getByRole('option', { name: 'The goal it serves now' })).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save task' }));
+    await waitFor(() => expect(callsTo('PUT', '/api/tasks/task-2')).toHaveLength(1));
+    expect(callsTo('PUT', '/api/tasks/task-2')[0].body).toMatchObject({ goal_id: 'goal-x' });
   });
 
   it('status menu offers six statuses; assign, share and delete call their endpoints', async () => {

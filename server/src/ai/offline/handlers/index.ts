@@ -1,4 +1,5 @@
 import type { OfflineHandler } from '../types.ts';
+import { briefHandler } from './brief.ts';
 import { chatHandler } from './chat.ts';
 import { commsReplyHandler } from './comms-reply.ts';
 import { crewTaskHandler } from './crew-task.ts';
@@ -11,6 +12,7 @@ import { taskSuggestionsHandler } from './task-suggestions.ts';
  * 'chat'). Each feature registers its own handler here with one import and one line.
  */
 export const offlineHandlers: Record<string, OfflineHandler> = {
+  brief: briefHandler,
   chat: chatHandler,
   'comms-reply': commsReplyHandler,
   'crew-task': crewTaskHandler,

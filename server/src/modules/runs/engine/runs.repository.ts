@@ -170,3 +170,69 @@ export function eventsAfter(db: Db, runId: string, after: number, limit: number)
     .limit(limit)
     .execute();
 }
+
+/** A run as the brief names it. */
+export interface BriefRunRow {
+  id: string;
+  kind: string;
+  definition_name: string;
+  status: string;
+  human_prompt: string | null;
+  inputs: string;
+  result: string | null;
+  finished_at: string | null;
+  created_at: string;
+  conversation_id: string | null;
+}
+
+const briefRunColumns = [
+  'id',
+  'kind',
+  'definition_name',
+  'status',
+  'human_prompt',
+  'inputs',
+  'result',
+  'finished_at',
+  'created_at',
+  'conversation_id',
+] as const;
+
+/** The user's runs in one of `statuses`, newest first (runs_user_idx, per kind). */
+export async function runsOfUserIn(
+  db: Db,
+  o: { userId: string; statuses: readonly string[]; limit: number },
+): Promise<BriefRunRow[]> {
+  const kind = (k: RunKind) =>
+    db
+      .selectFrom('runs')
+      .select([...briefRunColumns])
+      .where('user_id', '=', o.userId)
+      .where('kind', '=', k)
+      .where('status', 'in', [...o.statuses])
+      .orderBy('created_at', 'desc')
+      .limit(o.limit)
+      .execute();
+  return (await Promise.all([kind('crew'), kind('flow')])).flat();
+}
+
+/** The user's runs created before `until` that finished (completed) in [since, until). */
+export async function runsFinishedBetween(
+  db: Db,
+  o: { userId: string; since: string; until: string; limit: number },
+): Promise<BriefRunRow[]> {
+  const kind = (k: RunKind) =>
+    db
+      .selectFrom('runs')
+      .select([...briefRunColumns])
+      .where('user_id', '=', o.userId)
+      .where('kind', '=', k)
+      .where('created_at', '<', o.until)
+      .where('status', '=', 'completed')
+      .where('finished_at', '>=', o.since)
+      .where('finished_at', '<', o.until)
+      .orderBy('created_at', 'desc')
+      .limit(o.limit)
+      .execute();
+  return (await Promise.all([kind('crew'), kind('flow')])).flat();
+}

@@ -1,4 +1,5 @@
 import { NotebookPen } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonVariants } from '../../../components/ui/button';
 import { useAuth } from '../../../lib/auth';
@@ -12,7 +13,8 @@ export function greetingName(user: { first_name: string | null; email: string } 
   return user?.first_name?.trim() || user?.email || '';
 }
 
-export default function CeoDashboardPage() {
+/** `brief`: the "Today's brief" card, composed in by the route (features never import each other). */
+export default function CeoDashboardPage({ brief }: { brief?: ReactNode } = {}) {
   const { user } = useAuth();
 
   return (
@@ -30,6 +32,7 @@ export default function CeoDashboardPage() {
         </Link>
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
+        {brief}
         <GoalsCard />
         <UrgentTasksCard />
         <AdviceCard />

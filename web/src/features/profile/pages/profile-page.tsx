@@ -2,6 +2,7 @@ import { PageHeader } from '../../../components/page-header';
 import { ADMIN_LEVELS, hasLevel } from '../../../lib/access';
 import { useAuth } from '../../../lib/auth';
 import { ApiKeysCard } from '../components/api-keys-card';
+import { BriefScheduleForm } from '../components/brief-schedule-form';
 import { PasswordForm } from '../components/password-form';
 import { ProfileForm } from '../components/profile-form';
 
@@ -13,7 +14,10 @@ export default function ProfilePage() {
       <PageHeader title="Profile" description="Your details, objectives and working notes." />
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)]">
         <ProfileForm key={user.id} user={user} isAdmin={hasLevel(user.user_level, ADMIN_LEVELS)} />
-        <PasswordForm />
+        <div className="flex flex-col gap-6">
+          <PasswordForm />
+          <BriefScheduleForm key={`brief-${user.id}`} user={user} />
+        </div>
       </div>
       <ApiKeysCard />
     </div>

@@ -1,4 +1,5 @@
 import { Component, memo, type ReactNode, useCallback, useSyncExternalStore } from 'react';
+import { CitationChips } from '../../../components/citation-chips';
 import { Markdown } from '../../../components/markdown/markdown';
 import { cn } from '../../../lib/utils';
 import type { ChatMessage, MessageStore } from '../message-store';
@@ -46,6 +47,10 @@ export function MessageBody({ message }: { message: ChatMessage }) {
     <>
       {message.text ? <Markdown content={message.text} className="text-sm" /> : null}
       {message.status === 'stopped' ? <p className="mt-1 text-xs text-muted-foreground">Stopped.</p> : null}
+      {/* A finished answer names the records it used, or says it used none (issue 20 §3). */}
+      {message.sender === 'assistant' && message.status === 'complete' && !message.local ? (
+        <CitationChips citations={message.citations ?? []} />
+      ) : null}
     </>
   );
 }

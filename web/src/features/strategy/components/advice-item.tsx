@@ -1,6 +1,7 @@
 import { ADVICE_PREVIEW_HEIGHT_PX, type TAdvice } from '@cc/contract';
 import { Pencil, Trash2 } from 'lucide-react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { CitationChips } from '../../../components/citation-chips';
 import { Markdown } from '../../../components/markdown/markdown';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -97,6 +98,8 @@ export function AdviceItem({ advice, feedbackPending, onSaveFeedback, onEdit, on
           {expanded ? 'Show Less' : 'Show More'}
         </Button>
       ) : null}
+      {/* Generated advice names its records (those this reader may see); hand-written advice has none. */}
+      {advice.crew_run_id || advice.citations.length ? <CitationChips citations={advice.citations} /> : null}
       <div className="flex flex-col gap-2 border-t border-border/70 pt-3">
         <Label htmlFor={`advice-${advice.id}-feedback`} className="text-xs text-muted-foreground">
           Feedback

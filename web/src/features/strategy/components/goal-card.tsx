@@ -1,18 +1,21 @@
-import { goalProgress, kpiProgress, type TGoal } from '@cc/contract';
-import { Building2, CalendarDays, Pencil, Trash2, User } from 'lucide-react';
+import { goalProgress, kpiProgress, type TGoal, type TKpi } from '@cc/contract';
+import { Building2, CalendarDays, Pencil, Plus, Trash2, User } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Progress } from '../../../components/ui/progress';
 import { formatDay } from '../../../lib/format';
 import { GoalStatusBadge } from './goal-status';
+import { KpiStaleMark, KpiTrend } from './kpi-trend';
 
 interface GoalCardProps {
   goal: TGoal;
   onEdit: (goal: TGoal) => void;
   onDelete: (goal: TGoal) => void;
+  /** Record a check-in of one of the goal's KPIs (offered when the caller may edit the goal). */
+  onCheckIn?: (goal: TGoal, kpi: TKpi) => void;
 }
 
-export function GoalCard({ goal, onEdit, onDelete }: GoalCardProps) {
+export function GoalCard({ goal, onEdit, onDelete, onCheckIn }: GoalCardProps) {
   const progress = goalProgress(goal.kpis);
   return (
     <Card className="flex flex-col gap-4 p-4 sm:p-5" aria-label={goal.title} role="article">
@@ -85,7 +88,10 @@ export function GoalCard({ goal, onEdit, onDelete }: GoalCardProps) {
                 className="flex flex-col gap-1.5 rounded-md border border-border/70 bg-background/40 p-2.5"
               >
                 <div className="flex items-baseline justify-between gap-2 text-xs">
-                  <span className="min-w-0 font-medium break-words">{k.name}</span>
+                  <span className="flex min-w-0 items-center gap-1.5 font-medium break-words">
+                    {k.name}
+                    <KpiStaleMark kpi={k} />
+                  </span>
                   <span className="shrink-0 tabular-nums text-muted-foreground">
                     {k.current_value}
                     {k.target_value !== null ? ` / ${k.target_value}` : ''}
@@ -98,6 +104,20 @@ export function GoalCard({ goal, onEdit, onDelete }: GoalCardProps) {
                   className="h-1.5"
                   indicatorClassName="bg-[#93c5fd]"
                 />
+                <div className="flex items-end justify-between gap-2">
+                  <KpiTrend kpi={k} />
+                  {goal.can_edit && onCheckIn ? (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Check in ${k.name}`}
+                      onClick={() => onCheckIn(goal, k)}
+                    >
+                      <Plus aria-hidden="true" />
+                      Check in
+                    </Button>
+                  ) : null}
+                </div>
               </li>
             );
           })}

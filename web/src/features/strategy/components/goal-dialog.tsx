@@ -28,6 +28,8 @@ import { Select } from '../../../components/ui/select';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
 import { useValidationMessage } from '../../../lib/use-validation-message';
+import { GoalTasks } from './goal-tasks';
+import { KpiStaleMark, KpiTrend } from './kpi-trend';
 
 interface KpiRow {
   kpiId: string | null;
@@ -201,50 +203,63 @@ export function GoalDialog({
             {kpis.fields.length === 0 ? (
               <p className="text-sm text-muted-foreground">No KPIs yet. Progress counts 0 without KPIs.</p>
             ) : null}
-            {kpis.fields.map((field, i) => (
-              <div
-                key={field.id}
-                className="grid grid-cols-2 items-end gap-2 border-b border-border/60 pb-3 last:border-b-0 last:pb-0 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto]"
-              >
-                <div className="col-span-2 flex flex-col gap-1.5 sm:col-span-1">
-                  <Label htmlFor={`kpi-${i}-name`} className="text-xs">
-                    KPI {i + 1} name
-                  </Label>
-                  <Input id={`kpi-${i}-name`} {...register(`kpis.${i}.name`)} />
-                </div>
-                <div className="flex flex-col gap-1.5">
-                  <Label htmlFor={`kpi-${i}-current`} className="text-xs">
-                    Current value<span className="sr-only"> of KPI {i + 1}</span>
-                  </Label>
-                  <Input
-                    id={`kpi-${i}-current`}
-                    inputMode="decimal"
-                    {...register(`kpis.${i}.current_value`)}
-                  />
-                </div>
-                <div className="flex flex-col gap-1.5">
-                  <Label htmlFor={`kpi-${i}-target`} className="text-xs">
-                    Target value<span className="sr-only"> of KPI {i + 1}</span>
-                  </Label>
-                  <Input id={`kpi-${i}-target`} inputMode="decimal" {...register(`kpis.${i}.target_value`)} />
-                </div>
-                <div className="flex flex-col gap-1.5">
-                  <Label htmlFor={`kpi-${i}-unit`} className="text-xs">
-                    Unit<span className="sr-only"> of KPI {i + 1}</span>
-                  </Label>
-                  <Input id={`kpi-${i}-unit`} {...register(`kpis.${i}.unit`)} />
-                </div>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label={`Remove KPI ${i + 1}`}
-                  onClick={() => kpis.remove(i)}
-                  className="text-danger-text"
+            {kpis.fields.map((field, i) => {
+              const saved = goal?.kpis.find((k) => k.id === field.kpiId);
+              return (
+                <div
+                  key={field.id}
+                  className="grid grid-cols-2 items-end gap-2 border-b border-border/60 pb-3 last:border-b-0 last:pb-0 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto]"
                 >
-                  <Trash2 aria-hidden="true" />
-                </Button>
-              </div>
-            ))}
+                  <div className="col-span-2 flex flex-col gap-1.5 sm:col-span-1">
+                    <Label htmlFor={`kpi-${i}-name`} className="text-xs">
+                      KPI {i + 1} name
+                    </Label>
+                    <Input id={`kpi-${i}-name`} {...register(`kpis.${i}.name`)} />
+                  </div>
+                  <div className="flex flex-col gap-1.5">
+                    <Label htmlFor={`kpi-${i}-current`} className="text-xs">
+                      Current value<span className="sr-only"> of KPI {i + 1}</span>
+                    </Label>
+                    <Input
+                      id={`kpi-${i}-current`}
+                      inputMode="decimal"
+                      {...register(`kpis.${i}.current_value`)}
+                    />
+                  </div>
+                  <div className="flex flex-col gap-1.5">
+                    <Label htmlFor={`kpi-${i}-target`} className="text-xs">
+                      Target value<span className="sr-only"> of KPI {i + 1}</span>
+                    </Label>
+                    <Input
+                      id={`kpi-${i}-target`}
+                      inputMode="decimal"
+                      {...register(`kpis.${i}.target_value`)}
+                    />
+                  </div>
+                  <div className="flex flex-col gap-1.5">
+                    <Label htmlFor={`kpi-${i}-unit`} className="text-xs">
+                      Unit<span className="sr-only"> of KPI {i + 1}</span>
+                    </Label>
+                    <Input id={`kpi-${i}-unit`} {...register(`kpis.${i}.unit`)} />
+                  </div>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Remove KPI ${i + 1}`}
+                    onClick={() => kpis.remove(i)}
+                    className="text-danger-text"
+                  >
+                    <Trash2 aria-hidden="true" />
+                  </Button>
+                  {saved ? (
+                    <div className="col-span-full flex items-center gap-3">
+                      <KpiTrend kpi={saved} />
+                      <KpiStaleMark kpi={saved} />
+                    </div>
+                  ) : null}
+                </div>
+              );
+            })}
             <Button
               variant="outline"
               size="sm"
@@ -256,6 +271,7 @@ export function GoalDialog({
               Add KPI
             </Button>
           </fieldset>
+          {goal ? <GoalTasks goalId={goal.id} /> : null}
 
           {error ? (
             <p role="alert" className="text-sm font-medium text-danger-text">

@@ -1,4 +1,4 @@
-import type { TAdvice, TGoal } from '@cc/contract';
+import type { TAdvice, TGoal, TKpi, TKpiCheckinRequest } from '@cc/contract';
 import { Lightbulb, Plus, Target } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -20,11 +20,13 @@ import {
   useDeleteGoal,
   useGoals,
   useSaveAdvice,
+  useRecordCheckin,
   useSaveGoal,
 } from '../api';
 import { AdviceDialog } from '../components/advice-dialog';
 import { AdviceItem } from '../components/advice-item';
 import { GoalCard } from '../components/goal-card';
+import { KpiCheckinDialog } from '../components/kpi-checkin-dialog';
 import { GoalDialog, type GoalFormValues, goalBody } from '../components/goal-dialog';
 import { GoalFilters } from '../components/goal-filters';
 import { useDebounced } from '../../../lib/use-debounced';
@@ -57,6 +59,8 @@ export default function StrategyPage() {
   const organizations = orgs.data ?? [];
 
   const saveGoal = useSaveGoal();
+  const recordCheckin = useRecordCheckin();
+  const [checkingIn, setCheckingIn] = useState<{ goal: TGoal; kpi: TKpi } | null>(null);
   const deleteGoal = useDeleteGoal();
   const saveAdvice = useSaveAdvice();
   const deleteAdvice = useDeleteAdvice();
@@ -93,6 +97,20 @@ export default function StrategyPage() {
           if (goal && (await staleGoal.onSaveError(err, goal.id))) return;
           notify.error('Could not save the goal', err.message);
         },
+      },
+    );
+  };
+
+  const onCheckIn = (body: TKpiCheckinRequest) => {
+    if (!checkingIn) return;
+    recordCheckin.mutate(
+      { goalId: checkingIn.goal.id, kpiId: checkingIn.kpi.id, body },
+      {
+        onSuccess: () => {
+          setCheckingIn(null);
+          notify.success('Check-in saved');
+        },
+        onError: (err) => notify.error('Could not save the check-in', err.message),
       },
     );
   };
@@ -190,6 +208,7 @@ export default function StrategyPage() {
                 goal={g}
                 onEdit={(goal) => setGoalDialog({ goal })}
                 onDelete={setDeletingGoal}
+                onCheckIn={(goal, kpi) => setCheckingIn({ goal, kpi })}
               />
             ))}
           </div>
@@ -242,6 +261,12 @@ export default function StrategyPage() {
           if (staleGoal.fresh) setGoalDialog({ goal: staleGoal.fresh });
           staleGoal.clear();
         }}
+      />
+      <KpiCheckinDialog
+        kpi={checkingIn?.kpi ?? null}
+        pending={recordCheckin.isPending}
+        onClose={() => setCheckingIn(null)}
+        onSubmit={onCheckIn}
       />
       <ConfirmDialog
         open={deletingGoal !== null}

@@ -9,6 +9,7 @@ import {
   type TTaskSuggestion,
 } from '@cc/contract';
 import { useEffect, useState } from 'react';
+import { CitationChips } from '../../../components/citation-chips';
 import { FormField, fieldA11y } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
@@ -172,6 +173,7 @@ export function ReviewDialog({ open, onOpenChange, suggestions, people }: Review
                         {s.llm_context}
                       </p>
                     ) : null}
+                    <CitationChips citations={s.citations ?? []} />
                     <FormField id={id('title')} label="Title" error={d.titleError}>
                       <Input
                         {...fieldA11y(id('title'), d.titleError)}

@@ -27,6 +27,7 @@ import { Select } from '../../../components/ui/select';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
 import type { Person } from '../../../lib/assignable-people';
+import type { GoalOption } from '../../../lib/queries/goal-options';
 
 /** The create form's priorities are lower case (spec section 4); the server reads them in any case. */
 export const CREATE_PRIORITIES = ['low', 'medium', 'high'] as const;
@@ -46,6 +47,7 @@ interface TaskFormValues {
   notes: string;
   assigned_to_user_id: string;
   shared_org_ids: string[];
+  goal_id: string;
 }
 
 function toValues(task: TTask | null): TaskFormValues {
@@ -58,6 +60,7 @@ function toValues(task: TTask | null): TaskFormValues {
     notes: task?.notes ?? '',
     assigned_to_user_id: task?.assigned_to_user_id ?? '',
     shared_org_ids: task?.shared_org_ids ?? [],
+    goal_id: task?.goal_id ?? '',
   };
 }
 
@@ -78,6 +81,8 @@ interface TaskDialogProps {
   task: TTask | null;
   people: readonly Person[];
   organizations: readonly TOrganization[];
+  /** The goals the task may serve (the caller's open goals). */
+  goals?: readonly GoalOption[];
   pending: boolean;
   onCreate: (body: TCreateTaskRequest) => void;
   onUpdate: (task: TTask, body: TUpdateTaskRequest) => void;
@@ -93,6 +98,7 @@ export function TaskDialog({
   task,
   people,
   organizations,
+  goals = [],
   pending,
   onCreate,
   onUpdate,
@@ -115,6 +121,7 @@ export function TaskDialog({
       description: v.description.trim() || null,
       due_date: v.due_date || null,
       notes: v.notes.trim() || null,
+      goal_id: v.goal_id || null,
     };
     if (task) {
       const body: TUpdateTaskRequest = {
@@ -205,6 +212,20 @@ export function TaskDialog({
           </div>
           <FormField id="task-notes" label="Notes">
             <Textarea id="task-notes" {...register('notes')} />
+          </FormField>
+          <FormField id="task-goal" label="Goal">
+            <Select id="task-goal" {...register('goal_id')}>
+              <option value="">No goal</option>
+              {task?.goal_id && !goals.some((g) => g.id === task.goal_id) ? (
+                // Linked to a goal not in the picker (done, or one this caller does not see): kept as is.
+                <option value={task.goal_id}>The goal it serves now</option>
+              ) : null}
+              {goals.map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.title}
+                </option>
+              ))}
+            </Select>
           </FormField>
           {!editing ? (
             <>

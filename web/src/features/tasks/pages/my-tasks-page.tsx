@@ -14,6 +14,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../../lib/auth';
+import { useGoalOptions } from '../../../lib/queries/goal-options';
 import { useOrganizations } from '../../../lib/queries/organizations';
 import { useAssignableUsers } from '../../../lib/queries/users';
 import {
@@ -34,6 +35,7 @@ import { TaskDialog } from '../components/task-dialog';
 import { TaskFilters } from '../components/task-filters';
 import { useDebounced } from '../../../lib/use-debounced';
 import { useStaleVersion } from '../../../lib/use-stale-version';
+import { useLinkedTask } from '../use-linked-task';
 
 /** /app/my-tasks. `suggestions` is the AI task suggestions panel the route composes in. */
 export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }) {
@@ -45,6 +47,7 @@ export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }
   const assignable = useAssignableUsers();
   const orgs = useOrganizations();
   const organizations = orgs.data ?? [];
+  const goalOptions = useGoalOptions();
   const people = useMemo(() => assignablePeople(user, assignable.data ?? []), [user, assignable.data]);
   const orgNames = useMemo(() => new Map(organizations.map((o) => [o.id, o.name])), [organizations]);
 
@@ -59,6 +62,7 @@ export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }
   const [sharing, setSharing] = useState<TTask | null>(null);
   const [deleting, setDeleting] = useState<TTask | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
+  useLinkedTask((task) => setDialog({ task }));
 
   // Done tasks stay hidden unless the box is ticked (spec §2; choosing Done ticks it), even if the
   // list was fetched before a status change.
@@ -151,6 +155,7 @@ export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }
         task={dialog?.task ?? null}
         people={people}
         organizations={organizations}
+        goals={goalOptions.data}
         pending={create.isPending || update.isPending}
         onCreate={onCreate}
         onUpdate={onUpdate}

@@ -1,0 +1,133 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { seedTask } from './briefs-test-kit.ts';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on a free loopback port that keeps every message it receives. */
+async function startSmtp(): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('error', done);
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+/** Quoted-printable soft breaks and escapes undone, so links can be searched for. */
+const unfold = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+
+apiSuite('executive brief: e-mail delivery', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let t: TestApp;
+  let down: TestApp;
+  let ceo: TestUser;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    t = await createTestApp({
+      SMTP_URL: smtp.url,
+      PUBLIC_URL: 'https://cc.example/',
+      SMTP_FROM: 'Brief <brief@cc.example>',
+    });
+    down = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${await closedPort()}` });
+    ceo = await t.createUser('ceo');
+  });
+  afterAll(async () => {
+    await t.close();
+    await down.close();
+    await smtp.close();
+  });
+
+  it('e-mails every brief as HTML and plain text with links into the app', async () => {
+    const task = await seedTask(t, {
+      title: 'Board deck',
+      by: ceo,
+      assignee: ceo,
+      priority: 'High',
+      due: '2026-06-10',
+    });
+    const res = await t.req({ method: 'POST', url: '/api/briefs/generate', token: ceo.token });
+    expect(res.statusCode, res.body).toBe(201);
+    const brief = res.json();
+    expect(brief.delivery).toMatchObject({ status: 'sent', reason: null });
+    expect(brief.delivery.delivered_at).toEqual(expect.any(String));
+
+    expect(smtp.received).toHaveLength(1);
+    const mail = smtp.received[0];
+    expect(mail.from).toBe('brief@cc.example');
+    expect(mail.to).toEqual([ceo.email.toLowerCase()]);
+    const raw = unfold(mail.raw);
+    expect(raw).toMatch(/^Subject: Your brief of \d{4}-\d{2}-\d{2}/m);
+    expect(raw).toContain('Content-Type: text/plain');
+    expect(raw).toContain('Content-Type: text/html');
+    expect(raw).toContain(`Board deck: https://cc.example/app/my-tasks?task=${task.id}`);
+    expect(raw).toContain(`<a href="https://cc.example/app/my-tasks?task=${task.id}">Board deck</a>`);
+    expect(raw).toContain(`https://cc.example/app/brief?id=${brief.id}`);
+
+    // The stored brief says so too.
+    const again = await t.req({ method: 'GET', url: `/api/briefs/${brief.id}`, token: ceo.token });
+    expect(again.json().delivery.status).toBe('sent');
+  });
+
+  it('keeps a brief that cannot be sent and says why', async () => {
+    const owner = await down.createUser('ceo');
+    const res = await down.req({ method: 'POST', url: '/api/briefs/generate', token: owner.token });
+    expect(res.statusCode, res.body).toBe(201);
+    const brief = res.json();
+    expect(brief.delivery.status).toBe('not_delivered');
+    expect(brief.delivery.reason).toMatch(/ECONNREFUSED|connect/i);
+    const list = await down.req({ method: 'GET', url: '/api/briefs/', token: owner.token });
+    expect(list.json()).toEqual([brief]);
+  });
+
+  it('does not e-mail without SMTP_URL', async () => {
+    const plain = await createTestApp();
+    try {
+      const u = await plain.createUser('ceo');
+      const res = await plain.req({ method: 'POST', url: '/api/briefs/generate', token: u.token });
+      expect(res.json().delivery).toEqual({ status: 'not_configured', reason: null, delivered_at: null });
+    } finally {
+      await plain.close();
+    }
+  });
+});

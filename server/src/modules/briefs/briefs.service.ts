@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { TBrief, ZBriefListQuery } from '@cc/contract';
+import type { z } from 'zod';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { notFound } from '../../platform/errors.ts';
+import { getUserSummary } from '../users/users.service.ts';
+import { buildSections } from './briefs.facts.ts';
+import { sendBriefEmail } from './briefs.mailer.ts';
+import { presentBrief } from './briefs.presenter.ts';
+import * as repo from './briefs.repository.ts';
+import { loadFactInput } from './briefs.sources.ts';
+import { writeWords } from './briefs.words.ts';
+
+/** A first brief covers the week before it. */
+export const FIRST_BRIEF_PERIOD_DAYS = 7;
+
+/**
+ * Builds one brief for the person: facts first (from what they may see), then the checked words; the
+ * brief is stored before it is e-mailed, so a brief that cannot be sent is kept and says why.
+ */
+export async function generateBrief(
+  ctx: AppContext,
+  userId: string,
+  o: { trigger: 'manual' | 'scheduled'; now?: Date },
+): Promise<TBrief> {
+  const now = o.now ?? new Date();
+  const end = now.toISOString();
+  const previous = await repo.latestPeriodEnd(ctx.db, userId);
+  // A previous brief stamped after `now` (an injected clock) never gives a period that ends first.
+  const start = [
+    previous ?? new Date(now.getTime() - FIRST_BRIEF_PERIOD_DAYS * 86_400_000).toISOString(),
+    end,
+  ].sort()[0];
+  const input = await loadFactInput(ctx, userId, { start, end }, now);
+  const sections = buildSections(input);
+  const words = await writeWords(ctx, sections);
+  const smtp = ctx.config.briefs.smtpUrl;
+  const row: repo.BriefRow = {
+    id: randomUUID(),
+    user_id: userId,
+    period_start: input.period_start,
+    period_end: end,
+    created_at: end,
+    trigger: o.trigger,
+    summary: words.summary,
+    summary_status: words.summary_status,
+    actions: JSON.stringify(words.actions),
+    sections: JSON.stringify(sections),
+    delivery_status: 'not_configured',
+    delivery_error: null,
+    delivered_at: null,
+  };
+  await repo.insertBrief(ctx.db, row);
+  if (!smtp) return presentBrief(row);
+  return presentBrief(await deliver(ctx, row, smtp));
+}
+
+async function deliver(ctx: AppContext, row: repo.BriefRow, smtpUrl: string): Promise<repo.BriefRow> {
+  const user = await getUserSummary(ctx, row.user_id);
+  const reason = user
+    ? await sendBriefEmail(
+        { smtpUrl, from: ctx.config.briefs.smtpFrom, to: user.email, base: ctx.config.briefs.publicUrl },
+        presentBrief(row),
+      )
+    : 'The account has no e-mail address.';
+  const delivery = reason
+    ? { status: 'not_delivered', error: reason.slice(0, 500), at: null }
+    : { status: 'sent', error: null, at: new Date().toISOString() };
+  await repo.setDelivery(ctx.db, row.id, delivery);
+  return {
+    ...row,
+    delivery_status: delivery.status,
+    delivery_error: delivery.error,
+    delivered_at: delivery.at,
+  };
+}
+
+export async function listBriefs(
+  ctx: AppContext,
+  caller: AuthUser,
+  q: z.output<typeof ZBriefListQuery>,
+): Promise<TBrief[]> {
+  const rows = await repo.listBriefs(ctx.db, { userId: caller.id, skip: q.skip, limit: q.limit });
+  return rows.map(presentBrief);
+}
+
+/** A brief is its owner's alone: anyone else's is a 404, like one that does not exist. */
+export async function getBrief(ctx: AppContext, caller: AuthUser, id: string): Promise<TBrief> {
+  const row = await repo.findBrief(ctx.db, id);
+  if (!row || row.user_id !== caller.id) throw notFound('Brief not found');
+  return presentBrief(row);
+}

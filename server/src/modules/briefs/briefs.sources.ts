@@ -1,0 +1,137 @@
+import { loadViewer, type Viewer } from '../../platform/viewer.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { messagesOfUserBetween, threadsAwaitingReply } from '../comms/comms.service.ts';
+import { openGoalsFor } from '../goals/goals.service.ts';
+import { runsFinishedBetween } from '../runs/runs.service.ts';
+import { attentionTasksOf } from '../tasks/tasks.service.ts';
+import {
+  type FactEvidence,
+  type FactGoal,
+  type FactInput,
+  movedGoalIds,
+  REPLY_AFTER_HOURS,
+} from './briefs.facts.ts';
+import { doneTasksOfGoals, kpiHistory } from './briefs.kpi-history.ts';
+import { itemsWaitingFor } from './briefs.waiting.ts';
+
+/** Bounds of every read (each list of the brief names at most `items` records). */
+export const BRIEF_LIMITS = {
+  goalsPerBranch: 40,
+  kpisPerGoal: 20,
+  items: 10,
+  threadsScanned: 200,
+  runs: 50,
+  messages: 500,
+};
+
+const mentions = (text: string | null, goal: FactGoal) =>
+  text !== null && (text.toLowerCase().includes(goal.title.toLowerCase()) || text.includes(goal.id));
+
+/**
+ * Everything the facts are computed from, read through the domain services with the person's own
+ * visibility: goals through the goal policy, tasks they are assignee or creator of, their own runs and
+ * suggestions, threads they take part in. Nothing here can name a record the person may not see.
+ */
+export async function loadFactInput(
+  ctx: AppContext,
+  userId: string,
+  period: { start: string; end: string },
+  now: Date,
+): Promise<FactInput> {
+  const today = now.toISOString().slice(0, 10);
+  const viewer = await loadViewer(ctx, { id: userId });
+  const replyBefore = new Date(now.getTime() - REPLY_AFTER_HOURS * 3_600_000).toISOString();
+  const [goalRes, tasks, waiting, threads] = await Promise.all([
+    openGoalsFor(ctx, viewer, {
+      perBranch: BRIEF_LIMITS.goalsPerBranch,
+      kpisPerGoal: BRIEF_LIMITS.kpisPerGoal,
+    }),
+    attentionTasksOf(ctx, userId, today, BRIEF_LIMITS.items),
+    itemsWaitingFor(ctx, userId, BRIEF_LIMITS.items),
+    threadsAwaitingReply(ctx, userId, replyBefore, BRIEF_LIMITS.threadsScanned),
+  ]);
+  const goals: FactGoal[] = goalRes.rows.map((g) => ({
+    id: g.id,
+    title: g.title,
+    due_date: g.due_date,
+    created_at: g.created_at,
+    kpis: goalRes.kpis
+      .filter((k) => k.goal_id === g.id)
+      .map((k) => ({
+        id: k.id,
+        name: k.name,
+        current_value: k.current_value,
+        target_value: k.target_value,
+        unit: k.unit,
+      })),
+  }));
+  const { checkins, lastDates } = await kpiHistory(
+    ctx,
+    viewer,
+    goals.flatMap((g) => g.kpis.map((k) => k.id)),
+    period.start,
+  );
+  const input: FactInput = {
+    now,
+    period_start: period.start,
+    period_end: period.end,
+    goals,
+    checkins: checkins.filter((c) => c.created_at < period.end),
+    last_checkin_dates: lastDates,
+    tasks,
+    waiting,
+    threads: threads.slice(0, BRIEF_LIMITS.items).map((t) => ({
+      id: t.id,
+      sender_name: t.sender_name,
+      created_at: t.created_at,
+    })),
+    evidence: [],
+  };
+  input.evidence = await evidenceFor(ctx, userId, viewer, input);
+  return input;
+}
+
+/** "Why it moved": per goal that moved, its tasks done, runs finished and messages in the period. */
+async function evidenceFor(
+  ctx: AppContext,
+  userId: string,
+  viewer: Viewer,
+  input: FactInput,
+): Promise<FactEvidence[]> {
+  const moved = movedGoalIds(input);
+  if (!moved.length) return [];
+  const since = input.period_start;
+  const until = input.period_end;
+  const [tasks, runs, messages] = await Promise.all([
+    doneTasksOfGoals(ctx, viewer, moved, since, until, BRIEF_LIMITS.items),
+    runsFinishedBetween(ctx, userId, since, until, BRIEF_LIMITS.runs),
+    messagesOfUserBetween(ctx, userId, {
+      since,
+      until,
+      scan: BRIEF_LIMITS.threadsScanned,
+      limit: BRIEF_LIMITS.messages,
+    }),
+  ]);
+  const goals = new Map(input.goals.map((g) => [g.id, g]));
+  return moved.map((goalId) => {
+    const goal = goals.get(goalId) as FactGoal;
+    return {
+      goal_id: goalId,
+      tasks: tasks.filter((t) => t.goal_id === goalId).map((t) => ({ id: t.id, title: t.title })),
+      runs: runs
+        .filter((r) => mentions(r.inputs, goal) || mentions(r.result, goal))
+        .sort((a, b) => (a.finished_at ?? '').localeCompare(b.finished_at ?? '') || a.id.localeCompare(b.id))
+        .slice(0, BRIEF_LIMITS.items)
+        .map((r) => ({
+          id: r.id,
+          title: r.definition_name,
+          url: r.conversation_id
+            ? `/app/conversations/${encodeURIComponent(r.conversation_id)}`
+            : '/app/ai-factory',
+        })),
+      messages: messages
+        .filter((m) => mentions(m.text, goal))
+        .map((m) => ({ thread_id: m.thread_id, sender_name: m.sender_name })),
+    };
+  });
+}
