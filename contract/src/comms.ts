@@ -1,3 +1,4 @@
+import { ZRecordCitation } from './citations.ts';
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, ZSeqCursor, ZSkip } from './common.ts';
 
@@ -75,6 +76,8 @@ export const ZCommsSuggestion = z.object({
   status: z.enum(COMMS_SUGGESTION_STATUSES),
   text: z.string(),
   context: z.string().nullable(),
+  /** The records the AI drafted it from, those the reader may see (issue 20 §3); empty: none. */
+  citations: z.array(ZRecordCitation),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -1,4 +1,5 @@
 import { citationUrl, type TRecordCitation } from '@cc/contract';
+import { contactCitations } from '../modules/contacts/contacts.service.ts';
 import { goalCitations } from '../modules/goals/goals.service.ts';
 import { visibleNoteIds } from '../modules/journals/journals.service.ts';
 import { taskCitations } from '../modules/tasks/tasks.service.ts';
@@ -37,8 +38,8 @@ export function parseCitations(json: string | null | undefined): TRecordCitation
 
 /**
  * Of these citations, those the viewer may see now, in their order (issue 20 §3): goals and tasks by
- * their policies (with their current titles), notes only by their owner, web pages always; any other
- * kind is left out. An output shared with others (advice filed under an organization) is read through
+ * their policies (with their current titles), contacts by theirs, notes only by their owner, web pages
+ * and the thread an output was made for always; any other kind is left out. An output shared with others (advice filed under an organization) is read through
  * this, so a reader never sees a citation of a record hidden from them.
  */
 export async function visibleCitations(
@@ -48,15 +49,19 @@ export async function visibleCitations(
 ): Promise<TRecordCitation[]> {
   if (citations.length === 0) return [];
   const ids = (type: string) => [...new Set(citations.filter((c) => c.type === type).map((c) => c.id))];
-  const [goals, tasks, notes] = await Promise.all([
+  const [goals, tasks, notes, contacts] = await Promise.all([
     goalCitations(ctx, viewer, { goalIds: ids('goal'), kpiIds: [] }),
     taskCitations(ctx, viewer, ids('task')),
     visibleNoteIds(ctx, viewer, ids('note')),
+    contactCitations(ctx, viewer, ids('contact')),
   ]);
   return citations.flatMap((c) => {
     if (c.type === 'goal') return goals.get(`goal:${c.id}`) ?? [];
     if (c.type === 'task') return tasks.get(c.id) ?? [];
     if (c.type === 'note') return notes.has(c.id) ? [c] : [];
+    if (c.type === 'contact') return contacts.get(c.id) ?? [];
+    // A thread is cited only by the output made for it, read by a participant (its route checks).
+    if (c.type === 'thread') return [c];
     if (c.type === 'web') return [c];
     return [];
   });

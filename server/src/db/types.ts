@@ -300,6 +300,8 @@ export interface CommsSuggestionsTable {
   for_seq: number;
   created_at: string;
   updated_at: string;
+  /** JSON `[{type, id, title, url}]`: the thread and contact record the reply was drafted from (0017) */
+  citations?: string | null;
 }
 export interface CommsScriptedUsersTable {
   user_id: string;

@@ -33,11 +33,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   // (null: written before citations existed).
   await db.schema.alterTable('conversation_messages').addColumn('citations', 'text').execute();
   await db.schema.alterTable('strategic_advice').addColumn('citations', 'text').execute();
+  await db.schema.alterTable('comms_suggestions').addColumn('citations', 'text').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('conversation_messages').dropColumn('citations').execute();
   await db.schema.alterTable('strategic_advice').dropColumn('citations').execute();
+  await db.schema.alterTable('comms_suggestions').dropColumn('citations').execute();
   await db.schema.dropIndex('tasks_goal_idx').execute();
   await db.schema.alterTable('tasks').dropColumn('goal_id').execute();
   await db.schema.dropTable('kpi_checkins').execute();

@@ -63,13 +63,18 @@ export function presentMessage(m: MessageRow): TCommsMessage {
   };
 }
 
-export function presentSuggestion(s: CommsSuggestionsTable): TCommsSuggestion {
+/** `citations`: the suggestion's citations the reader may see (ai/citations.ts visibleCitations). */
+export function presentSuggestion(
+  s: CommsSuggestionsTable,
+  citations: TCommsSuggestion['citations'] = [],
+): TCommsSuggestion {
   return {
     id: s.id,
     thread_id: s.thread_id,
     status: s.status === 'pending' ? 'pending' : 'ready',
     text: s.text,
     context: s.context,
+    citations,
     created_at: s.created_at,
     updated_at: s.updated_at,
   };

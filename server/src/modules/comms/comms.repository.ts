@@ -227,10 +227,15 @@ export async function putSuggestion(
 }
 
 /** Fills a pending suggestion; false when it was dismissed, used or replaced meanwhile. */
-export async function completeSuggestion(db: Db, id: string, text: string): Promise<boolean> {
+export async function completeSuggestion(
+  db: Db,
+  id: string,
+  text: string,
+  citations: string | null = null,
+): Promise<boolean> {
   const res = await db
     .updateTable('comms_suggestions')
-    .set({ status: 'ready', text, updated_at: nowIso() })
+    .set({ status: 'ready', text, citations, updated_at: nowIso() })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .executeTakeFirst();

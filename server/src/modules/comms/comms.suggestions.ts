@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { COMMS_SUGGESTION_EVENT, type TCommsSuggestion, type ZPutSuggestionRequest } from '@cc/contract';
+import {
+  COMMS_SUGGESTION_EVENT,
+  citationUrl,
+  type TCommsSuggestion,
+  type TRecordCitation,
+  type ZPutSuggestionRequest,
+} from '@cc/contract';
 import type { z } from 'zod';
 import type { JSONValue } from '@ai-sdk/provider';
 import { generateText } from 'ai';
+import { parseCitations, visibleCitations } from '../../ai/citations.ts';
 import { resolveModel } from '../../ai/models.ts';
 import type { CommsReplyData } from '../../ai/offline/handlers/comms-reply.ts';
 import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
+import { loadViewer } from '../../platform/viewer.ts';
 import { listContacts } from '../contacts/contacts.service.ts';
 import { getUserSummary } from '../users/users.service.ts';
 import { background } from './comms.background.ts';
@@ -30,7 +38,9 @@ export async function getSuggestion(
 ): Promise<TCommsSuggestion | null> {
   await loadThread(ctx, caller, threadId);
   const s = await repo.findSuggestion(ctx.db, threadId, caller.id);
-  return s ? presentSuggestion(s) : null;
+  if (!s) return null;
+  const viewer = await loadViewer(ctx, caller);
+  return presentSuggestion(s, await visibleCitations(ctx, viewer, parseCitations(s.citations)));
 }
 
 /** A suggestion the screen brings (navigation state): it replaces the caller's current one. */
@@ -96,10 +106,12 @@ export async function requestSuggestion(
   background(ctx).run('comms suggestion', async () => {
     let text: string;
     let data: CommsReplyData;
+    let citations: TRecordCitation[];
     try {
       const written = await writeSuggestion(ctx, threadId, recipientId);
       data = written.data;
       text = written.text.slice(0, MAX_SUGGESTION).trim();
+      citations = written.citations;
     } catch (err) {
       // No half-made suggestion is left pending when the model fails.
       await repo.deleteSuggestionById(ctx.db, id);
@@ -109,7 +121,7 @@ export async function requestSuggestion(
       await repo.deleteSuggestionById(ctx.db, id);
       return;
     }
-    if (await repo.completeSuggestion(ctx.db, id, text)) {
+    if (await repo.completeSuggestion(ctx.db, id, text, JSON.stringify(citations))) {
       await ctx.bus.publish(threadChannel(threadId), { kind: COMMS_SUGGESTION_EVENT, user_id: recipientId });
       const last = data.messages.filter((m) => !m.own).at(-1);
       await openDraftItem(ctx, {
@@ -123,8 +135,15 @@ export async function requestSuggestion(
   });
 }
 
-/** The grounding: the thread's last messages and the recipient's contact record for the sender. */
-async function replyData(ctx: AppContext, threadId: string, recipientId: string): Promise<CommsReplyData> {
+/**
+ * The grounding: the thread's last messages and the recipient's contact record for the sender, and
+ * the records it came from (the thread, the contact) for the suggestion's citations.
+ */
+async function replyData(
+  ctx: AppContext,
+  threadId: string,
+  recipientId: string,
+): Promise<{ data: CommsReplyData; used: TRecordCitation[] }> {
   const rows = await repo.latestMessages(ctx.db, {
     threadId,
     viewerId: recipientId,
@@ -138,12 +157,24 @@ async function replyData(ctx: AppContext, threadId: string, recipientId: string)
   const lastIncoming = rows.find((m) => m.kind === 'user' && m.sender_id && m.sender_id !== recipientId);
   const recipient = await getUserSummary(ctx, recipientId);
   let contact: CommsReplyData['contact'] = null;
+  const thread = await repo.findThreadFor(ctx.db, threadId, recipientId);
+  const used: TRecordCitation[] = thread
+    ? [
+        {
+          type: 'thread',
+          id: threadId,
+          title: thread.name ?? lastIncoming?.sender_name ?? 'Conversation',
+          url: citationUrl('thread', threadId),
+        },
+      ]
+    : [];
   if (recipient && lastIncoming?.sender_id) {
     const sender = await repo.userName(ctx.db, lastIncoming.sender_id);
     if (sender) {
       const found = await listContacts(ctx, recipient, { search: sender.email, skip: 0, limit: 5 });
       const c = found.find((x) => x.emails.includes(sender.email.toLowerCase()));
       if (c) {
+        used.push({ type: 'contact', id: c.id, title: c.name, url: citationUrl('contact', c.id) });
         const last = c.past_interactions[0];
         contact = {
           name: c.name,
@@ -155,10 +186,13 @@ async function replyData(ctx: AppContext, threadId: string, recipientId: string)
     }
   }
   return {
-    recipient_name: recipient ? [recipient.first_name, recipient.last_name].filter(Boolean).join(' ') : '',
-    sender_name: lastIncoming?.sender_name ?? '',
-    messages,
-    contact,
+    data: {
+      recipient_name: recipient ? [recipient.first_name, recipient.last_name].filter(Boolean).join(' ') : '',
+      sender_name: lastIncoming?.sender_name ?? '',
+      messages,
+      contact,
+    },
+    used,
   };
 }
 
@@ -186,8 +220,8 @@ async function writeSuggestion(
   ctx: AppContext,
   threadId: string,
   recipientId: string,
-): Promise<{ text: string; data: CommsReplyData }> {
-  const data = await replyData(ctx, threadId, recipientId);
+): Promise<{ text: string; data: CommsReplyData; citations: TRecordCitation[] }> {
+  const { data, used } = await replyData(ctx, threadId, recipientId);
   const { model } = resolveModel(ctx);
   const { text } = await generateText({
     model,
@@ -197,5 +231,5 @@ async function writeSuggestion(
     maxRetries: 1,
     providerOptions: { offline: { task: 'comms-reply', data: data as unknown as JSONValue } },
   });
-  return { text, data };
+  return { text, data, citations: used };
 }

@@ -4,7 +4,8 @@ import { type Db, withTx } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { ContactInteractionsTable, ContactsTable, Database } from '../../db/types.ts';
-import { contactVisibilityBranches } from './contacts.policy.ts';
+import type { ViewerScope } from '../../platform/viewer.ts';
+import { contactVisibilityBranches, visibleContacts } from './contacts.policy.ts';
 
 /**
  * Contacts with their owner's name and e-mail. This module reads `users`, `organizations` and
@@ -350,4 +351,15 @@ export async function membershipsWithin(
     .execute();
   for (const r of rows) if (r.user_id) out.get(r.user_id)?.push(r.organization_id);
   return out;
+}
+
+/** Of these contacts, the ids and names of those the viewer may see (contacts.policy). */
+export function visibleContactNames(db: Db, viewer: ViewerScope, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([] as { id: string; name: string }[]);
+  return db
+    .selectFrom('contacts')
+    .select(['contacts.id', 'contacts.name'])
+    .where('contacts.id', 'in', [...ids])
+    .where(visibleContacts(viewer))
+    .execute();
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
+  citationUrl,
   contactInitial,
   MAX_INTERACTIONS_PER_CONTACT,
   type TAssignableUser,
   type TContact,
+  type TRecordCitation,
   type ZAssignableQuery,
   type ZContactListQuery,
   type ZCreateContactRequest,
@@ -17,7 +19,7 @@ import { assertMemberOf, assertShareable } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { loadViewer, loadWithRights, type Viewer } from '../../platform/viewer.ts';
+import { loadViewer, loadWithRights, type Viewer, type ViewerScope } from '../../platform/viewer.ts';
 import { canShareContact, contactRights } from './contacts.policy.ts';
 import { parseList, presentAssignable, presentContact } from './contacts.presenter.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
@@ -276,4 +278,16 @@ export async function listAssignable(
     orgIds,
   );
   return rows.map((r) => presentAssignable(r, memberships.get(r.id) ?? []));
+}
+
+/** Citations of the contacts (of these ids) the viewer may see, by id; the others are left out. */
+export async function contactCitations(
+  ctx: AppContext,
+  viewer: ViewerScope,
+  ids: readonly string[],
+): Promise<Map<string, TRecordCitation>> {
+  const rows = await repo.visibleContactNames(ctx.db, viewer, ids);
+  return new Map(
+    rows.map((r) => [r.id, { type: 'contact', id: r.id, title: r.name, url: citationUrl('contact', r.id) }]),
+  );
 }

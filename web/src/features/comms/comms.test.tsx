@@ -190,6 +190,7 @@ describe('Comms Center', () => {
       status: 'ready',
       text: 'Happy to meet.',
       context: null,
+      citations: [{ type: 'contact', id: 'c-1', title: 'Maya Patel', url: '/app/contacts?contact=c-1' }],
       created_at: '2026-11-20T10:00:00.000Z',
     };
     const { api } = setup(
@@ -216,6 +217,11 @@ describe('Comms Center', () => {
     );
     const toggle = await screen.findByRole('button', { name: 'AI suggestion available...' });
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    // The contact record it was drafted from, as a chip (issue 20 §3).
+    expect(screen.getByRole('link', { name: 'Contact: Maya Patel' })).toHaveAttribute(
+      'href',
+      '/app/contacts?contact=c-1',
+    );
     const field = screen.getByLabelText('Suggested reply');
     await user.clear(field);
     await user.type(field, 'Tomorrow at 10?');

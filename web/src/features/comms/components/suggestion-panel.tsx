@@ -1,5 +1,6 @@
 import { ChevronDown, Sparkles } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
+import { CitationChips } from '../../../components/citation-chips';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
@@ -53,6 +54,7 @@ export function SuggestionPanel({
             maxLength={4000}
           />
           {suggestion.context ? <p className="text-xs text-muted-foreground">{suggestion.context}</p> : null}
+          <CitationChips citations={suggestion.citations ?? []} />
           <div className="flex flex-wrap justify-end gap-2">
             <Button variant="outline" size="sm" onClick={onIgnore} disabled={busy !== null}>
               {busy === 'ignore' ? <Spinner /> : null}

@@ -1,4 +1,4 @@
-import type { TTask } from '@cc/contract';
+import { citationUrl, type TTask } from '@cc/contract';
 import { Link } from 'react-router';
 import { formatDay } from '../../../lib/format';
 import { useGoalTasks } from '../api';
@@ -9,7 +9,10 @@ function TaskLines({ tasks, empty }: { tasks: TTask[]; empty: string }) {
     <ul className="flex flex-col gap-1 text-sm">
       {tasks.map((t) => (
         <li key={t.id} className="flex flex-wrap items-baseline justify-between gap-2">
-          <Link to="/app/my-tasks" className="min-w-0 break-words underline-offset-2 hover:underline">
+          <Link
+            to={citationUrl('task', t.id)}
+            className="min-w-0 break-words underline-offset-2 hover:underline"
+          >
             {t.title}
           </Link>
           <span className="shrink-0 text-xs text-muted-foreground">
