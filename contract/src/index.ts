@@ -17,3 +17,4 @@ export * from './runs.ts';
 export * from './task-suggestions.ts';
 export * from './tasks.ts';
 export * from './users.ts';
+export * from './usage.ts';

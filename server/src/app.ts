@@ -29,6 +29,8 @@ import { runsRoutes } from './modules/runs/runs.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { taskSuggestionsRoutes } from './modules/task-suggestions/task-suggestions.routes.ts';
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
+import { usageRoutes } from './modules/usage/usage.routes.ts';
+import { registerMeterScope } from './modules/usage/usage-scope.hook.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { getUserSummary } from './modules/users/users.service.ts';
 import { authPlugin, sessionReader } from './platform/auth/authenticate.ts';
@@ -136,6 +138,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(authPlugin, {
     sessions: sessionReader(ctx.db, ctx.signer, ctx.changes, config.readCacheBytes),
   });
+  registerMeterScope(app);
   registerEchoBodies(app);
   registerEtags(app);
   // After the cache's own onSend, so a page is stored (for the requests behind it) while it waits.
@@ -189,6 +192,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(factoryRoutes, { ctx });
   await app.register(runsRoutes, { ctx });
   await app.register(filesRoutes, { ctx });
+  await app.register(usageRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));
   if (!servingWeb) app.setNotFoundHandler(sendNotFound);

@@ -2,6 +2,8 @@
  * Table types for Kysely. Times are ISO-8601 UTC strings in both dialects (they sort correctly as
  * text); booleans are 0/1 integers and JSON is text, so one set of queries serves SQLite and PostgreSQL.
  */
+import type { UsageTables } from './usage-types.ts';
+
 export interface UsersTable {
   id: string;
   email: string;
@@ -15,6 +17,8 @@ export interface UsersTable {
   updated_at: string;
   /** the organization this account was created through (0012): its admins may edit the account */
   managed_by_organization_id?: string | null;
+  /** spend above which starting a run asks to confirm (0019; null: the configured default) */
+  run_confirm_usd?: number | null;
 }
 
 export interface ProfilesTable {
@@ -399,7 +403,7 @@ export interface SearchDocumentsTable {
   body: string;
 }
 
-export interface Database {
+export interface Database extends UsageTables {
   memories: MemoriesTable;
   search_documents: SearchDocumentsTable;
   task_suggestions: TaskSuggestionsTable;

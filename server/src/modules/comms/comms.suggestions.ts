@@ -163,7 +163,7 @@ function replyPrompt(d: CommsReplyData): string {
 /** The reply text: from the configured model, or the offline engine's comms-reply handler. */
 async function writeSuggestion(ctx: AppContext, threadId: string, recipientId: string): Promise<string> {
   const data = await replyData(ctx, threadId, recipientId);
-  const { model } = resolveModel(ctx);
+  const { model } = resolveModel(ctx, null, { feature: 'comms_suggestions' });
   const { text } = await generateText({
     model,
     system: SYSTEM,

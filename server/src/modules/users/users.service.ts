@@ -286,3 +286,15 @@ export async function getUserSummary(ctx: AppContext, id: string) {
 
 export const countUsers = (ctx: AppContext) => repo.countUsers(ctx.db);
 export const createAccount = insertAccount;
+
+/** id → display name ("First Last", else the e-mail) of the given accounts. */
+export async function userNames(ctx: AppContext, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await repo.namesByIds(ctx.db, ids);
+  return new Map(rows.map((r) => [r.id, [r.first_name, r.last_name].filter(Boolean).join(' ') || r.email]));
+}
+
+/** The account's run confirmation threshold (USD; null: the configured default). */
+export async function runConfirmThreshold(ctx: AppContext, id: string): Promise<number | null> {
+  const [row] = await repo.namesByIds(ctx.db, [id]);
+  return row?.run_confirm_usd ?? null;
+}

@@ -1,3 +1,4 @@
+import { withMeterScope } from '../../../ai/metering/meter-scope.ts';
 import type { RunStep, StepOutput } from './definition.ts';
 import type { StepResult } from './engine-registry.ts';
 import { type Execution, parseJson, progress } from './execution.ts';
@@ -28,7 +29,14 @@ export async function runStep(
       details: { position, name: step.name, agent: step.agent?.name ?? null },
     },
   ]);
-  return handler({
+  // Every model call of the step is metered to the run and the account it acts as (ai/metering).
+  const meter = {
+    userId: run.user_id,
+    organizationId: x.user.organization_id,
+    feature: x.crew ? 'crew' : 'flow',
+    runId: run.id,
+  };
+  return withMeterScope(meter, () => handler({
     ctx: x.ctx,
     run,
     step,
@@ -38,5 +46,5 @@ export async function runStep(
     user: x.user,
     signal: x.signal,
     progress: (events) => progress(x, events),
-  });
+  }));
 }
