@@ -35,17 +35,17 @@ export const DEFAULT_PRICED_MODELS = ALLOWED_MODELS;
 export const MAX_USD = 1_000_000_000;
 const ZUsd = z.number().min(0).max(MAX_USD);
 
-export const ZModelPrice = z.object({
+export const ZModelPrice = z.strictObject({
   model: z.string().trim().min(1).max(200),
   input_per_million_usd: ZUsd,
   output_per_million_usd: ZUsd,
 });
 export type TModelPrice = z.infer<typeof ZModelPrice>;
-export const ZModelPrices = z.object({ models: z.array(ZModelPrice).max(200) });
+export const ZModelPrices = z.strictObject({ models: z.array(ZModelPrice).max(200) });
 export type TModelPrices = z.infer<typeof ZModelPrices>;
 
 /** PUT body of a budget: null removes it. */
-export const ZBudgetRequest = z.object({ monthly_usd: ZUsd.nullable() });
+export const ZBudgetRequest = z.strictObject({ monthly_usd: ZUsd.nullable() });
 export type TBudgetRequest = z.infer<typeof ZBudgetRequest>;
 export const ZBudget = z.object({
   monthly_usd: z.number().nullable(),

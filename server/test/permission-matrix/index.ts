@@ -13,6 +13,7 @@ import { organizationRows } from './organizations.ts';
 import { runRows } from './runs.ts';
 import { taskSuggestionRows } from './task-suggestions.ts';
 import { taskRows } from './tasks.ts';
+import { usageRows } from './usage.ts';
 
 /** Every row of the permission matrix, by domain (one file each). */
 export const MATRIX: Record<string, Row[]> = {
@@ -30,6 +31,7 @@ export const MATRIX: Record<string, Row[]> = {
   factory: factoryRows,
   runs: runRows,
   files: fileRows,
+  usage: usageRows,
 };
 
 export {
