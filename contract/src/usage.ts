@@ -101,8 +101,15 @@ export const ZMyUsage = z.object({
   by_model: z.array(ZUsageRow),
   /** the tightest budget that applies to the caller's calls (their own or their organization's) */
   budget: ZBudget,
+  /** starting a run estimated above this asks to confirm (USD) */
+  run_confirm_usd: z.number(),
 });
 export type TMyUsage = z.infer<typeof ZMyUsage>;
+
+/** The run cost above which starting a crew or flow asks to confirm, for a user who set none (USD). */
+export const DEFAULT_RUN_CONFIRM_USD = 1;
+export const ZRunThresholdRequest = z.strictObject({ run_confirm_usd: ZUsd.nullable() });
+export const ZRunThreshold = z.object({ run_confirm_usd: z.number() });
 
 /** Cost estimate of starting a crew or flow. */
 export const ZRunEstimate = z.object({

@@ -12,6 +12,8 @@ export interface UsageEventsTable {
   feature: string;
   conversation_id: string | null;
   run_id: string | null;
+  /** the run step's agent, for run estimates */
+  agent_id: string | null;
   input_tokens: number;
   output_tokens: number;
   cost_micros: Big;

@@ -23,6 +23,8 @@ import {
   ZInteractionRequest,
   ZJournal,
   ZModelPrices,
+  ZRunThreshold,
+  ZRunThresholdRequest,
   ZOrganization,
   ZOrganizationName,
   ZOrgMember,
@@ -448,6 +450,22 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
   cases['PUT /api/organizations/{id}/users/{userId}/budget'] = budgetCase(
     () => `/api/organizations/${org}/users/${colleague.id}/budget`,
   );
+  cases['PUT /api/users/me/run-threshold'] = {
+    body: ZRunThresholdRequest,
+    entity: ZRunThreshold,
+    unversioned: 'a personal setting, not a versioned record',
+    async make() {
+      const url = '/api/users/me/run-threshold';
+      const record = await call('PUT', url, { run_confirm_usd: 2 });
+      return {
+        url,
+        token: ceo.token,
+        record,
+        change: ['run_confirm_usd', 3],
+        reread: get('/api/users/me/usage'),
+      };
+    },
+  };
   cases['PUT /api/admin/model-prices'] = {
     body: ZModelPrices,
     entity: ZModelPrices,

@@ -13,6 +13,8 @@ export interface MeterScope {
   feature?: string;
   conversationId?: string | null;
   runId?: string | null;
+  /** the agent of a run step (run estimates read its history) */
+  agentId?: string | null;
 }
 
 const ambient = new AsyncLocalStorage<MeterScope>();

@@ -71,13 +71,15 @@ export class MeteredModel implements LanguageModelV3 {
   private target(options: LanguageModelV3CallOptions): MeterTarget {
     // The caller's own fields win; the ones it leaves undefined come from the ambient scope.
     const s: MeterScope = { ...currentMeterScope() };
-    for (const [k, v] of Object.entries(this.explicit ?? {})) if (v !== undefined) (s as Record<string, unknown>)[k] = v;
+    for (const [k, v] of Object.entries(this.explicit ?? {}))
+      if (v !== undefined) (s as Record<string, unknown>)[k] = v;
     return {
       userId: s.userId ?? null,
       organizationId: s.organizationId ?? null,
       feature: featureOf(s, options.providerOptions),
       conversationId: s.conversationId ?? null,
       runId: s.runId ?? null,
+      agentId: s.agentId ?? null,
       model: this.who.model,
       engine: this.who.engine,
     };
@@ -85,7 +87,10 @@ export class MeteredModel implements LanguageModelV3 {
 
   private async estimate(chars: number, maxOutputTokens: number | undefined) {
     const price = await priceOf(this.ctx, this.who.model, this.who.engine);
-    return { price, micros: costMicros(price, tokensOf(chars), maxOutputTokens ?? DEFAULT_OUTPUT_ESTIMATE_TOKENS) };
+    return {
+      price,
+      micros: costMicros(price, tokensOf(chars), maxOutputTokens ?? DEFAULT_OUTPUT_ESTIMATE_TOKENS),
+    };
   }
 
   /**

@@ -19,6 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('feature', 'text', (c) => c.notNull())
     .addColumn('conversation_id', 'text')
     .addColumn('run_id', 'text')
+    .addColumn('agent_id', 'text')
     .addColumn('input_tokens', 'integer', (c) => c.notNull())
     .addColumn('output_tokens', 'integer', (c) => c.notNull())
     .addColumn('cost_micros', 'bigint', (c) => c.notNull())
@@ -31,7 +32,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('usage_events')
     .columns(['organization_id', 'day'])
     .execute();
-  await db.schema.createIndex('usage_events_user_day_idx').on('usage_events').columns(['user_id', 'day']).execute();
+  // Run estimates read an agent's past calls.
+  await db.schema
+    .createIndex('usage_events_agent_idx')
+    .on('usage_events')
+    .columns(['agent_id', 'day'])
+    .execute();
+  await db.schema
+    .createIndex('usage_events_user_day_idx')
+    .on('usage_events')
+    .columns(['user_id', 'day'])
+    .execute();
 
   // The roll-up: one row per day, person, organization, model and feature ('' stands for none, so
   // the key is a plain primary key on both engines).
@@ -53,7 +64,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('usage_daily')
     .columns(['organization_id', 'day'])
     .execute();
-  await db.schema.createIndex('usage_daily_user_day_idx').on('usage_daily').columns(['user_id', 'day']).execute();
+  await db.schema
+    .createIndex('usage_daily_user_day_idx')
+    .on('usage_daily')
+    .columns(['user_id', 'day'])
+    .execute();
 
   await db.schema
     .createTable('model_prices')
@@ -67,7 +82,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('usage_budgets')
     .addColumn('scope_key', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('organization_id', 'text', (c) =>
+      c.notNull().references('organizations.id').onDelete('cascade'),
+    )
     .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
     .addColumn('monthly_micros', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())

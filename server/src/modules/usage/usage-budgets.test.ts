@@ -54,12 +54,22 @@ apiSuite('monthly AI budgets', () => {
   const put = (url: string, token: string, monthly_usd: number | null) =>
     t.req({ method: 'PUT', url, token, body: { monthly_usd } });
   const chat = async (u: TestUser) => {
-    const c = (await t.req({ method: 'POST', url: '/api/conversations/', token: u.token, body: {} })).json().id;
-    return t.req({ method: 'POST', url: `/api/conversations/${c}/chat`, token: u.token, body: { message_text: 'Hi' } });
+    const c = (await t.req({ method: 'POST', url: '/api/conversations/', token: u.token, body: {} })).json()
+      .id;
+    return t.req({
+      method: 'POST',
+      url: `/api/conversations/${c}/chat`,
+      token: u.token,
+      body: { message_text: 'Hi' },
+    });
   };
   /** A chat turn that uses `outputTokens` (at $1,000 per million). */
   const spend = async (u: TestUser, outputTokens: number) => {
-    mock.script({ kind: 'text', chunks: ['ok'], usage: { prompt_tokens: 0, completion_tokens: outputTokens } });
+    mock.script({
+      kind: 'text',
+      chunks: ['ok'],
+      usage: { prompt_tokens: 0, completion_tokens: outputTokens },
+    });
     const res = await chat(u);
     expect(res.statusCode, res.body).toBe(200);
   };
@@ -70,9 +80,19 @@ apiSuite('monthly AI budgets', () => {
     expect(set.json()).toEqual({ monthly_usd: 50, used_usd: 0, remaining_usd: 50, resets_on: '2026-12-01' });
     await spend(member, 1_500);
     const got = await t.req({ method: 'GET', url: `/api/organizations/${orgId}/budget`, token: ceo.token });
-    expect(got.json()).toEqual({ monthly_usd: 50, used_usd: 1.5, remaining_usd: 48.5, resets_on: '2026-12-01' });
+    expect(got.json()).toEqual({
+      monthly_usd: 50,
+      used_usd: 1.5,
+      remaining_usd: 48.5,
+      resets_on: '2026-12-01',
+    });
     const none = await put(`/api/organizations/${orgId}/budget`, ceo.token, null);
-    expect(none.json()).toEqual({ monthly_usd: null, used_usd: 1.5, remaining_usd: null, resets_on: '2026-12-01' });
+    expect(none.json()).toEqual({
+      monthly_usd: null,
+      used_usd: 1.5,
+      remaining_usd: null,
+      resets_on: '2026-12-01',
+    });
   });
 
   it('refuses a call that would pass the budget with 429 and the exact text; nothing is stored', async () => {
@@ -80,7 +100,9 @@ apiSuite('monthly AI budgets', () => {
     // At $2,000 per million output tokens a call reserves about $2: $48.20 + $2 would pass $50.
     await setOutputPrice(2000);
     await spend(member, 24_100);
-    const c = (await t.req({ method: 'POST', url: '/api/conversations/', token: member.token, body: {} })).json().id;
+    const c = (
+      await t.req({ method: 'POST', url: '/api/conversations/', token: member.token, body: {} })
+    ).json().id;
     const before = mock.chatRequests().length;
     const res = await t.req({
       method: 'POST',
@@ -107,7 +129,9 @@ apiSuite('monthly AI budgets', () => {
     await spend(member, 1_200);
     const res = await chat(member);
     expect(res.statusCode).toBe(429);
-    expect(res.json().detail).toBe('Monthly AI budget reached: $1.20 of $2.00 used; it resets on 1 December.');
+    expect(res.json().detail).toBe(
+      'Monthly AI budget reached: $1.20 of $2.00 used; it resets on 1 December.',
+    );
     // The ceo, in the same organization without a budget of their own, is not held by it.
     mock.script({ kind: 'text', chunks: ['fine'] });
     expect((await chat(ceo)).statusCode).toBe(200);
@@ -120,8 +144,13 @@ apiSuite('monthly AI budgets', () => {
     // A user who is no member of the organization: 404.
     const stranger = await t.createUser('user');
     expect(
-      (await t.req({ method: 'GET', url: `/api/organizations/${orgId}/users/${stranger.id}/budget`, token: ceo.token }))
-        .statusCode,
+      (
+        await t.req({
+          method: 'GET',
+          url: `/api/organizations/${orgId}/users/${stranger.id}/budget`,
+          token: ceo.token,
+        })
+      ).statusCode,
     ).toBe(404);
   });
 
@@ -145,7 +174,14 @@ apiSuite('monthly AI budgets', () => {
     for (const r of ok) {
       await settleSpend(
         t.ctx,
-        { ...target, feature: 'chat', conversationId: null, runId: null, model: 'gpt-5-chat', engine: 'openai' },
+        {
+          ...target,
+          feature: 'chat',
+          conversationId: null,
+          runId: null,
+          model: 'gpt-5-chat',
+          engine: 'openai',
+        },
         (r as PromiseFulfilledResult<Awaited<ReturnType<typeof reserveSpend>>>).value,
         { inputTokens: 1, outputTokens: 1, costMicros: 500_000, durationMs: 1, outcome: 'ok', at: now },
       );
@@ -159,13 +195,29 @@ apiSuite('monthly AI budgets', () => {
     await put(`/api/organizations/${orgId}/users/${member.id}/budget`, ceo.token, 10.5);
     const ids: string[] = [];
     for (let i = 0; i < 50; i++)
-      ids.push((await t.req({ method: 'POST', url: '/api/conversations/', token: member.token, body: {} })).json().id);
-    mock.script(...ids.map(() => ({ kind: 'text' as const, chunks: ['x'], delayMs: 50, usage: { prompt_tokens: 0, completion_tokens: 1 } })));
+      ids.push(
+        (await t.req({ method: 'POST', url: '/api/conversations/', token: member.token, body: {} })).json()
+          .id,
+      );
+    mock.script(
+      ...ids.map(() => ({
+        kind: 'text' as const,
+        chunks: ['x'],
+        delayMs: 50,
+        usage: { prompt_tokens: 0, completion_tokens: 1 },
+      })),
+    );
     const statuses = await Promise.all(
-      ids.map(async (c) =>
-        (
-          await t.req({ method: 'POST', url: `/api/conversations/${c}/chat`, token: member.token, body: { message_text: 'q' } })
-        ).statusCode,
+      ids.map(
+        async (c) =>
+          (
+            await t.req({
+              method: 'POST',
+              url: `/api/conversations/${c}/chat`,
+              token: member.token,
+              body: { message_text: 'q' },
+            })
+          ).statusCode,
       ),
     );
     expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(10);
@@ -188,10 +240,19 @@ apiSuite('monthly AI budgets', () => {
   it('budgets of other organizations are not found; plain members may not read or set them', async () => {
     const otherCeo = await t.createUser('ceo');
     const otherOrg = await t.createOrg(otherCeo);
-    expect((await t.req({ method: 'GET', url: `/api/organizations/${otherOrg}/budget`, token: ceo.token })).statusCode).toBe(404);
-    expect((await t.req({ method: 'GET', url: `/api/organizations/${orgId}/budget`, token: member.token })).statusCode).toBe(403);
+    expect(
+      (await t.req({ method: 'GET', url: `/api/organizations/${otherOrg}/budget`, token: ceo.token }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await t.req({ method: 'GET', url: `/api/organizations/${orgId}/budget`, token: member.token }))
+        .statusCode,
+    ).toBe(403);
     expect((await put(`/api/organizations/${orgId}/budget`, member.token, 1000)).statusCode).toBe(403);
     expect((await put(`/api/organizations/${orgId}/budget`, ceo.token, -1)).statusCode).toBe(422);
-    expect((await t.req({ method: 'GET', url: `/api/organizations/${otherOrg}/budget`, token: admin.token })).statusCode).toBe(200);
+    expect(
+      (await t.req({ method: 'GET', url: `/api/organizations/${otherOrg}/budget`, token: admin.token }))
+        .statusCode,
+    ).toBe(200);
   });
 });

@@ -12,6 +12,7 @@ export interface MeterTarget {
   feature: string;
   conversationId: string | null;
   runId: string | null;
+  agentId?: string | null;
   model: string;
   engine: string;
 }
@@ -36,11 +37,17 @@ function scopeKeys(t: Pick<MeterTarget, 'userId' | 'organizationId'>): string[] 
 
 /** The 429 of a refused call, with what was used of which budget and when it resets. */
 async function refusal(ctx: AppContext, key: string, month: string): Promise<AppError> {
-  const [budget, counter] = await Promise.all([repo.findBudget(ctx.db, key), repo.findCounter(ctx.db, key, month)]);
+  const [budget, counter] = await Promise.all([
+    repo.findBudget(ctx.db, key),
+    repo.findCounter(ctx.db, key, month),
+  ]);
   const limit = toUsd(budget?.monthly_micros);
   const used = Math.min(toUsd(counter?.used_micros), limit);
   const resets = resetsOn(usageNow(ctx));
-  const retryAfter = Math.max(1, Math.ceil((Date.parse(`${resets}T00:00:00Z`) - usageNow(ctx).getTime()) / 1000));
+  const retryAfter = Math.max(
+    1,
+    Math.ceil((Date.parse(`${resets}T00:00:00Z`) - usageNow(ctx).getTime()) / 1000),
+  );
   return new AppError(
     429,
     `Monthly AI budget reached: ${dollars(used)} of ${dollars(limit)} used; it resets on ${spokenDay(resets)}.`,
@@ -60,18 +67,21 @@ export async function reserveSpend(
   const month = monthOf(usageNow(ctx));
   const keys = scopeKeys(target);
   if (keys.length === 0) return { month, keys, micros };
-  const refusedKey = await ctx.db.transaction().execute(async (trx) => {
-    for (const key of keys) {
-      if (!(await repo.reserve(trx, key, month, micros))) {
-        // Undo the reservations made so far: the transaction's rollback does it.
-        throw new RefusedScope(key);
+  const refusedKey = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      for (const key of keys) {
+        if (!(await repo.reserve(trx, key, month, micros))) {
+          // Undo the reservations made so far: the transaction's rollback does it.
+          throw new RefusedScope(key);
+        }
       }
-    }
-    return null;
-  }).catch((err) => {
-    if (err instanceof RefusedScope) return err.key;
-    throw err;
-  });
+      return null;
+    })
+    .catch((err) => {
+      if (err instanceof RefusedScope) return err.key;
+      throw err;
+    });
   if (refusedKey) throw await refusal(ctx, refusedKey, month);
   return { month, keys, micros };
 }
@@ -118,6 +128,7 @@ export async function settleSpend(
       feature: target.feature,
       conversation_id: target.conversationId,
       run_id: target.runId,
+      agent_id: target.agentId ?? null,
       input_tokens: o.inputTokens,
       output_tokens: o.outputTokens,
       cost_micros: o.costMicros,
@@ -132,11 +143,17 @@ export async function settleSpend(
 export async function releaseReservation(ctx: AppContext, reservation: Reservation): Promise<void> {
   if (reservation.keys.length === 0) return;
   await ctx.db.transaction().execute(async (trx) => {
-    for (const key of reservation.keys) await repo.settleCounter(trx, key, reservation.month, reservation.micros, 0);
+    for (const key of reservation.keys)
+      await repo.settleCounter(trx, key, reservation.month, reservation.micros, 0);
   });
 }
 
-async function warnWhenPast80(ctx: AppContext, key: string, month: string, usedMicros: number): Promise<void> {
+async function warnWhenPast80(
+  ctx: AppContext,
+  key: string,
+  month: string,
+  usedMicros: number,
+): Promise<void> {
   const budget = await repo.findBudget(ctx.db, key);
   if (!budget) return;
   const limit = Number(budget.monthly_micros);
@@ -145,6 +162,11 @@ async function warnWhenPast80(ctx: AppContext, key: string, month: string, usedM
   // Once per scope and month, on the bus (an inbox or a screen may follow it); the usage screens show
   // the same notice from the budgets themselves.
   await ctx.bus
-    .publish(USAGE_WARNINGS_CHANNEL, { scope_key: key, month, used_usd: toUsd(usedMicros), monthly_usd: toUsd(limit) })
+    .publish(USAGE_WARNINGS_CHANNEL, {
+      scope_key: key,
+      month,
+      used_usd: toUsd(usedMicros),
+      monthly_usd: toUsd(limit),
+    })
     .catch(() => {});
 }

@@ -56,11 +56,16 @@ apiSuite('usage metering of every model call (mock model)', () => {
     throw new Error(`no ${feature} usage row`);
   };
   const conversation = async (u: TestUser) =>
-    (await t.req({ method: 'POST', url: '/api/conversations/', token: u.token, body: {} })).json().id as string;
+    (await t.req({ method: 'POST', url: '/api/conversations/', token: u.token, body: {} })).json()
+      .id as string;
 
   it('a chat turn: user, organization, model, conversation, tokens, cost, duration, outcome', async () => {
     const c = await conversation(member);
-    mock.script({ kind: 'text', chunks: ['Hi', ' there'], usage: { prompt_tokens: 1000, completion_tokens: 500 } });
+    mock.script({
+      kind: 'text',
+      chunks: ['Hi', ' there'],
+      usage: { prompt_tokens: 1000, completion_tokens: 500 },
+    });
     const res = await t.req({
       method: 'POST',
       url: `/api/conversations/${c}/chat`,
@@ -85,7 +90,9 @@ apiSuite('usage metering of every model call (mock model)', () => {
     expect(row.duration_ms).toBeGreaterThanOrEqual(0);
     // The organization's and the member's counters hold the spend; nothing stays reserved.
     const counters = await t.ctx.db.selectFrom('usage_counters').selectAll().execute();
-    expect(counters.map((x) => [x.scope_key, Number(x.used_micros), Number(x.reserved_micros)]).sort()).toEqual(
+    expect(
+      counters.map((x) => [x.scope_key, Number(x.used_micros), Number(x.reserved_micros)]).sort(),
+    ).toEqual(
       [
         [`member:${orgId}:${member.id}`, 7000, 0],
         [`org:${orgId}`, 7000, 0],
@@ -103,7 +110,12 @@ apiSuite('usage metering of every model call (mock model)', () => {
     });
     expect(mined.statusCode, mined.body).toBe(200);
     const [memory] = await rows({ feature: 'memory' });
-    expect(memory).toMatchObject({ user_id: member.id, organization_id: orgId, input_tokens: 11, output_tokens: 7 });
+    expect(memory).toMatchObject({
+      user_id: member.id,
+      organization_id: orgId,
+      input_tokens: 11,
+      output_tokens: 7,
+    });
     expect(Number(memory.cost_micros)).toBe(Math.ceil((11 * 2_000_000 + 7 * 10_000_000) / 1_000_000));
 
     const gen = await t.req({ method: 'POST', url: '/api/task-suggestions/generate', token: ceo.token });
@@ -142,10 +154,70 @@ apiSuite('usage metering of every model call (mock model)', () => {
     const run = await waitForStatus(t.req, ceo.token, 'crew', id, ['completed', 'failed']);
     expect(run.status).toBe('completed');
     const steps = await waitForRow('crew', 2);
-    expect(steps.map((r) => [r.run_id, r.user_id, r.organization_id, r.input_tokens, r.output_tokens])).toEqual([
+    expect(
+      steps.map((r) => [r.run_id, r.user_id, r.organization_id, r.input_tokens, r.output_tokens]),
+    ).toEqual([
       [id, ceo.id, orgId, 11, 7],
       [id, ceo.id, orgId, 11, 7],
     ]);
+  });
+
+  it("a run's estimate comes from its steps and this workspace's history of their agents", async () => {
+    const crews = (await t.req({ method: 'GET', url: '/api/crews/', token: ceo.token })).json();
+    const metered = (crews.items ?? crews).find((c: { name: string }) => c.name === 'Metered crew');
+    // Its agent used 22 input and 14 output tokens per run (two calls of 11 and 7): at $2 and $10
+    // per million, each of the two tasks is estimated at 22 × 2 + 14 × 10 = 184 micro-dollars.
+    const est = await t.req({ method: 'GET', url: `/api/crews/${metered.id}/estimate`, token: ceo.token });
+    expect(est.statusCode, est.body).toBe(200);
+    expect(est.json()).toEqual({
+      estimated_usd: 0.000368,
+      steps: 2,
+      threshold_usd: 1,
+      needs_confirmation: false,
+    });
+
+    // An agent without history: 2,000 input and 800 output tokens a step (0.004 + 0.008).
+    const fresh = await t.req({
+      method: 'POST',
+      url: '/api/agents/',
+      token: ceo.token,
+      body: { name: 'New', role: 'Tester', goal: 'Answer', llmModel: 'gpt-5-chat' },
+    });
+    const crew = await t.req({
+      method: 'POST',
+      url: '/api/crews/',
+      token: ceo.token,
+      body: {
+        name: 'Fresh crew',
+        version: '1',
+        tasks: [{ name: 'A', description: 'a', agent_id: fresh.json().id }],
+      },
+    });
+    const set = await t.req({
+      method: 'PUT',
+      url: '/api/users/me/run-threshold',
+      token: ceo.token,
+      body: { run_confirm_usd: 0.01 },
+    });
+    expect(set.json()).toEqual({ run_confirm_usd: 0.01 });
+    const second = await t.req({
+      method: 'GET',
+      url: `/api/crews/${crew.json().id}/estimate`,
+      token: ceo.token,
+    });
+    expect(second.json()).toEqual({
+      estimated_usd: 0.012,
+      steps: 1,
+      threshold_usd: 0.01,
+      needs_confirmation: true,
+    });
+    const me = await t.req({ method: 'GET', url: '/api/users/me/usage', token: ceo.token });
+    expect(me.json().run_confirm_usd).toBe(0.01);
+    // Someone else's crew is not found.
+    expect(
+      (await t.req({ method: 'GET', url: `/api/crews/${crew.json().id}/estimate`, token: member.token }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('a stopped stream records what it had used, as aborted', async () => {
@@ -179,9 +251,15 @@ apiSuite('usage metering of every model call (mock model)', () => {
   it("an endpoint's model that nobody priced costs $0", async () => {
     await t.ctx.db.deleteFrom('model_prices').execute();
     const { priceOf } = await import('./usage-prices.service.ts');
-    expect(await priceOf(t.ctx, 'llama-local', 'openai-compatible')).toEqual({ inputPerMillion: 0, outputPerMillion: 0 });
+    expect(await priceOf(t.ctx, 'llama-local', 'openai-compatible')).toEqual({
+      inputPerMillion: 0,
+      outputPerMillion: 0,
+    });
     // A provider's allowed model uses the default table.
-    expect(await priceOf(t.ctx, 'gpt-5-mini', 'openai')).toEqual({ inputPerMillion: 250_000, outputPerMillion: 2_000_000 });
+    expect(await priceOf(t.ctx, 'gpt-5-mini', 'openai')).toEqual({
+      inputPerMillion: 250_000,
+      outputPerMillion: 2_000_000,
+    });
   });
 });
 
@@ -194,7 +272,8 @@ apiSuite('usage metering of the offline engine', () => {
 
   it('records offline calls at $0 with their tokens', async () => {
     const u = await t.createUser('user');
-    const c = (await t.req({ method: 'POST', url: '/api/conversations/', token: u.token, body: {} })).json().id;
+    const c = (await t.req({ method: 'POST', url: '/api/conversations/', token: u.token, body: {} })).json()
+      .id;
     const res = await t.req({
       method: 'POST',
       url: `/api/conversations/${c}/chat`,
@@ -204,7 +283,13 @@ apiSuite('usage metering of the offline engine', () => {
     expect(res.statusCode, res.body).toBe(200);
     const rows = await t.ctx.db.selectFrom('usage_events').selectAll().execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ user_id: u.id, model: 'offline', engine: 'offline', feature: 'chat', outcome: 'ok' });
+    expect(rows[0]).toMatchObject({
+      user_id: u.id,
+      model: 'offline',
+      engine: 'offline',
+      feature: 'chat',
+      outcome: 'ok',
+    });
     expect(Number(rows[0].cost_micros)).toBe(0);
     expect(rows[0].output_tokens).toBeGreaterThan(0);
   });

@@ -19,7 +19,10 @@ async function loadPrices(ctx: AppContext): Promise<Map<string, Price>> {
   return new Map(
     rows.map((r) => [
       r.model,
-      { inputPerMillion: Number(r.input_micros_per_million), outputPerMillion: Number(r.output_micros_per_million) },
+      {
+        inputPerMillion: Number(r.input_micros_per_million),
+        outputPerMillion: Number(r.output_micros_per_million),
+      },
     ]),
   );
 }
@@ -62,7 +65,10 @@ const present = (model: string, p: Price): TModelPrice => ({
 });
 
 /** GET /api/admin/model-prices: the allowed models (stored or default price), then other priced models. */
-export async function listModelPrices(ctx: AppContext, extraModels: readonly string[] = []): Promise<TModelPrices> {
+export async function listModelPrices(
+  ctx: AppContext,
+  extraModels: readonly string[] = [],
+): Promise<TModelPrices> {
   const stored = await loadPrices(ctx);
   const out: TModelPrice[] = [];
   const seen = new Set<string>();

@@ -14,7 +14,11 @@ apiSuite('usage reports: summary, export, own usage, prices', () => {
   const now = new Date('2026-11-24T12:00:00Z');
 
   /** One settled call on `day` costing `micros`. */
-  const call = async (who: TestUser, org: string | null, o: { day: string; micros: number; model?: string; feature?: string }) => {
+  const call = async (
+    who: TestUser,
+    org: string | null,
+    o: { day: string; micros: number; model?: string; feature?: string },
+  ) => {
     const target: MeterTarget = {
       userId: who.id,
       organizationId: org,
@@ -62,8 +66,15 @@ apiSuite('usage reports: summary, export, own usage, prices', () => {
     const res = await get('/api/usage/summary?group_by=day', admin);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ group_by: 'day', since: '2026-11-01', until: '2026-11-30', organization_id: null });
-    expect(body.rows.map((r: { key: string; cost_usd: number; calls: number }) => [r.key, r.cost_usd, r.calls])).toEqual([
+    expect(body).toMatchObject({
+      group_by: 'day',
+      since: '2026-11-01',
+      until: '2026-11-30',
+      organization_id: null,
+    });
+    expect(
+      body.rows.map((r: { key: string; cost_usd: number; calls: number }) => [r.key, r.cost_usd, r.calls]),
+    ).toEqual([
       ['2026-11-02', 2, 2],
       ['2026-11-05', 6, 2],
     ]);
@@ -91,7 +102,9 @@ apiSuite('usage reports: summary, export, own usage, prices', () => {
       ['gpt-5', 3.5],
       ['gpt-5-mini', 0.5],
     ]);
-    const byFeature = (await get('/api/usage/summary?group_by=feature&since=2026-10-01&until=2026-10-31', admin)).json();
+    const byFeature = (
+      await get('/api/usage/summary?group_by=feature&since=2026-10-01&until=2026-10-31', admin)
+    ).json();
     expect(byFeature.rows).toEqual([
       { key: 'chat', label: 'chat', calls: 1, input_tokens: 100, output_tokens: 50, cost_usd: 9 },
     ]);
@@ -101,9 +114,13 @@ apiSuite('usage reports: summary, export, own usage, prices', () => {
     const own = await get(`/api/usage/summary?group_by=user&organization_id=${orgId}`, ceo);
     expect(own.statusCode, own.body).toBe(200);
     expect(own.json().total.cost_usd).toBe(4);
-    expect((await get(`/api/usage/summary?group_by=user&organization_id=${otherOrg}`, ceo)).statusCode).toBe(404);
+    expect((await get(`/api/usage/summary?group_by=user&organization_id=${otherOrg}`, ceo)).statusCode).toBe(
+      404,
+    );
     expect((await get('/api/usage/summary?group_by=user', ceo)).statusCode).toBe(403);
-    expect((await get(`/api/usage/summary?group_by=user&organization_id=${orgId}`, member)).statusCode).toBe(403);
+    expect((await get(`/api/usage/summary?group_by=user&organization_id=${orgId}`, member)).statusCode).toBe(
+      403,
+    );
     expect((await get(`/api/usage/export?format=csv&organization_id=${orgId}`, member)).statusCode).toBe(403);
   });
 
@@ -116,7 +133,9 @@ apiSuite('usage reports: summary, export, own usage, prices', () => {
       'time,user_id,user,organization_id,organization,model,engine,feature,conversation_id,run_id,input_tokens,output_tokens,cost_usd,duration_ms,outcome',
     );
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toContain(`,${member.id},Maya Tester,${orgId},Acme,gpt-5,openai,chat,,,100,50,1.500000,12,ok`);
+    expect(lines[1]).toContain(
+      `,${member.id},Maya Tester,${orgId},Acme,gpt-5,openai,chat,,,100,50,1.500000,12,ok`,
+    );
   });
 
   it('each person sees their own usage of the month', async () => {
@@ -135,7 +154,11 @@ apiSuite('usage reports: summary, export, own usage, prices', () => {
 
   it('prices: defaults for the allowed models, edited by the platform admin', async () => {
     const first = (await get('/api/admin/model-prices', admin)).json();
-    expect(first.models).toContainEqual({ model: 'gpt-5-mini', input_per_million_usd: 0.25, output_per_million_usd: 2 });
+    expect(first.models).toContainEqual({
+      model: 'gpt-5-mini',
+      input_per_million_usd: 0.25,
+      output_per_million_usd: 2,
+    });
     const put = await t.req({
       method: 'PUT',
       url: '/api/admin/model-prices',
@@ -143,7 +166,11 @@ apiSuite('usage reports: summary, export, own usage, prices', () => {
       body: { models: [{ model: 'llama-3-local', input_per_million_usd: 0.1, output_per_million_usd: 0.2 }] },
     });
     expect(put.statusCode, put.body).toBe(200);
-    expect(put.json().models).toContainEqual({ model: 'llama-3-local', input_per_million_usd: 0.1, output_per_million_usd: 0.2 });
+    expect(put.json().models).toContainEqual({
+      model: 'llama-3-local',
+      input_per_million_usd: 0.1,
+      output_per_million_usd: 0.2,
+    });
     expect((await get('/api/admin/model-prices', ceo)).statusCode).toBe(403);
   });
 

@@ -16,7 +16,12 @@ export function listPrices(db: Db) {
 
 export async function upsertPrices(
   db: Db,
-  rows: { model: string; input_micros_per_million: number; output_micros_per_million: number; updated_at: string }[],
+  rows: {
+    model: string;
+    input_micros_per_million: number;
+    output_micros_per_million: number;
+    updated_at: string;
+  }[],
 ): Promise<void> {
   if (rows.length === 0) return;
   await db
@@ -40,7 +45,13 @@ export function findBudget(db: Db, scopeKey: string) {
 
 export async function setBudget(
   db: Db,
-  row: { scope_key: string; organization_id: string; user_id: string | null; monthly_micros: number | null; updated_at: string },
+  row: {
+    scope_key: string;
+    organization_id: string;
+    user_id: string | null;
+    monthly_micros: number | null;
+    updated_at: string;
+  },
 ): Promise<void> {
   if (row.monthly_micros === null) {
     await db.deleteFrom('usage_budgets').where('scope_key', '=', row.scope_key).execute();
@@ -179,12 +190,11 @@ export function summarize(
 }
 
 /** The call rows of a range (the CSV export), oldest first, at most `limit`. */
-export function listEvents(db: Db, o: { since: string; until: string; organizationId?: string; limit: number }) {
-  let q = db
-    .selectFrom('usage_events')
-    .selectAll()
-    .where('day', '>=', o.since)
-    .where('day', '<=', o.until);
+export function listEvents(
+  db: Db,
+  o: { since: string; until: string; organizationId?: string; limit: number },
+) {
+  let q = db.selectFrom('usage_events').selectAll().where('day', '>=', o.since).where('day', '<=', o.until);
   if (o.organizationId !== undefined) q = q.where('organization_id', '=', o.organizationId);
   return q.orderBy('day').orderBy('id').limit(o.limit).execute();
 }
@@ -202,4 +212,28 @@ export async function runHistory(db: Db, runIds: readonly string[]) {
     .where('run_id', 'in', runIds)
     .executeTakeFirst();
   return { calls: Number(r?.calls ?? 0), input: Number(r?.input ?? 0), output: Number(r?.output ?? 0) };
+}
+
+/** Per agent: tokens per run it took part in, over its calls since `sinceDay` in this workspace. */
+export async function agentHistory(
+  db: Db,
+  agentIds: readonly string[],
+  sinceDay: string,
+  workspace: { organizationId: string | null; userId: string },
+) {
+  if (agentIds.length === 0) return [];
+  let q = db
+    .selectFrom('usage_events')
+    .select((eb) => [
+      'agent_id',
+      eb.fn.sum<number>('input_tokens').as('input'),
+      eb.fn.sum<number>('output_tokens').as('output'),
+      sql<number>`count(distinct run_id)`.as('runs'),
+    ])
+    .where('agent_id', 'in', [...agentIds])
+    .where('day', '>=', sinceDay);
+  q = workspace.organizationId
+    ? q.where('organization_id', '=', workspace.organizationId)
+    : q.where('user_id', '=', workspace.userId);
+  return q.groupBy('agent_id').limit(agentIds.length).execute();
 }

@@ -6,6 +6,9 @@ import {
   ZMemberBudgetParams,
   ZModelPrices,
   ZMyUsage,
+  ZRunEstimate,
+  ZRunThreshold,
+  ZRunThresholdRequest,
   ZUsageExportQuery,
   ZUsageSummary,
   ZUsageSummaryQuery,
@@ -16,6 +19,7 @@ import { listModels } from '../../ai/models.ts';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { listModelPrices, saveModelPrices } from './usage-prices.service.ts';
+import { estimateCrew, estimateFlow } from './usage-estimate.service.ts';
 import * as usage from './usage.service.ts';
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 422: ZErrorBody };
@@ -30,7 +34,11 @@ export const usageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     '/api/admin/model-prices',
     {
       config: { auth: 'admin' },
-      schema: { tags, summary: 'Model prices per million tokens (platform admin)', response: { 200: ZModelPrices, ...errors } },
+      schema: {
+        tags,
+        summary: 'Model prices per million tokens (platform admin)',
+        response: { 200: ZModelPrices, ...errors },
+      },
     },
     async () => listModelPrices(ctx, await endpointModels()),
   );
@@ -151,4 +159,35 @@ export const usageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     },
     async (req) => usage.myUsage(ctx, currentUser(req)),
   );
+
+  app.put(
+    '/api/users/me/run-threshold',
+    {
+      schema: {
+        tags,
+        summary: 'Set the run cost above which starting a crew or flow asks to confirm (null: the default)',
+        body: ZRunThresholdRequest,
+        response: { 200: ZRunThreshold, ...errors },
+      },
+    },
+    async (req) => usage.setRunThreshold(ctx, currentUser(req), req.body.run_confirm_usd),
+  );
+
+  for (const kind of ['crews', 'flows'] as const) {
+    app.get(
+      `/api/${kind}/:id/estimate`,
+      {
+        schema: {
+          tags,
+          summary: `What starting this ${kind.slice(0, -1)} is likely to cost, and whether to ask to confirm`,
+          params: ZIdParams,
+          response: { 200: ZRunEstimate, ...errors },
+        },
+      },
+      async (req) =>
+        kind === 'crews'
+          ? estimateCrew(ctx, currentUser(req), req.params.id)
+          : estimateFlow(ctx, currentUser(req), req.params.id),
+    );
+  }
 };

@@ -1,11 +1,18 @@
-import type { TBudget, TMyUsage, TUsageGroup, TUsageRow, TUsageSummary } from '@cc/contract';
+import {
+  DEFAULT_RUN_CONFIRM_USD,
+  type TBudget,
+  type TMyUsage,
+  type TUsageGroup,
+  type TUsageRow,
+  type TUsageSummary,
+} from '@cc/contract';
 import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
 import { membershipLevelsOf } from '../organizations/memberships.service.ts';
 import { organizationNames } from '../organizations/organizations.service.ts';
-import { userNames } from '../users/users.service.ts';
+import { runConfirmThreshold, setRunConfirmThreshold, userNames } from '../users/users.service.ts';
 import { monthOf, monthRange, resetsOn, usageNow } from './usage-clock.ts';
 import { num, toMicros, toUsd } from './usage-money.ts';
 import { isPlatformAdmin, orgSpendRights } from './usage.policy.ts';
@@ -39,7 +46,8 @@ async function assertMayRead(ctx: AppContext, caller: AuthUser, orgId: string | 
     if (!isPlatformAdmin(caller)) throw forbidden("Only administrators can see others' usage.");
     return;
   }
-  if (!(await orgRights(ctx, caller, orgId)).manage) throw forbidden("Only administrators can see others' usage.");
+  if (!(await orgRights(ctx, caller, orgId)).manage)
+    throw forbidden("Only administrators can see others' usage.");
 }
 
 /** since/until defaulting to the current month; at most a year apart. */
@@ -47,19 +55,33 @@ function range(ctx: AppContext, since?: string, until?: string): { since: string
   const month = monthRange(usageNow(ctx));
   const s = since ?? (until ? `${until.slice(0, 7)}-01` : month.since);
   const u = until ?? (since ? monthRange(new Date(`${since}T00:00:00Z`)).until : month.until);
-  if (s > u) throw new AppError(422, [{ loc: ['query', 'since'], msg: 'since must not be after until', type: 'value_error' }]);
+  if (s > u)
+    throw new AppError(422, [
+      { loc: ['query', 'since'], msg: 'since must not be after until', type: 'value_error' },
+    ]);
   const days = (Date.parse(u) - Date.parse(s)) / 86_400_000;
-  return days > MAX_RANGE_DAYS ? { since: s, until: new Date(Date.parse(s) + MAX_RANGE_DAYS * 86_400_000).toISOString().slice(0, 10) } : { since: s, until: u };
+  return days > MAX_RANGE_DAYS
+    ? { since: s, until: new Date(Date.parse(s) + MAX_RANGE_DAYS * 86_400_000).toISOString().slice(0, 10) }
+    : { since: s, until: u };
 }
 
-const figures = (r: { calls: unknown; input_tokens: unknown; output_tokens: unknown; cost_micros: unknown }) => ({
+const figures = (r: {
+  calls: unknown;
+  input_tokens: unknown;
+  output_tokens: unknown;
+  cost_micros: unknown;
+}) => ({
   calls: num(r.calls as number),
   input_tokens: num(r.input_tokens as number),
   output_tokens: num(r.output_tokens as number),
   cost_usd: toUsd(r.cost_micros as number),
 });
 
-async function labelled(ctx: AppContext, group: TUsageGroup, rows: Awaited<ReturnType<typeof repo.summarize>>) {
+async function labelled(
+  ctx: AppContext,
+  group: TUsageGroup,
+  rows: Awaited<ReturnType<typeof repo.summarize>>,
+) {
   const keys = rows.map((r) => r.key).filter((k) => k !== '');
   const names =
     group === 'user'
@@ -69,7 +91,11 @@ async function labelled(ctx: AppContext, group: TUsageGroup, rows: Awaited<Retur
         : new Map<string, string>();
   const none = group === 'user' ? 'No person' : group === 'organization' ? 'No organization' : '';
   return rows.map(
-    (r): TUsageRow => ({ key: r.key, label: r.key === '' ? none : (names.get(r.key) ?? r.key), ...figures(r) }),
+    (r): TUsageRow => ({
+      key: r.key,
+      label: r.key === '' ? none : (names.get(r.key) ?? r.key),
+      ...figures(r),
+    }),
   );
 }
 
@@ -100,7 +126,13 @@ export async function usageSummary(
     organizationId: q.organization_id,
   });
   const out = await labelled(ctx, q.group_by, rows);
-  return { group_by: q.group_by, ...r, organization_id: q.organization_id ?? null, rows: out, total: total(out) };
+  return {
+    group_by: q.group_by,
+    ...r,
+    organization_id: q.organization_id ?? null,
+    rows: out,
+    total: total(out),
+  };
 }
 
 const csvCell = (v: unknown) => {
@@ -118,21 +150,50 @@ export async function usageCsv(
 ): Promise<string> {
   await assertMayRead(ctx, caller, q.organization_id);
   const r = range(ctx, q.since, q.until);
-  const rows = await repo.listEvents(ctx.db, { ...r, organizationId: q.organization_id, limit: MAX_EXPORT_ROWS });
+  const rows = await repo.listEvents(ctx.db, {
+    ...r,
+    organizationId: q.organization_id,
+    limit: MAX_EXPORT_ROWS,
+  });
   const ids = [...new Set(rows.map((x) => x.user_id).filter((x): x is string => !!x))];
   const orgIds = [...new Set(rows.map((x) => x.organization_id).filter((x): x is string => !!x))];
   const [people, orgs] = await Promise.all([userNames(ctx, ids), organizationNames(ctx, orgIds)]);
   const head = [
-    'time', 'user_id', 'user', 'organization_id', 'organization', 'model', 'engine', 'feature',
-    'conversation_id', 'run_id', 'input_tokens', 'output_tokens', 'cost_usd', 'duration_ms', 'outcome',
+    'time',
+    'user_id',
+    'user',
+    'organization_id',
+    'organization',
+    'model',
+    'engine',
+    'feature',
+    'conversation_id',
+    'run_id',
+    'input_tokens',
+    'output_tokens',
+    'cost_usd',
+    'duration_ms',
+    'outcome',
   ];
   const lines = [head.join(',')];
   for (const e of rows) {
     lines.push(
       [
-        e.at, e.user_id, e.user_id ? people.get(e.user_id) : '', e.organization_id,
-        e.organization_id ? orgs.get(e.organization_id) : '', e.model, e.engine, e.feature, e.conversation_id,
-        e.run_id, e.input_tokens, e.output_tokens, toUsd(e.cost_micros).toFixed(6), e.duration_ms, e.outcome,
+        e.at,
+        e.user_id,
+        e.user_id ? people.get(e.user_id) : '',
+        e.organization_id,
+        e.organization_id ? orgs.get(e.organization_id) : '',
+        e.model,
+        e.engine,
+        e.feature,
+        e.conversation_id,
+        e.run_id,
+        e.input_tokens,
+        e.output_tokens,
+        toUsd(e.cost_micros).toFixed(6),
+        e.duration_ms,
+        e.outcome,
       ]
         .map(csvCell)
         .join(','),
@@ -144,7 +205,10 @@ export async function usageCsv(
 /** A budget's answer: what it is, what this month used, what is left and when it starts again. */
 async function budgetOf(ctx: AppContext, key: string): Promise<TBudget> {
   const now = usageNow(ctx);
-  const [b, c] = await Promise.all([repo.findBudget(ctx.db, key), repo.findCounter(ctx.db, key, monthOf(now))]);
+  const [b, c] = await Promise.all([
+    repo.findBudget(ctx.db, key),
+    repo.findCounter(ctx.db, key, monthOf(now)),
+  ]);
   const used = toUsd(c?.used_micros);
   const monthly = b ? toUsd(b.monthly_micros) : null;
   return {
@@ -234,5 +298,19 @@ export async function myUsage(ctx: AppContext, caller: AuthUser): Promise<TMyUsa
   const budget = orgId
     ? tightest(await budgetOf(ctx, repo.memberKey(orgId, caller.id)), await budgetOf(ctx, repo.orgKey(orgId)))
     : { monthly_usd: null, used_usd: total(feature).cost_usd, remaining_usd: null, resets_on: resetsOn(now) };
-  return { month: monthOf(now), total: total(feature), by_feature: feature, by_model: model, budget };
+  const threshold = (await runConfirmThreshold(ctx, caller.id)) ?? DEFAULT_RUN_CONFIRM_USD;
+  return {
+    month: monthOf(now),
+    total: total(feature),
+    by_feature: feature,
+    by_model: model,
+    budget,
+    run_confirm_usd: threshold,
+  };
+}
+
+/** PUT /api/users/me/run-threshold. */
+export async function setRunThreshold(ctx: AppContext, caller: AuthUser, usd: number | null) {
+  await setRunConfirmThreshold(ctx, caller.id, usd);
+  return { run_confirm_usd: usd ?? DEFAULT_RUN_CONFIRM_USD };
 }

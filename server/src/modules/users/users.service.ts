@@ -298,3 +298,8 @@ export async function runConfirmThreshold(ctx: AppContext, id: string): Promise<
   const [row] = await repo.namesByIds(ctx.db, [id]);
   return row?.run_confirm_usd ?? null;
 }
+
+/** Sets the account's run confirmation threshold (null: back to the default). */
+export async function setRunConfirmThreshold(ctx: AppContext, id: string, usd: number | null): Promise<void> {
+  await repo.updateUserColumns(ctx.db, id, { run_confirm_usd: usd });
+}

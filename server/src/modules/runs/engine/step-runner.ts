@@ -35,6 +35,7 @@ export async function runStep(
     organizationId: x.user.organization_id,
     feature: x.crew ? 'crew' : 'flow',
     runId: run.id,
+    agentId: step.agent?.id ?? null,
   };
   return withMeterScope(meter, () => handler({
     ctx: x.ctx,
