@@ -24,9 +24,9 @@ const FilesPage = lazy(() => import('../features/files/pages/files-page'));
 const CommsPage = lazy(() => import('../features/comms/pages/comms-page'));
 const ContactsPage = lazy(() => import('../features/contacts/pages/contacts-page'));
 const AiFactoryPage = lazy(() => import('../features/factory/pages/ai-factory-page'));
-const ProfilePage = lazy(() => import('../features/profile/pages/profile-page'));
-const OrganizationPage = lazy(() => import('../features/organization/pages/organization-page'));
-const AdminPage = lazy(() => import('../features/admin/pages/admin-page'));
+const ProfilePage = lazy(() => import('./routes/profile-route'));
+const OrganizationPage = lazy(() => import('./routes/organization-route'));
+const AdminPage = lazy(() => import('./routes/admin-route'));
 const NotFoundPage = lazy(() => import('./not-found-page'));
 
 function RootLayout() {
