@@ -10,7 +10,6 @@ import { Tabs } from './usage-tabs';
 export default function OrganizationRoute() {
   const orgs = useOrganizations();
   const administered = (orgs.data ?? []).filter((o) => o.my_access_level === 'admin');
-  if (administered.length === 0) return <OrganizationPage />;
   return (
     <Tabs
       label="Organization"

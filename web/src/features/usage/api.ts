@@ -28,7 +28,11 @@ export function useUsageSummary(group: TUsageGroup, r: UsageRange) {
     queryOptions({
       queryKey: usageKeys.summary(group, r),
       queryFn: ({ signal }) =>
-        api<TUsageSummary>('/api/usage/summary', { ...quiet, signal, query: { group_by: group, ...rangeQuery(r) } }),
+        api<TUsageSummary>('/api/usage/summary', {
+          ...quiet,
+          signal,
+          query: { group_by: group, ...rangeQuery(r) },
+        }),
     }),
   );
 }
@@ -84,7 +88,10 @@ export const runEstimate = (kind: 'crews' | 'flows', id: string) =>
 
 /** Downloads the range's calls as a CSV file. */
 export async function downloadUsageCsv(r: UsageRange): Promise<void> {
-  const csv = await api<string>('/api/usage/export', { ...quiet, query: { format: 'csv', ...rangeQuery(r) } });
+  const csv = await api<string>('/api/usage/export', {
+    ...quiet,
+    query: { format: 'csv', ...rangeQuery(r) },
+  });
   const blob = new Blob([typeof csv === 'string' ? csv : ''], { type: 'text/csv' });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');

@@ -74,7 +74,9 @@ describe('Usage & spend on Super Admin', () => {
     await waitFor(() => expect(input).toHaveValue('50'));
     await userEvent.clear(input);
     await userEvent.type(input, '75');
-    await userEvent.click(within(screen.getByRole('region', { name: 'By organization' })).getByRole('button', { name: 'Save' }));
+    await userEvent.click(
+      within(screen.getByRole('region', { name: 'By organization' })).getByRole('button', { name: 'Save' }),
+    );
     await waitFor(() => expect(api.callsTo('PUT', '/api/organizations/org-1/budget')).toHaveLength(1));
     expect(api.callsTo('PUT', '/api/organizations/org-1/budget')[0].body).toEqual({ monthly_usd: 75 });
     expect(await screen.findByText('Budget Saved')).toBeInTheDocument();
@@ -90,7 +92,9 @@ describe('own usage on the Profile page', () => {
     });
     renderApp({ path: '/app/profile', token: 'tok' });
     expect(await screen.findByText('Your AI usage')).toBeInTheDocument();
-    expect(await screen.findByTestId('my-usage-total')).toHaveTextContent('This month: $4.50 in 3 model calls.');
+    expect(await screen.findByTestId('my-usage-total')).toHaveTextContent(
+      'This month: $4.50 in 3 model calls.',
+    );
     expect(screen.getByTestId('my-budget')).toHaveTextContent(
       'Remaining budget: $45.50 of $50.00 (resets on 2026-12-01).',
     );
@@ -109,7 +113,9 @@ describe('remaining budget above the chat box', () => {
 
   it('appears under 20 % left', async () => {
     show(budget({ used_usd: 45, remaining_usd: 5 }));
-    expect(await screen.findByTestId('budget-hint')).toHaveTextContent('AI budget left this month: $5.00 of $50.00.');
+    expect(await screen.findByTestId('budget-hint')).toHaveTextContent(
+      'AI budget left this month: $5.00 of $50.00.',
+    );
   });
 
   it('stays hidden with more left, or without a budget', async () => {
