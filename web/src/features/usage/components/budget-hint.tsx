@@ -1,6 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useMyUsage, usageKeys } from '../api';
+import { myUsageQuery, usageKeys } from '../api';
 import { LOW_SHARE, usd } from '../money';
 
 /**
@@ -8,7 +8,8 @@ import { LOW_SHARE, usd } from '../money';
  * when a reply ends (the turn has just spent some).
  */
 export function BudgetHint({ replying }: { replying: boolean }) {
-  const me = useMyUsage();
+  // Fresh on every conversation opened: a budget may have been set or spent elsewhere meanwhile.
+  const me = useQuery({ ...myUsageQuery(), refetchOnMount: 'always' });
   const qc = useQueryClient();
   const was = useRef(replying);
   useEffect(() => {
