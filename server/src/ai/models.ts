@@ -140,7 +140,12 @@ export function resolveModel(ctx: HasConfig, modelId?: string | null, meter?: Me
   const resolved = resolveUnmetered(ctx, modelId);
   // Every model call of the app passes here: with an app context it is metered (usage, cost, budgets).
   if (!isAppContext(ctx)) return resolved;
-  const metered = new MeteredModel(ctx, resolved.model, { engine: resolved.engine, model: resolved.id }, meter);
+  const metered = new MeteredModel(
+    ctx,
+    resolved.model,
+    { engine: resolved.engine, model: resolved.id },
+    meter,
+  );
   return { ...resolved, model: metered, metered };
 }
 

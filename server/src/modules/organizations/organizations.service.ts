@@ -270,7 +270,10 @@ export async function removeMember(
 }
 
 /** id → name of the given organizations. */
-export async function organizationNames(ctx: AppContext, ids: readonly string[]): Promise<Map<string, string>> {
+export async function organizationNames(
+  ctx: AppContext,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
   const rows = await repo.namesByIds(ctx.db, ids);
   return new Map(rows.map((r) => [r.id, r.name]));
 }

@@ -1,6 +1,6 @@
 import AdminPage from '../../features/admin/pages/admin-page';
 import { UsageSpendPanel } from '../../features/usage/components/usage-spend-panel';
-import { Tabs } from './usage-tabs';
+import { Tabs } from './route-tabs';
 
 /** /app/admin: Super Admin (features/admin) with the platform's Usage & spend tab (features/usage). */
 export default function AdminRoute() {

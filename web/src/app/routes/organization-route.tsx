@@ -1,7 +1,7 @@
 import OrganizationPage from '../../features/organization/pages/organization-page';
 import { UsageSpendPanel } from '../../features/usage/components/usage-spend-panel';
 import { useOrganizations } from '../../lib/queries/organizations';
-import { Tabs } from './usage-tabs';
+import { Tabs } from './route-tabs';
 
 /**
  * /app/organization (features/organization); an organization's admins also get its Usage & spend tab

@@ -37,15 +37,17 @@ export async function runStep(
     runId: run.id,
     agentId: step.agent?.id ?? null,
   };
-  return withMeterScope(meter, () => handler({
-    ctx: x.ctx,
-    run,
-    step,
-    position,
-    outputs,
-    inputs: parseJson<Record<string, string>>(run.inputs, {}),
-    user: x.user,
-    signal: x.signal,
-    progress: (events) => progress(x, events),
-  }));
+  return withMeterScope(meter, () =>
+    handler({
+      ctx: x.ctx,
+      run,
+      step,
+      position,
+      outputs,
+      inputs: parseJson<Record<string, string>>(run.inputs, {}),
+      user: x.user,
+      signal: x.signal,
+      progress: (events) => progress(x, events),
+    }),
+  );
 }

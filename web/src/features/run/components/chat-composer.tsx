@@ -25,7 +25,14 @@ interface ChatComposerProps {
  * The chat input: Enter sends, Shift+Enter adds a line; the text is trimmed and a blank send is
  * ignored. Grows with its content up to 100 px on small screens and 150 px on larger ones.
  */
-export function ChatComposer({ onSend, onStop, replying, disabled = false, notice, hint }: ChatComposerProps) {
+export function ChatComposer({
+  onSend,
+  onStop,
+  replying,
+  disabled = false,
+  notice,
+  hint,
+}: ChatComposerProps) {
   const [text, setText] = useState('');
   const formRef = useRef<HTMLFormElement>(null);
   const blank = text.trim() === '';

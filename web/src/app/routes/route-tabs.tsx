@@ -50,9 +50,9 @@ export function Tabs({
         </div>
       )}
       <div
-        role={tabs.length < 2 ? undefined : 'tabpanel'}
+        role="tabpanel"
         id={`${base}-panel-${current.id}`}
-        aria-labelledby={`${base}-tab-${current.id}`}
+        aria-labelledby={tabs.length < 2 ? undefined : `${base}-tab-${current.id}`}
       >
         {current.panel()}
       </div>
