@@ -1,4 +1,5 @@
 import type {
+  TRunEstimate,
   TCrewInputSchema,
   TCrewRun,
   TCrewRunTimeline,
@@ -112,3 +113,17 @@ export const useStopRun = () =>
     mutationFn: ({ kind, id }: { kind: RunKind; id: string }) =>
       api<unknown>(`${runPath(kind, id)}/stop`, { method: 'POST' }),
   });
+
+/**
+ * What starting a crew or flow is likely to cost, and whether the caller asked to confirm above it
+ * (spend governance). Null when the estimate cannot be had: a run is never blocked on it.
+ */
+export async function fetchRunEstimate(kind: RunKind, id: string): Promise<TRunEstimate | null> {
+  try {
+    return await api<TRunEstimate>(`/api/${kind}s/${encodeURIComponent(id)}/estimate`, {
+      skipSessionRule: true,
+    });
+  } catch {
+    return null;
+  }
+}
