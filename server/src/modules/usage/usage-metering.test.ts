@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
+import { commsIdle } from '../comms/comms.messages.ts';
 import { startRun, waitForStatus } from '../runs/runs-test-kit.ts';
 
 // Every model call is metered at the model layer, whatever feature made it: the figures below are the
@@ -128,6 +129,34 @@ apiSuite('usage metering of every model call (mock model)', () => {
     await waitForStatus(t.req, ceo.token, 'flow', flow, ['completed', 'failed']);
     const advice = await waitForRow('advice');
     expect(advice[0]).toMatchObject({ user_id: ceo.id, organization_id: orgId, run_id: flow });
+  });
+
+  it('comms reply suggestions are metered', async () => {
+    const thread = await t.req({
+      method: 'POST',
+      url: '/api/comms/threads',
+      token: ceo.token,
+      body: { participant_ids: [member.id] },
+    });
+    expect(thread.statusCode, thread.body).toBe(201);
+    mock.script({ kind: 'text', chunks: ['Sure, ', 'Thursday works.'] });
+    const sent = await t.req({
+      method: 'POST',
+      url: `/api/comms/threads/${thread.json().id}/messages`,
+      token: member.token,
+      body: { text: 'Can we meet on Thursday?' },
+    });
+    expect(sent.statusCode).toBe(201);
+    await commsIdle(t.ctx);
+    const [row] = await waitForRow('comms_suggestions');
+    expect(row).toMatchObject({
+      organization_id: orgId,
+      input_tokens: 11,
+      output_tokens: 7,
+      outcome: 'ok',
+    });
+    // A non-streamed call: the mock reports 11 input and 7 output tokens.
+    expect(Number(row.cost_micros)).toBe(11 * 2 + 7 * 10);
   });
 
   it('crew steps are metered to the run and the account it acts as', async () => {
