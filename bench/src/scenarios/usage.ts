@@ -76,7 +76,7 @@ function seedUsage(dbFile: string): void {
 }
 
 /** First-token times of the app's model layer, metered and bare, interleaved. */
-async function meteringOverhead(): Promise<{ metered: number[]; bare: number[] }> {
+export async function meteringOverhead(): Promise<{ metered: number[]; bare: number[] }> {
   const mock = await startMockOpenAI({ models: ['gpt-5-chat'] });
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-usage-'));
   const config = loadConfig({
@@ -177,6 +177,7 @@ export const usageBench: ScenarioGroup = {
     notes.push(
       `seeded ${USAGE_ROWS.toLocaleString()} usage rows and their daily roll-up in ${Math.round(performance.now() - t0)} ms`,
     );
+    console.log(`  ${notes[0]}`);
     const headers = { authorization: `Bearer ${await ctx.token('admin@demo.example')}` };
     const since = new Date(Date.now() - (DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
     const until = new Date().toISOString().slice(0, 10);

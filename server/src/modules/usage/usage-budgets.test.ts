@@ -191,7 +191,8 @@ apiSuite('monthly AI budgets', () => {
   });
 
   it('50 concurrent chat turns against a budget that fits 10: at most 10 are answered, the rest 429', async () => {
-    // Each turn reserves about $1 (1,000 output tokens at $1,000 per million) and uses $0.001.
+    // Each turn reserves $1 (1,000 output tokens at $1,000 per million; the input is free) and uses
+    // exactly that, so however the turns interleave, $10.50 lets 10 through and no more.
     await put(`/api/organizations/${orgId}/users/${member.id}/budget`, ceo.token, 10.5);
     const ids: string[] = [];
     for (let i = 0; i < 50; i++)
@@ -204,7 +205,7 @@ apiSuite('monthly AI budgets', () => {
         kind: 'text' as const,
         chunks: ['x'],
         delayMs: 50,
-        usage: { prompt_tokens: 0, completion_tokens: 1 },
+        usage: { prompt_tokens: 0, completion_tokens: 1_000 },
       })),
     );
     const statuses = await Promise.all(
@@ -220,10 +221,15 @@ apiSuite('monthly AI budgets', () => {
           ).statusCode,
       ),
     );
-    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(10);
-    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 200).length).toBe(10);
     expect(statuses.filter((s) => s !== 200).every((s) => s === 429)).toBe(true);
-  });
+    const b = await t.req({
+      method: 'GET',
+      url: `/api/organizations/${orgId}/users/${member.id}/budget`,
+      token: ceo.token,
+    });
+    expect(b.json()).toMatchObject({ used_usd: 10, remaining_usd: 0.5 });
+  }, 30_000);
 
   it('a new month starts with nothing used', async () => {
     now = new Date('2026-11-30T23:59:00Z');
