@@ -69,6 +69,8 @@ export function seedUsage(dbFile: string): void {
       sum(output_tokens), sum(cost_micros) from usage_events group by 1, 2, 3, 4, 5 having true
     on conflict (day, user_id, organization_id, model, feature) do update set calls = excluded.calls`);
   db.exec('drop table bench_users');
+  // Fold the seed's WAL back into the database file, so the server reads it like any settled data.
+  db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
 }
 

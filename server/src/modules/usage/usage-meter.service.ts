@@ -139,6 +139,11 @@ export async function settleSpend(
   for (const c of crossed) await warnWhenPast80(ctx, c.key, reservation.month, c.used);
 }
 
+/** Drops holds a crash left behind (single-process SQLite: nothing is in flight at start). */
+export function clearStaleReservations(ctx: AppContext): Promise<void> {
+  return repo.clearReservations(ctx.db);
+}
+
 /** Gives back a reservation no call used (a turn stopped before its first model call). */
 export async function releaseReservation(ctx: AppContext, reservation: Reservation): Promise<void> {
   if (reservation.keys.length === 0) return;

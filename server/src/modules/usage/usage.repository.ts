@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/types.ts';
+import { VOLATILE_WRITE } from '../../db/tracking-dialect.ts';
 import type { UsageEventsTable } from '../../db/usage-types.ts';
 
 type Q = Kysely<Database>;
@@ -85,23 +86,29 @@ export function findCounter(db: Db, scopeKey: string, month: string) {
  * False when the budget is reached or would be exceeded.
  */
 export async function reserve(q: Q, scopeKey: string, month: string, micros: number): Promise<boolean> {
-  await q
-    .insertInto('usage_counters')
-    .values({ scope_key: scopeKey, month, used_micros: 0, reserved_micros: 0, warned: 0 })
-    .onConflict((oc) => oc.columns(['scope_key', 'month']).doNothing())
-    .execute();
-  const limit = sql<number>`(select b.monthly_micros from usage_budgets b where b.scope_key = ${scopeKey})`;
-  const row = await q
+  // Volatile writes: a reservation lost in a crash frees its hold, and a restart clears them anyway
+  // (clearReservations); the call's first token does not wait for a disk flush.
+  await sql`insert into usage_counters (scope_key, month, used_micros, reserved_micros, warned)
+    values (${scopeKey}, ${month}, 0, 0, 0) on conflict (scope_key, month) do nothing ${sql.raw(VOLATILE_WRITE)}`.execute(
+    q,
+  );
+  const limit = sql`(select b.monthly_micros from usage_budgets b where b.scope_key = ${scopeKey})`;
+  const r = await sql<{
+    scope_key: string;
+  }>`update usage_counters set reserved_micros = reserved_micros + ${micros}
+    where scope_key = ${scopeKey} and month = ${month}
+      and (${limit} is null or (used_micros + reserved_micros + ${micros} <= ${limit} and used_micros + reserved_micros < ${limit}))
+    returning scope_key ${sql.raw(VOLATILE_WRITE)}`.execute(q);
+  return r.rows.length > 0;
+}
+
+/** On a single-process database nothing is in flight at start: holds left by a crash are dropped. */
+export async function clearReservations(db: Db): Promise<void> {
+  await db
     .updateTable('usage_counters')
-    .set({ reserved_micros: sql`reserved_micros + ${micros}` })
-    .where('scope_key', '=', scopeKey)
-    .where('month', '=', month)
-    .where(
-      sql<boolean>`(${limit} is null or (used_micros + reserved_micros + ${micros} <= ${limit} and used_micros + reserved_micros < ${limit}))`,
-    )
-    .returning('scope_key')
-    .executeTakeFirst();
-  return row !== undefined;
+    .set({ reserved_micros: 0 })
+    .where('reserved_micros', '>', 0)
+    .execute();
 }
 
 /** Turns a reservation into spend: the estimate leaves `reserved`, the real cost joins `used`. */

@@ -20,12 +20,16 @@ import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { listModelPrices, saveModelPrices } from './usage-prices.service.ts';
 import { estimateCrew, estimateFlow } from './usage-estimate.service.ts';
+import { clearStaleReservations } from './usage-meter.service.ts';
 import * as usage from './usage.service.ts';
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 422: ZErrorBody };
 const tags = ['usage'];
 
 export const usageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // SQLite is served by one process: no call is in flight at start, so leftover holds are a crash's.
+  if (ctx.dialect === 'sqlite') await clearStaleReservations(ctx);
+
   /** The models the server can call, priced by default or not, for the price table. */
   const endpointModels = async () =>
     (await listModels(ctx)).filter((m) => m.engine === 'openai-compatible').map((m) => m.id);
