@@ -122,6 +122,8 @@ export const usageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.get(
     '/api/usage/summary',
     {
+      // Kept per caller and URL until a call is recorded (the roll-up changes) or names change.
+      config: { cache: ['usage_daily', 'organizations', 'organization_members'] },
       schema: {
         tags,
         summary: 'AI usage and cost grouped by day, person, organization, model or feature (administrators)',
