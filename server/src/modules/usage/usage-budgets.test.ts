@@ -2,7 +2,12 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
 import { setUsageClock } from './usage-clock.ts';
-import { clearStaleReservations, reserveSpend, settleSpend } from './usage-meter.service.ts';
+import {
+  clearStaleReservations,
+  reserveSpend,
+  settleSpend,
+  USAGE_WARNINGS_CHANNEL,
+} from './usage-meter.service.ts';
 
 const NOV_24 = new Date('2026-11-24T12:00:00Z');
 
@@ -200,8 +205,9 @@ apiSuite('monthly AI budgets', () => {
         (await t.req({ method: 'POST', url: '/api/conversations/', token: member.token, body: {} })).json()
           .id,
       );
+    // Refused turns never reach the model: ten replies are scripted (the rest would be the default).
     mock.script(
-      ...ids.map(() => ({
+      ...ids.slice(0, 10).map(() => ({
         kind: 'text' as const,
         chunks: ['x'],
         delayMs: 50,
@@ -245,6 +251,24 @@ apiSuite('monthly AI budgets', () => {
     ).resolves.toMatchObject({
       micros: 2_000_000,
     });
+  });
+
+  it('administrators are warned once a month when a budget passes 80 %', async () => {
+    await put(`/api/organizations/${orgId}/budget`, ceo.token, 10);
+    const notes: unknown[] = [];
+    const off = t.ctx.bus.subscribe(USAGE_WARNINGS_CHANNEL, (n) => notes.push(n));
+    try {
+      await spend(member, 7_000); // $7: 70 %, no warning
+      await spend(member, 1_500); // $8.50: past 80 %
+      await spend(member, 100); // still past: no second warning
+      await expect.poll(() => notes.length).toBe(1);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(notes).toEqual([
+        { scope_key: `org:${orgId}`, month: '2026-11', used_usd: 8.5, monthly_usd: 10 },
+      ]);
+    } finally {
+      off();
+    }
   });
 
   it('a new month starts with nothing used', async () => {
