@@ -62,6 +62,14 @@ describe('Usage & spend on Super Admin', () => {
     expect(screen.getByRole('region', { name: 'By model' })).toHaveTextContent('gpt-5');
     expect(screen.getByRole('region', { name: 'By feature' })).toHaveTextContent('chat');
     expect(screen.getByTestId('spend-chart')).toHaveTextContent('2026-11-24: $4.50');
+    // The day's bar, drawn once the chart's chunk has loaded, says its day and amount.
+    await waitFor(
+      () =>
+        expect(document.querySelector('[data-day="2026-11-24"] rect title')).toHaveTextContent(
+          '2026-11-24: $4.50',
+        ),
+      { timeout: 8000 },
+    );
     // 42 of 50 is 84 %: administrators are warned.
     expect(
       await screen.findByText('Northwind Ventures has used 84% of its monthly AI budget ($42.00 of $50.00).'),

@@ -12,7 +12,7 @@ import { currentMonth, monthBounds, usd, usedShare, WARN_SHARE } from '../money'
 import { BudgetEditor } from './budget-editor';
 import { UsageTable } from './usage-table';
 
-// recharts is large: the chart is its own chunk, fetched only when this tab is opened.
+// The chart is its own chunk, fetched only when this tab is opened.
 const SpendChart = lazy(() => import('./spend-chart'));
 
 /** The 80 % warning of one budget, shown on the usage screen (docs/decisions.md, 2026-11-24). */
@@ -99,7 +99,11 @@ export function UsageSpendPanel({ organization }: { organization?: { id: string;
             <Skeleton className="h-[220px] w-full" />
           ) : (
             <Suspense fallback={<Skeleton className="h-[220px] w-full" />}>
-              <SpendChart days={days.data.rows.map((r) => ({ day: r.key, cost_usd: r.cost_usd }))} />
+              <SpendChart
+                days={days.data.rows.map((r) => ({ day: r.key, cost_usd: r.cost_usd }))}
+                since={days.data.since}
+                until={days.data.until}
+              />
             </Suspense>
           )}
           <figcaption className="sr-only">
