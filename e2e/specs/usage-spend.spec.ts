@@ -82,7 +82,9 @@ test.describe('spend governance', () => {
     const today = new Date().toISOString().slice(0, 10);
     // The day's bar is on the axis, and the chart's text alternative names the day and its spend.
     await expect(chart.locator('svg').getByText(today.slice(8), { exact: true })).toBeVisible();
-    await expect(chart.locator(`g[data-day="${today}"] rect title`)).toHaveText(/^\d{4}-\d{2}-\d{2}: \$\d+\.\d{2,4}$/);
+    await expect(chart.locator(`g[data-day="${today}"] rect title`)).toHaveText(
+      /^\d{4}-\d{2}-\d{2}: \$\d+\.\d{2,4}$/,
+    );
     await expect(chart.locator('figcaption')).toContainText(`${today}: $`);
     await expect(page.getByTestId('usage-total')).toContainText('model calls');
     await expect(page.getByRole('region', { name: 'By feature' })).toContainText('chat');
