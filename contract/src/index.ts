@@ -24,3 +24,4 @@ export * from './task-suggestions.ts';
 export * from './tasks.ts';
 export * from './tool-approvals.ts';
 export * from './users.ts';
+export * from './usage.ts';

@@ -39,6 +39,8 @@ import { systemRoutes } from './modules/system/system.routes.ts';
 import { taskSuggestionsRoutes } from './modules/task-suggestions/task-suggestions.routes.ts';
 import { taskSuggestionInboxHandler } from './modules/task-suggestions/task-suggestions.service.ts';
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
+import { usageRoutes } from './modules/usage/usage.routes.ts';
+import { registerMeterScope } from './modules/usage/usage-scope.hook.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
@@ -151,6 +153,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(authPlugin, {
     sessions: sessionReader(ctx.db, ctx.signer, ctx.changes, config.readCacheBytes),
   });
+  registerMeterScope(app);
   registerEchoBodies(app);
   registerEtags(app);
   // After the cache's own onSend, so a page is stored (for the requests behind it) while it waits.
@@ -220,6 +223,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   registerInboxHandler('tool_approval', toolApprovalInboxHandler);
   await app.register(inboxRoutes, { ctx });
   await app.register(briefsRoutes, { ctx });
+  await app.register(usageRoutes, { ctx });
 
   const servingWeb = opts.serveWeb !== false && (await registerSpa(app, config.webDist));
   if (!servingWeb) app.setNotFoundHandler(sendNotFound);

@@ -7,6 +7,7 @@ import { files } from './files.ts';
 import { lighthouseGroup } from './lighthouse.ts';
 import { runsBench } from './runs.ts';
 import type { ScenarioGroup } from './types.ts';
+import { usageBench } from './usage.ts';
 import { workspaceLists } from './workspace-lists.ts';
 
 /** Every scenario group, in the order they run. Add a group: one file in this folder, one line here. */
@@ -20,4 +21,5 @@ export const GROUPS: ScenarioGroup[] = [
   files,
   commsStreams,
   chat,
+  usageBench,
 ];

@@ -192,7 +192,12 @@ function textQueue() {
 
 export async function streamAssistantTurn(input: AssistantTurnInput): Promise<AssistantTurn> {
   const { ctx, user } = input;
-  const resolved = await resolveModelFresh(ctx, input.modelId);
+  const resolved = await resolveModelFresh(ctx, input.modelId, {
+    userId: user.id,
+    organizationId: user.organization_id,
+    feature: 'chat',
+    conversationId: input.conversationId ?? null,
+  });
   const memories = input.useMemory
     ? await relevantMemories(ctx, user.id, input.message, MEMORIES_IN_PROMPT)
     : [];
@@ -208,12 +213,18 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
   const tools = buildTools(ctx, user, toolNames);
   const userName = [user.first_name, user.last_name].filter(Boolean).join(' ') || null;
 
+  const attachments = boundAttachments(input.attachments ?? []);
+  // The budget answers before anything streams: a refused turn is a 429 and stores nothing.
+  const promptChars =
+    input.message.length +
+    input.history.reduce((n, m) => n + m.content.length, 0) +
+    attachments.reduce((n, f) => n + f.text.length, 0);
+  await resolved.metered?.reserveAhead(promptChars);
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(input.abortSignal?.reason);
   if (input.abortSignal?.aborted) onOuterAbort();
   else input.abortSignal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  const attachments = boundAttachments(input.attachments ?? []);
   const offlineData: ChatOfflineData = {
     memories,
     userName,
@@ -258,6 +269,8 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
       }
     } finally {
       input.abortSignal?.removeEventListener('abort', onOuterAbort);
+      // A turn stopped before its first model call gives its reservation back.
+      await resolved.metered?.release().catch(() => {});
     }
     queue.end();
     return {

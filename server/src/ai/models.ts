@@ -6,6 +6,9 @@ import { ALLOWED_MODELS, type TAiEngine, type TModelInfo } from '@cc/contract';
 import type { AppConfig } from '../config.ts';
 import { AppError } from '../platform/errors.ts';
 import { cachedCompatModels, compatModels } from './compat-models.ts';
+import type { AppContext } from '../platform/context.ts';
+import { MeteredModel } from './metering/metered-model.ts';
+import type { MeterScope } from './metering/meter-scope.ts';
 import { providerFetch } from './net/provider-fetch.ts';
 import { OFFLINE_MODEL_ID, OfflineLanguageModel } from './offline/engine.ts';
 import { withLeanStream } from './stream/compat-chat-stream.ts';
@@ -14,7 +17,10 @@ import { withTimeouts } from './timeouts.ts';
 export type AiEngine = TAiEngine;
 
 export interface ResolvedModel {
+  /** The model to call: metered (ai/metering) when resolved with an app context. */
   model: LanguageModelV3;
+  /** The same model as `model` when it is metered: lets a caller reserve the first call's cost early. */
+  metered?: MeteredModel;
   /** The model that actually answers (the endpoint's id; 'offline' for the offline engine). */
   id: string;
   engine: AiEngine;
@@ -130,7 +136,23 @@ const unknownModel = (id: string) => new AppError(422, `Unknown model: ${id}`);
  * Unknown ids throw AppError 422. Synchronous; use {@link resolveModelFresh} to check the endpoint's
  * list first. Provider models carry the configured request and stream idle timeouts.
  */
-export function resolveModel(ctx: HasConfig, modelId?: string | null): ResolvedModel {
+export function resolveModel(ctx: HasConfig, modelId?: string | null, meter?: MeterScope): ResolvedModel {
+  const resolved = resolveUnmetered(ctx, modelId);
+  // Every model call of the app passes here: with an app context it is metered (usage, cost, budgets).
+  if (!isAppContext(ctx)) return resolved;
+  const metered = new MeteredModel(
+    ctx,
+    resolved.model,
+    { engine: resolved.engine, model: resolved.id },
+    meter,
+  );
+  return { ...resolved, model: metered, metered };
+}
+
+const isAppContext = (ctx: HasConfig): ctx is AppContext =>
+  (ctx as Partial<AppContext>).db !== undefined && (ctx as Partial<AppContext>).bus !== undefined;
+
+function resolveUnmetered(ctx: HasConfig, modelId?: string | null): ResolvedModel {
   const config = ctx.config;
   const id = modelId?.trim() || config.ai.defaultModel;
   if (id === OFFLINE_MODEL_ID) return offline(config, id);
@@ -158,14 +180,18 @@ export function resolveModel(ctx: HasConfig, modelId?: string | null): ResolvedM
 }
 
 /** Like {@link resolveModel}, after refreshing the endpoint's model list (cached a minute). */
-export async function resolveModelFresh(ctx: HasConfig, modelId?: string | null): Promise<ResolvedModel> {
+export async function resolveModelFresh(
+  ctx: HasConfig,
+  modelId?: string | null,
+  meter?: MeterScope,
+): Promise<ResolvedModel> {
   const ai = ctx.config.ai;
   if (ai.openaiBaseUrl) {
     const ids = await compatModels(ai.openaiBaseUrl, ai.openaiApiKey);
     const id = modelId?.trim() || ai.defaultModel;
     if (ids && !isSpecId(id) && id !== OFFLINE_MODEL_ID && !ids.includes(id)) throw unknownModel(id);
   }
-  return resolveModel(ctx, modelId);
+  return resolveModel(ctx, modelId, meter);
 }
 
 /** What GET /api/models lists: the spec's four, then the endpoint's other models. */
@@ -175,7 +201,7 @@ export async function listModels(ctx: HasConfig): Promise<TModelInfo[]> {
   const defaultId = ai.defaultModel;
   const out: TModelInfo[] = [];
   for (const id of ALLOWED_MODELS) {
-    const { engine } = resolveModel(ctx, id);
+    const { engine } = resolveUnmetered(ctx, id);
     const available = engine !== 'openai-compatible' || (endpoint !== null && endpoint.length > 0);
     out.push({ id, name: SPEC_MODELS[id].name, engine, available, is_default: id === defaultId });
   }

@@ -10,6 +10,13 @@ import type {
 import type { ChangeTracker } from './change-tracker.ts';
 import type { WalDurability } from './durability.ts';
 
+/**
+ * Ends a raw write whose loss in a crash is harmless (a budget reservation, which a restart clears):
+ * it is tracked like any write but its caller does not wait for the disk flush (the next durable
+ * commit flushes it too). Keeps a model call's first token free of an fsync (issue 21).
+ */
+export const VOLATILE_WRITE = '/* volatile */';
+
 const READ_ROOTS = new Set(['SelectQueryNode']);
 const WRITE_ROOTS = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode']);
 /** Transaction control the driver itself sends: handled by the transaction methods. */
@@ -94,7 +101,8 @@ class TrackingConnection implements DatabaseConnection {
   }
 
   executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.note(q) || !this.durability) return this.inner.executeQuery<R>(q);
+    if (!this.note(q) || !this.durability || q.sql.endsWith(VOLATILE_WRITE))
+      return this.inner.executeQuery<R>(q);
     if (this.inTransaction) {
       this.txWrote = true;
       return this.inner.executeQuery<R>(q);

@@ -2,6 +2,8 @@
  * Table types for Kysely. Times are ISO-8601 UTC strings in both dialects (they sort correctly as
  * text); booleans are 0/1 integers and JSON is text, so one set of queries serves SQLite and PostgreSQL.
  */
+import type { UsageTables } from './usage-types.ts';
+
 export interface UsersTable {
   id: string;
   email: string;
@@ -19,6 +21,8 @@ export interface UsersTable {
   brief_schedule?: string | null;
   /** 1 when the schedule is on (0018): the scheduler reads these users only */
   brief_schedule_on?: number;
+  /** spend above which starting a run asks to confirm (0019; null: the configured default) */
+  run_confirm_usd?: number | null;
 }
 
 export interface ProfilesTable {
@@ -538,7 +542,7 @@ export interface BriefSlotsTable {
   brief_id: string | null;
 }
 
-export interface Database {
+export interface Database extends UsageTables {
   activity: ActivityTable;
   briefs: BriefsTable;
   brief_slots: BriefSlotsTable;

@@ -6,6 +6,8 @@ import {
   ZAdviceFeedbackRequest,
   ZAgent,
   ZAssignTaskRequest,
+  ZBudget,
+  ZBudgetRequest,
   ZCommsSuggestion,
   ZCommsThread,
   ZContact,
@@ -20,6 +22,9 @@ import {
   ZGoal,
   ZInteractionRequest,
   ZJournal,
+  ZModelPrices,
+  ZRunThreshold,
+  ZRunThresholdRequest,
   ZOrganization,
   ZOrganizationName,
   ZOrgMember,
@@ -427,6 +432,51 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
           reread: get(`/api/flows/${flow.id}`),
         };
       },
+    },
+  };
+
+  // Spend governance (issue 21): a budget and the price table are settings without a version.
+  const budgetCase = (path: () => string): EchoCase => ({
+    body: ZBudgetRequest,
+    entity: ZBudget,
+    unversioned: 'a budget is a setting, not a versioned record',
+    async make() {
+      const url = path();
+      const record = await call('PUT', url, { monthly_usd: 40 });
+      return { url, token: ceo.token, record, change: ['monthly_usd', 75], reread: get(url) };
+    },
+  });
+  cases['PUT /api/organizations/{id}/budget'] = budgetCase(() => `/api/organizations/${org}/budget`);
+  cases['PUT /api/organizations/{id}/users/{userId}/budget'] = budgetCase(
+    () => `/api/organizations/${org}/users/${colleague.id}/budget`,
+  );
+  cases['PUT /api/users/me/run-threshold'] = {
+    body: ZRunThresholdRequest,
+    entity: ZRunThreshold,
+    unversioned: 'a personal setting, not a versioned record',
+    async make() {
+      const url = '/api/users/me/run-threshold';
+      const record = await call('PUT', url, { run_confirm_usd: 2 });
+      return {
+        url,
+        token: ceo.token,
+        record,
+        change: ['run_confirm_usd', 3],
+        reread: get('/api/users/me/usage'),
+      };
+    },
+  };
+  cases['PUT /api/admin/model-prices'] = {
+    body: ZModelPrices,
+    entity: ZModelPrices,
+    unversioned: 'the price table is a setting, not a versioned record',
+    async make() {
+      const url = '/api/admin/model-prices';
+      const record = await call('GET', url, undefined, admin);
+      const models = (record.models as Obj[]).map((m) =>
+        m.model === 'gpt-5' ? { ...m, input_per_million_usd: 3 } : m,
+      );
+      return { url, token: admin.token, record, change: ['models', models], reread: get(url, admin) };
     },
   };
 

@@ -19,6 +19,7 @@ import { runRows } from './runs.ts';
 import { taskSuggestionRows } from './task-suggestions.ts';
 import { taskRows } from './tasks.ts';
 import { toolApprovalRows } from './tool-approvals.ts';
+import { usageRows } from './usage.ts';
 
 /** Every row of the permission matrix, by domain (one file each). */
 export const MATRIX: Record<string, Row[]> = {
@@ -42,6 +43,7 @@ export const MATRIX: Record<string, Row[]> = {
   activity: activityRows,
   inbox: inboxRows,
   briefs: briefRows,
+  usage: usageRows,
 };
 
 export {

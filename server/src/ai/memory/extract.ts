@@ -54,7 +54,7 @@ export async function extractMemories(
   abortSignal?: AbortSignal,
 ): Promise<string[]> {
   if (!content.trim()) return [];
-  const { model } = resolveModel(ctx);
+  const { model } = resolveModel(ctx, null, { feature: 'memory' });
   try {
     const { text } = await generateText({
       model,

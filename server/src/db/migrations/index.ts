@@ -19,6 +19,7 @@ import * as m0015 from './0015_inbox_items.ts';
 import * as m0016 from './0016_activity.ts';
 import * as m0017 from './0017_kpi_checkins_goal_links.ts';
 import * as m0018 from './0018_briefs.ts';
+import * as m0019 from './0019_usage_budgets.ts';
 import * as m0020 from './0020_api_keys.ts';
 import * as m0021 from './0021_oidc.ts';
 
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0016_activity': m0016,
   '0017_kpi_checkins_goal_links': m0017,
   '0018_briefs': m0018,
+  '0019_usage_budgets': m0019,
   '0020_api_keys': m0020,
   '0021_oidc': m0021,
 };

@@ -79,7 +79,11 @@ export async function generateStrategicAdvice(
   } = {},
 ): Promise<StrategicAdviceTable> {
   const snapshot = await loadWorkspaceSnapshot(ctx, userId);
-  const { model } = resolveModel(ctx, opts.modelId);
+  const { model } = resolveModel(ctx, opts.modelId, {
+    userId,
+    feature: 'advice',
+    runId: opts.runId ?? undefined,
+  });
   const { text } = await generateText({
     model,
     system: SYSTEM,

@@ -222,7 +222,7 @@ async function writeSuggestion(
   recipientId: string,
 ): Promise<{ text: string; data: CommsReplyData; citations: TRecordCitation[] }> {
   const { data, used } = await replyData(ctx, threadId, recipientId);
-  const { model } = resolveModel(ctx);
+  const { model } = resolveModel(ctx, null, { feature: 'comms_suggestions' });
   const { text } = await generateText({
     model,
     system: SYSTEM,

@@ -90,3 +90,13 @@ export async function renameOrganization(db: Db, id: string, name: string, now: 
 export async function deleteOrganization(db: Db, id: string): Promise<void> {
   await db.deleteFrom('organizations').where('id', '=', id).execute();
 }
+
+/** Names of organizations (spend tables name them). */
+export function namesByIds(db: Db, ids: readonly string[]) {
+  return db
+    .selectFrom('organizations')
+    .select(['id', 'name'])
+    .where('id', 'in', ids.length ? [...ids] : [''])
+    .limit(Math.max(1, ids.length))
+    .execute();
+}

@@ -318,3 +318,12 @@ export async function removeMember(
     await setPrimaryOrganization({ ...ctx, db: trx }, m.user_id, next, { onlyIfEquals: orgId });
   });
 }
+
+/** id → name of the given organizations. */
+export async function organizationNames(
+  ctx: AppContext,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await repo.namesByIds(ctx.db, ids);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

@@ -144,7 +144,11 @@ export async function generateSuggestions(
     exclude_title_keys: ex.promptTitles,
     max: MAX_NEW_SUGGESTIONS,
   };
-  const { model } = resolveModel(ctx);
+  const { model } = resolveModel(ctx, null, {
+    userId: caller.id,
+    organizationId: caller.organization_id,
+    feature: 'task_suggestions',
+  });
   const { text } = await generateText({
     model,
     system: SYSTEM,

@@ -128,3 +128,13 @@ export function scheduledBriefUsers(db: Db, afterId: string, limit: number) {
     .limit(limit)
     .execute();
 }
+
+/** Display names of accounts (spend tables name people), at most `ids.length` rows. */
+export function namesByIds(db: Db, ids: readonly string[]) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'run_confirm_usd'])
+    .where('id', 'in', ids.length ? [...ids] : [''])
+    .limit(Math.max(1, ids.length))
+    .execute();
+}

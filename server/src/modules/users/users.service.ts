@@ -423,3 +423,20 @@ function safeJson(text: string | null): unknown {
     return null;
   }
 }
+
+/** id → display name ("First Last", else the e-mail) of the given accounts. */
+export async function userNames(ctx: AppContext, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await repo.namesByIds(ctx.db, ids);
+  return new Map(rows.map((r) => [r.id, [r.first_name, r.last_name].filter(Boolean).join(' ') || r.email]));
+}
+
+/** The account's run confirmation threshold (USD; null: the configured default). */
+export async function runConfirmThreshold(ctx: AppContext, id: string): Promise<number | null> {
+  const [row] = await repo.namesByIds(ctx.db, [id]);
+  return row?.run_confirm_usd ?? null;
+}
+
+/** Sets the account's run confirmation threshold (null: back to the default). */
+export async function setRunConfirmThreshold(ctx: AppContext, id: string, usd: number | null): Promise<void> {
+  await repo.updateUserColumns(ctx.db, id, { run_confirm_usd: usd });
+}

@@ -1,4 +1,5 @@
 import type {
+  TRunEstimate,
   TCrewInputSchema,
   TCrewRun,
   TCrewRunTimeline,
@@ -131,3 +132,17 @@ export const useDecideToolCall = () =>
         : api<TToolApproval>(`${path}/reject`, { method: 'POST', json: { reason: d.reason } });
     },
   });
+
+/**
+ * What starting a crew or flow is likely to cost, and whether the caller asked to confirm above it
+ * (spend governance). Null when the estimate cannot be had: a run is never blocked on it.
+ */
+export async function fetchRunEstimate(kind: RunKind, id: string): Promise<TRunEstimate | null> {
+  try {
+    return await api<TRunEstimate>(`/api/${kind}s/${encodeURIComponent(id)}/estimate`, {
+      skipSessionRule: true,
+    });
+  } catch {
+    return null;
+  }
+}

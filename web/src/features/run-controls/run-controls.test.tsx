@@ -327,6 +327,41 @@ describe('conversation run controls', () => {
     expect(screen.getByText('Crew: Inactive')).toBeInTheDocument();
   });
 
+  it('a run estimated above the threshold asks to confirm before it starts', async () => {
+    const api = setup({
+      'GET /api/crews/crew-1/estimate': {
+        body: { estimated_usd: 2.4, steps: 3, threshold_usd: 1, needs_confirmation: true },
+      },
+      'POST /api/crew-runs/': {
+        status: 201,
+        body: { crew_run_id: 'run-9', status: 'pending', conversation_id: 'conv-1' },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Start crew or flow' }));
+    await userEvent.click(await screen.findByRole('button', { name: /Weekly report/ }));
+    const confirm = await screen.findByRole('alertdialog', { name: "Confirm the run's cost" });
+    expect(confirm).toHaveTextContent('is estimated to cost $2.40, above your $1.00 threshold. Start it?');
+    expect(api.callsTo('POST', '/api/crew-runs/')).toHaveLength(0);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Start run' }));
+    await waitFor(() => expect(api.callsTo('POST', '/api/crew-runs/')).toHaveLength(1));
+  });
+
+  it('a run under the threshold starts without asking', async () => {
+    const api = setup({
+      'GET /api/crews/crew-1/estimate': {
+        body: { estimated_usd: 0.2, steps: 3, threshold_usd: 1, needs_confirmation: false },
+      },
+      'POST /api/crew-runs/': {
+        status: 201,
+        body: { crew_run_id: 'run-9', status: 'pending', conversation_id: 'conv-1' },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Start crew or flow' }));
+    await userEvent.click(await screen.findByRole('button', { name: /Weekly report/ }));
+    await waitFor(() => expect(api.callsTo('POST', '/api/crew-runs/')).toHaveLength(1));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
   it('a start refused by the rate limit shows its detail where the run was started', async () => {
     const detail = 'Too many runs started (at most 10 a minute). Please try again in 40 seconds.';
     setup({ 'POST /api/crew-runs/': { status: 429, body: { detail } } });

@@ -1,13 +1,22 @@
 import { isApiError, serverDetail } from '../../lib/api';
 import { notify } from '../../lib/toast';
-import { useStartRun } from './api';
+import type { TRunEstimate } from '@cc/contract';
+import { useState } from 'react';
+import { fetchRunEstimate, useStartRun } from './api';
 import type { PickedItem } from './components/run-picker';
 import { patchRunSession } from './session-store';
 
 /** Starts a crew or flow in a conversation and follows it; failures say so in a toast and inline. */
 export function useStartRunIn(conversationId: string) {
   const start = useStartRun();
-  const startRun = (item: PickedItem, inputs: Record<string, string>) => {
+  // A run estimated above the person's threshold waits here for their confirmation.
+  const [confirming, setConfirming] = useState<{
+    item: PickedItem;
+    inputs: Record<string, string>;
+    estimate: TRunEstimate;
+  } | null>(null);
+  const [estimating, setEstimating] = useState(false);
+  const launch = (item: PickedItem, inputs: Record<string, string>) => {
     patchRunSession(conversationId, { startError: null, startLimit: null });
     start.mutate(
       { kind: item.kind, itemId: item.id, conversationId, inputs },
@@ -38,5 +47,24 @@ export function useStartRunIn(conversationId: string) {
       },
     );
   };
-  return { startRun, pending: start.isPending };
+  const startRun = (item: PickedItem, inputs: Record<string, string>) => {
+    setEstimating(true);
+    void fetchRunEstimate(item.kind, item.id).then((estimate) => {
+      setEstimating(false);
+      if (estimate?.needs_confirmation) setConfirming({ item, inputs, estimate });
+      else launch(item, inputs);
+    });
+  };
+  const confirmation = confirming
+    ? {
+        estimate: confirming.estimate,
+        name: confirming.item.name,
+        confirm: () => {
+          launch(confirming.item, confirming.inputs);
+          setConfirming(null);
+        },
+        cancel: () => setConfirming(null),
+      }
+    : null;
+  return { startRun, pending: start.isPending || estimating, confirmation };
 }

@@ -1,3 +1,4 @@
+import { withMeterScope } from '../../../ai/metering/meter-scope.ts';
 import type { ApprovalGate } from './approval-gate.ts';
 import type { RunStep, StepOutput } from './definition.ts';
 import type { StepResult } from './engine-registry.ts';
@@ -31,16 +32,26 @@ export async function runStep(
       details: { position, name: step.name, agent: step.agent?.name ?? null },
     },
   ]);
-  return handler({
-    ctx: x.ctx,
-    run,
-    step,
-    position,
-    outputs,
-    inputs: parseJson<Record<string, string>>(run.inputs, {}),
-    user: x.user,
-    signal,
-    progress: (events) => progress(x, events),
-    gate,
-  });
+  // Every model call of the step is metered to the run and the account it acts as (ai/metering).
+  const meter = {
+    userId: run.user_id,
+    organizationId: x.user.organization_id,
+    feature: x.crew ? 'crew' : 'flow',
+    runId: run.id,
+    agentId: step.agent?.id ?? null,
+  };
+  return withMeterScope(meter, () =>
+    handler({
+      ctx: x.ctx,
+      run,
+      step,
+      position,
+      outputs,
+      inputs: parseJson<Record<string, string>>(run.inputs, {}),
+      user: x.user,
+      signal,
+      progress: (events) => progress(x, events),
+      gate,
+    }),
+  );
 }

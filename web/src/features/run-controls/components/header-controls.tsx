@@ -11,6 +11,7 @@ import { isActiveStatus } from '../run-state';
 import { useRunSession } from '../session-store';
 import { RunStatusBadge } from './status-badge';
 import { useRunFollower, useRunView } from '../use-run';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useStartRunIn } from '../use-start-run';
 
 /** Navigation state from the Factory's Run buttons (the same shape as its StartRunState). */
@@ -35,7 +36,7 @@ export function HeaderRunControls({
   const navigate = useNavigate();
   const [session, patch] = useRunSession(conversationId);
   const runs = useConversationRuns(conversationId);
-  const { startRun, pending } = useStartRunIn(conversationId);
+  const { startRun, pending, confirmation } = useStartRunIn(conversationId);
   const run = useRunView(session.target, session.answered);
   const status = session.target ? run.view.status : null;
   const active = status !== null && isActiveStatus(status);
@@ -94,6 +95,20 @@ export function HeaderRunControls({
         onAskingChange={(asking) => patch({ asking })}
         pending={pending}
         onStart={startRun}
+      />
+      <ConfirmDialog
+        open={confirmation !== null}
+        onOpenChange={(o) => {
+          if (!o) confirmation?.cancel();
+        }}
+        title="Confirm the run's cost"
+        description={
+          confirmation
+            ? `Starting “${confirmation.name}” is estimated to cost $${confirmation.estimate.estimated_usd.toFixed(2)}, above your $${confirmation.estimate.threshold_usd.toFixed(2)} threshold. Start it?`
+            : ''
+        }
+        confirmLabel="Start run"
+        onConfirm={() => confirmation?.confirm()}
       />
     </div>
   );

@@ -1,5 +1,5 @@
 import { SendHorizontal, Square } from 'lucide-react';
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useRef, useState } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Textarea } from '../../../components/ui/textarea';
@@ -17,13 +17,22 @@ interface ChatComposerProps {
   disabled?: boolean;
   /** Why the last message was refused (e.g. the server's rate limit), shown above the box. */
   notice?: string | null;
+  /** A line the route adds above the box (the remaining AI budget when it runs low). */
+  hint?: ReactNode;
 }
 
 /**
  * The chat input: Enter sends, Shift+Enter adds a line; the text is trimmed and a blank send is
  * ignored. Grows with its content up to 100 px on small screens and 150 px on larger ones.
  */
-export function ChatComposer({ onSend, onStop, replying, disabled = false, notice }: ChatComposerProps) {
+export function ChatComposer({
+  onSend,
+  onStop,
+  replying,
+  disabled = false,
+  notice,
+  hint,
+}: ChatComposerProps) {
   const [text, setText] = useState('');
   const formRef = useRef<HTMLFormElement>(null);
   const blank = text.trim() === '';
@@ -98,6 +107,7 @@ export function ChatComposer({ onSend, onStop, replying, disabled = false, notic
   return (
     <div className="flex flex-col gap-2">
       {notice ? <Alert>{notice}</Alert> : null}
+      {hint}
       {form}
     </div>
   );

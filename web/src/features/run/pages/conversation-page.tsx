@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { buttonVariants } from '../../../components/ui/button';
@@ -17,7 +17,16 @@ import type { RenderRunControls } from '../run-controls-seam';
 import { useConversationLog } from '../use-conversation-log';
 
 /** /app/conversations/:id. `renderRunControls` is the crew/flow controls the route composes in. */
-export default function ConversationPage({ renderRunControls }: { renderRunControls?: RenderRunControls }) {
+/** Something the route shows above the chat box (the remaining AI budget). */
+export type RenderComposerHint = (props: { replying: boolean }) => ReactNode;
+
+export default function ConversationPage({
+  renderRunControls,
+  renderComposerHint,
+}: {
+  renderRunControls?: RenderRunControls;
+  renderComposerHint?: RenderComposerHint;
+}) {
   const { conversationId = '' } = useParams();
   const conversation = useConversation(conversationId);
 
@@ -50,6 +59,7 @@ export default function ConversationPage({ renderRunControls }: { renderRunContr
       key={conversationId}
       conversation={conversation.data}
       renderRunControls={renderRunControls}
+      renderComposerHint={renderComposerHint}
     />
   );
 }
@@ -57,9 +67,11 @@ export default function ConversationPage({ renderRunControls }: { renderRunContr
 function ConversationView({
   conversation,
   renderRunControls,
+  renderComposerHint,
 }: {
   conversation: NonNullable<ReturnType<typeof useConversation>['data']>;
   renderRunControls?: RenderRunControls;
+  renderComposerHint?: RenderComposerHint;
 }) {
   const log = useConversationLog(conversation.id);
   const userId = useAuth().user?.id ?? 'anonymous';
@@ -124,6 +136,7 @@ function ConversationView({
           return log.send(text, settings);
         }}
         notice={log.refusal}
+        hint={renderComposerHint?.({ replying: log.replying })}
         onStop={log.stop}
       />
     </div>

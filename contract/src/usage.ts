@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { ZId } from './common.ts';
+import { ZDateOnly } from './fields.ts';
+import { ALLOWED_MODELS, type TAllowedModel } from './models.ts';
+
+/** What a model call was made for: the caller names it; these are the app's own features. */
+export const USAGE_FEATURES = [
+  'chat',
+  'memory',
+  'advice',
+  'task_suggestions',
+  'comms_suggestions',
+  'crew',
+  'flow',
+  'brief',
+  'other',
+] as const;
+
+/** How a metered call ended. */
+export const USAGE_OUTCOMES = ['ok', 'error', 'aborted'] as const;
+
+/**
+ * The default price table (USD per million tokens), for the allowed models. An OpenAI-compatible
+ * endpoint's models cost $0 until an administrator prices them; the offline engine is always $0.
+ */
+export const DEFAULT_MODEL_PRICES: Record<TAllowedModel, { input: number; output: number }> = {
+  'gpt-5-chat': { input: 1.25, output: 10 },
+  'gpt-5': { input: 1.25, output: 10 },
+  'gpt-5-mini': { input: 0.25, output: 2 },
+  'gemini-2.5-pro': { input: 1.25, output: 10 },
+};
+export const DEFAULT_PRICED_MODELS = ALLOWED_MODELS;
+
+/** Largest price or budget accepted (USD): far above any real one, and within a bigint of micro-dollars. */
+export const MAX_USD = 1_000_000_000;
+const ZUsd = z.number().min(0).max(MAX_USD);
+
+export const ZModelPrice = z.strictObject({
+  model: z.string().trim().min(1).max(200),
+  input_per_million_usd: ZUsd,
+  output_per_million_usd: ZUsd,
+});
+export type TModelPrice = z.infer<typeof ZModelPrice>;
+export const ZModelPrices = z.strictObject({ models: z.array(ZModelPrice).max(200) });
+export type TModelPrices = z.infer<typeof ZModelPrices>;
+
+/** PUT body of a budget: null removes it. */
+export const ZBudgetRequest = z.strictObject({ monthly_usd: ZUsd.nullable() });
+export type TBudgetRequest = z.infer<typeof ZBudgetRequest>;
+export const ZBudget = z.object({
+  monthly_usd: z.number().nullable(),
+  used_usd: z.number(),
+  remaining_usd: z.number().nullable(),
+  /** the first day of next month (UTC), YYYY-MM-DD */
+  resets_on: z.string(),
+});
+export type TBudget = z.infer<typeof ZBudget>;
+
+export const ZMemberBudgetParams = z.object({ id: ZId, userId: ZId });
+
+export const USAGE_GROUPS = ['day', 'user', 'organization', 'model', 'feature'] as const;
+export type TUsageGroup = (typeof USAGE_GROUPS)[number];
+export const ZUsageSummaryQuery = z.object({
+  group_by: z.enum(USAGE_GROUPS).default('day'),
+  since: ZDateOnly.optional(),
+  until: ZDateOnly.optional(),
+  organization_id: ZId.optional(),
+});
+export type TUsageSummaryQuery = z.input<typeof ZUsageSummaryQuery>;
+
+export const ZUsageFigures = z.object({
+  calls: z.number().int(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  cost_usd: z.number(),
+});
+export const ZUsageRow = ZUsageFigures.extend({
+  /** the day, user id, organization id, model or feature ('' when none) */
+  key: z.string(),
+  label: z.string(),
+});
+export type TUsageRow = z.infer<typeof ZUsageRow>;
+export const ZUsageSummary = z.object({
+  group_by: z.enum(USAGE_GROUPS),
+  since: z.string(),
+  until: z.string(),
+  organization_id: z.string().nullable(),
+  rows: z.array(ZUsageRow),
+  total: ZUsageFigures,
+});
+export type TUsageSummary = z.infer<typeof ZUsageSummary>;
+
+export const ZUsageExportQuery = ZUsageSummaryQuery.omit({ group_by: true }).extend({
+  format: z.enum(['csv']).default('csv'),
+});
+
+export const ZMyUsage = z.object({
+  month: z.string(),
+  total: ZUsageFigures,
+  by_feature: z.array(ZUsageRow),
+  by_model: z.array(ZUsageRow),
+  /** the tightest budget that applies to the caller's calls (their own or their organization's) */
+  budget: ZBudget,
+  /** starting a run estimated above this asks to confirm (USD) */
+  run_confirm_usd: z.number(),
+});
+export type TMyUsage = z.infer<typeof ZMyUsage>;
+
+/** The run cost above which starting a crew or flow asks to confirm, for a user who set none (USD). */
+export const DEFAULT_RUN_CONFIRM_USD = 1;
+export const ZRunThresholdRequest = z.strictObject({ run_confirm_usd: ZUsd.nullable() });
+export const ZRunThreshold = z.object({ run_confirm_usd: z.number() });
+
+/** Cost estimate of starting a crew or flow. */
+export const ZRunEstimate = z.object({
+  estimated_usd: z.number(),
+  steps: z.number().int(),
+  /** the caller's threshold: above it the screen asks to confirm */
+  threshold_usd: z.number(),
+  needs_confirmation: z.boolean(),
+});
+export type TRunEstimate = z.infer<typeof ZRunEstimate>;

@@ -1,0 +1,211 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+} from '@ai-sdk/provider';
+import {
+  type MeterTarget,
+  type Reservation,
+  releaseReservation,
+  reserveSpend,
+  settleSpend,
+} from '../../modules/usage/usage-meter.service.ts';
+import { priceOf } from '../../modules/usage/usage-prices.service.ts';
+import { costMicros } from '../../modules/usage/usage-money.ts';
+import { usageNow } from '../../modules/usage/usage-clock.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { currentMeterScope, featureOf, type MeterScope } from './meter-scope.ts';
+
+/** Output tokens a call is assumed to use when it sets no limit (reserved, then settled to the real figure). */
+export const DEFAULT_OUTPUT_ESTIMATE_TOKENS = 1_000;
+/** Rough characters per token, for estimates and for streams stopped before the model reported usage. */
+const CHARS_PER_TOKEN = 4;
+
+function promptChars(prompt: LanguageModelV3Prompt): number {
+  let n = 0;
+  for (const m of prompt) {
+    if (typeof m.content === 'string') n += m.content.length;
+    else for (const p of m.content) if ('text' in p && typeof p.text === 'string') n += p.text.length;
+  }
+  return n;
+}
+
+const tokensOf = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
+
+interface Who {
+  engine: string;
+  /** the model that answers (what is priced and recorded) */
+  model: string;
+}
+
+/**
+ * A model whose every call is metered: before the call its estimated cost is reserved against the
+ * budgets of its scope (a refusal is an AppError 429 and no request leaves), after it the real usage
+ * and cost are settled and recorded with the call's feature, duration and outcome. A stream stopped
+ * early records the tokens it had used (the prompt's estimate and the text received). Made per
+ * resolveModel call; it holds at most one reservation made ahead of the first call ({@link reserveAhead}).
+ */
+export class MeteredModel implements LanguageModelV3 {
+  readonly specificationVersion = 'v3';
+  private ahead: Promise<Reservation> | null = null;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly inner: LanguageModelV3,
+    private readonly who: Who,
+    private readonly explicit: MeterScope | undefined,
+  ) {}
+
+  get provider() {
+    return this.inner.provider;
+  }
+  get modelId() {
+    return this.inner.modelId;
+  }
+  get supportedUrls() {
+    return this.inner.supportedUrls;
+  }
+
+  private target(options: LanguageModelV3CallOptions): MeterTarget {
+    // The caller's own fields win; the ones it leaves undefined come from the ambient scope.
+    const s: MeterScope = { ...currentMeterScope() };
+    for (const [k, v] of Object.entries(this.explicit ?? {}))
+      if (v !== undefined) (s as Record<string, unknown>)[k] = v;
+    return {
+      userId: s.userId ?? null,
+      organizationId: s.organizationId ?? null,
+      feature: featureOf(s, options.providerOptions),
+      conversationId: s.conversationId ?? null,
+      runId: s.runId ?? null,
+      agentId: s.agentId ?? null,
+      model: this.who.model,
+      engine: this.who.engine,
+    };
+  }
+
+  private async estimate(chars: number, maxOutputTokens: number | undefined) {
+    const price = await priceOf(this.ctx, this.who.model, this.who.engine);
+    return {
+      price,
+      micros: costMicros(price, tokensOf(chars), maxOutputTokens ?? DEFAULT_OUTPUT_ESTIMATE_TOKENS),
+    };
+  }
+
+  /**
+   * Reserves the first call's estimate now (for a prompt of `chars` characters), so a caller can be
+   * refused (429) before it answers anything; the first call then uses it. {@link release} gives it
+   * back when no call follows.
+   */
+  async reserveAhead(chars: number): Promise<void> {
+    const { micros } = await this.estimate(chars, undefined);
+    const scope = this.target({ prompt: [] } as unknown as LanguageModelV3CallOptions);
+    this.ahead = reserveSpend(this.ctx, scope, micros);
+    await this.ahead;
+  }
+
+  /** Settles an unused reservation made ahead at $0 (nothing was called). */
+  async release(): Promise<void> {
+    const r = this.ahead;
+    this.ahead = null;
+    if (!r) return;
+    const res = await r;
+    await releaseReservation(this.ctx, res);
+  }
+
+  private async begin(options: LanguageModelV3CallOptions) {
+    const target = this.target(options);
+    const chars = promptChars(options.prompt);
+    const { price, micros } = await this.estimate(chars, options.maxOutputTokens);
+    let reservation: Reservation;
+    if (this.ahead) {
+      reservation = await this.ahead;
+      this.ahead = null;
+    } else {
+      reservation = await reserveSpend(this.ctx, target, micros);
+    }
+    const started = performance.now();
+    const finish = (inputTokens: number, outputTokens: number, outcome: 'ok' | 'error' | 'aborted') =>
+      settleSpend(this.ctx, target, reservation, {
+        inputTokens,
+        outputTokens,
+        costMicros: costMicros(price, inputTokens, outputTokens),
+        durationMs: performance.now() - started,
+        outcome,
+        at: usageNow(this.ctx),
+      }).catch((err) => {
+        // Metering must never fail the call it measures; the call has happened.
+        process.emitWarning(`usage not recorded: ${err instanceof Error ? err.message : String(err)}`);
+      });
+    return { chars, finish };
+  }
+
+  async doGenerate(options: LanguageModelV3CallOptions) {
+    const { chars, finish } = await this.begin(options);
+    try {
+      const result = await this.inner.doGenerate(options);
+      await finish(
+        result.usage.inputTokens.total ?? tokensOf(chars),
+        result.usage.outputTokens.total ?? 0,
+        'ok',
+      );
+      return result;
+    } catch (err) {
+      await finish(0, 0, options.abortSignal?.aborted ? 'aborted' : 'error');
+      throw err;
+    }
+  }
+
+  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const { chars, finish } = await this.begin(options);
+    let inner: LanguageModelV3StreamResult;
+    try {
+      inner = await this.inner.doStream(options);
+    } catch (err) {
+      await finish(0, 0, options.abortSignal?.aborted ? 'aborted' : 'error');
+      throw err;
+    }
+    const reader = inner.stream.getReader();
+    let outChars = 0;
+    let usage: { input?: number; output?: number } | null = null;
+    let settled = false;
+    const settle = (outcome: 'ok' | 'error' | 'aborted') => {
+      if (settled) return Promise.resolve();
+      settled = true;
+      // Without the model's figures (a stream stopped early), what was sent and received so far.
+      return finish(usage?.input ?? tokensOf(chars), usage?.output ?? tokensOf(outChars), outcome);
+    };
+    const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      async pull(out) {
+        let part: ReadableStreamReadResult<LanguageModelV3StreamPart>;
+        try {
+          part = await reader.read();
+        } catch (err) {
+          await settle(options.abortSignal?.aborted ? 'aborted' : 'error');
+          out.error(err);
+          return;
+        }
+        if (part.done) {
+          await settle('ok');
+          out.close();
+          return;
+        }
+        const v = part.value;
+        if (v.type === 'text-delta' || v.type === 'reasoning-delta') outChars += v.delta.length;
+        else if (v.type === 'tool-input-delta') outChars += v.delta.length;
+        else if (v.type === 'finish')
+          usage = { input: v.usage.inputTokens.total, output: v.usage.outputTokens.total };
+        else if (v.type === 'error') await settle('error');
+        out.enqueue(v);
+      },
+      async cancel(reason) {
+        // Stop the upstream request first; then record what the stream had used.
+        const cancelled = reader.cancel(reason).catch(() => {});
+        await settle('aborted');
+        await cancelled;
+      },
+    });
+    return { ...inner, stream };
+  }
+}

@@ -1,0 +1,246 @@
+import { type Kysely, sql } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import type { Database } from '../../db/types.ts';
+import { VOLATILE_WRITE } from '../../db/tracking-dialect.ts';
+import type { UsageEventsTable } from '../../db/usage-types.ts';
+
+type Q = Kysely<Database>;
+
+export const orgKey = (orgId: string) => `org:${orgId}`;
+export const memberKey = (orgId: string, userId: string) => `member:${orgId}:${userId}`;
+
+// ---- prices ----
+
+export function listPrices(db: Db) {
+  return db.selectFrom('model_prices').selectAll().orderBy('model').limit(500).execute();
+}
+
+export async function upsertPrices(
+  db: Db,
+  rows: {
+    model: string;
+    input_micros_per_million: number;
+    output_micros_per_million: number;
+    updated_at: string;
+  }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('model_prices')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.column('model').doUpdateSet((eb) => ({
+        input_micros_per_million: eb.ref('excluded.input_micros_per_million'),
+        output_micros_per_million: eb.ref('excluded.output_micros_per_million'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+}
+
+// ---- budgets and counters ----
+
+export function findBudget(db: Db, scopeKey: string) {
+  return db.selectFrom('usage_budgets').selectAll().where('scope_key', '=', scopeKey).executeTakeFirst();
+}
+
+export async function setBudget(
+  db: Db,
+  row: {
+    scope_key: string;
+    organization_id: string;
+    user_id: string | null;
+    monthly_micros: number | null;
+    updated_at: string;
+  },
+): Promise<void> {
+  if (row.monthly_micros === null) {
+    await db.deleteFrom('usage_budgets').where('scope_key', '=', row.scope_key).execute();
+    return;
+  }
+  await db
+    .insertInto('usage_budgets')
+    .values({ ...row, monthly_micros: row.monthly_micros })
+    .onConflict((oc) =>
+      oc.column('scope_key').doUpdateSet((eb) => ({
+        monthly_micros: eb.ref('excluded.monthly_micros'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+}
+
+export function findCounter(db: Db, scopeKey: string, month: string) {
+  return db
+    .selectFrom('usage_counters')
+    .selectAll()
+    .where('scope_key', '=', scopeKey)
+    .where('month', '=', month)
+    .executeTakeFirst();
+}
+
+/**
+ * Reserves `micros` on a scope's counter for `month` when its budget allows it: a conditional UPDATE,
+ * so concurrent reservations (on either engine: PostgreSQL re-checks the condition on the locked row)
+ * never together pass the budget. A scope without a budget always reserves (its spend is still counted).
+ * False when the budget is reached or would be exceeded.
+ */
+export async function reserve(q: Q, scopeKey: string, month: string, micros: number): Promise<boolean> {
+  // Volatile writes: a reservation lost in a crash frees its hold, and a restart clears them anyway
+  // (clearReservations); the call's first token does not wait for a disk flush.
+  await sql`insert into usage_counters (scope_key, month, used_micros, reserved_micros, warned)
+    values (${scopeKey}, ${month}, 0, 0, 0) on conflict (scope_key, month) do nothing ${sql.raw(VOLATILE_WRITE)}`.execute(
+    q,
+  );
+  const limit = sql`(select b.monthly_micros from usage_budgets b where b.scope_key = ${scopeKey})`;
+  const r = await sql<{
+    scope_key: string;
+  }>`update usage_counters set reserved_micros = reserved_micros + ${micros}
+    where scope_key = ${scopeKey} and month = ${month}
+      and (${limit} is null or (used_micros + reserved_micros + ${micros} <= ${limit} and used_micros + reserved_micros < ${limit}))
+    returning scope_key ${sql.raw(VOLATILE_WRITE)}`.execute(q);
+  return r.rows.length > 0;
+}
+
+/** On a single-process database nothing is in flight at start: holds left by a crash are dropped. */
+export async function clearReservations(db: Db): Promise<void> {
+  await db
+    .updateTable('usage_counters')
+    .set({ reserved_micros: 0 })
+    .where('reserved_micros', '>', 0)
+    .execute();
+}
+
+/** Turns a reservation into spend: the estimate leaves `reserved`, the real cost joins `used`. */
+export async function settleCounter(
+  q: Q,
+  scopeKey: string,
+  month: string,
+  reservedMicros: number,
+  costMicros: number,
+): Promise<{ used: number } | undefined> {
+  const row = await q
+    .updateTable('usage_counters')
+    .set({
+      reserved_micros: sql`case when reserved_micros > ${reservedMicros} then reserved_micros - ${reservedMicros} else 0 end`,
+      used_micros: sql`used_micros + ${costMicros}`,
+    })
+    .where('scope_key', '=', scopeKey)
+    .where('month', '=', month)
+    .returning('used_micros')
+    .executeTakeFirst();
+  return row ? { used: Number(row.used_micros) } : undefined;
+}
+
+/** Marks the 80 % warning of a scope's month as given; true only for the call that marked it. */
+export async function markWarned(q: Q, scopeKey: string, month: string): Promise<boolean> {
+  const r = await q
+    .updateTable('usage_counters')
+    .set({ warned: 1 })
+    .where('scope_key', '=', scopeKey)
+    .where('month', '=', month)
+    .where('warned', '=', 0)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+// ---- events and the daily roll-up ----
+
+export async function insertEvent(q: Q, row: UsageEventsTable): Promise<void> {
+  await q.insertInto('usage_events').values(row).execute();
+  await q
+    .insertInto('usage_daily')
+    .values({
+      day: row.day,
+      user_id: row.user_id ?? '',
+      organization_id: row.organization_id ?? '',
+      model: row.model,
+      feature: row.feature,
+      calls: 1,
+      input_tokens: row.input_tokens,
+      output_tokens: row.output_tokens,
+      cost_micros: row.cost_micros,
+    })
+    .onConflict((oc) =>
+      oc.columns(['day', 'user_id', 'organization_id', 'model', 'feature']).doUpdateSet({
+        calls: sql`usage_daily.calls + 1`,
+        input_tokens: sql`usage_daily.input_tokens + ${row.input_tokens}`,
+        output_tokens: sql`usage_daily.output_tokens + ${row.output_tokens}`,
+        cost_micros: sql`usage_daily.cost_micros + ${row.cost_micros}`,
+      }),
+    )
+    .execute();
+}
+
+export type GroupColumn = 'day' | 'user_id' | 'organization_id' | 'model' | 'feature';
+
+/** Sums of the roll-up grouped by one column, for days in [since, until], optionally one org or user. */
+export function summarize(
+  db: Db,
+  o: { group: GroupColumn; since: string; until: string; organizationId?: string; userId?: string },
+) {
+  let q = db
+    .selectFrom('usage_daily')
+    .select((eb) => [
+      sql<string>`${sql.ref(o.group)}`.as('key'),
+      eb.fn.sum<number>('calls').as('calls'),
+      eb.fn.sum<number>('input_tokens').as('input_tokens'),
+      eb.fn.sum<number>('output_tokens').as('output_tokens'),
+      eb.fn.sum<number>('cost_micros').as('cost_micros'),
+    ])
+    .where('day', '>=', o.since)
+    .where('day', '<=', o.until);
+  if (o.organizationId !== undefined) q = q.where('organization_id', '=', o.organizationId);
+  if (o.userId !== undefined) q = q.where('user_id', '=', o.userId);
+  // Bounded: at most one row per day of a range, or per person, organization, model or feature.
+  return q.groupBy(sql.ref(o.group)).orderBy(sql.ref(o.group)).limit(5000).execute();
+}
+
+/** The call rows of a range (the CSV export), oldest first, at most `limit`. */
+export function listEvents(
+  db: Db,
+  o: { since: string; until: string; organizationId?: string; limit: number },
+) {
+  let q = db.selectFrom('usage_events').selectAll().where('day', '>=', o.since).where('day', '<=', o.until);
+  if (o.organizationId !== undefined) q = q.where('organization_id', '=', o.organizationId);
+  return q.orderBy('day').orderBy('id').limit(o.limit).execute();
+}
+
+/** Mean input and output tokens and calls per run of the runs that used these agents' steps. */
+export async function runHistory(db: Db, runIds: readonly string[]) {
+  if (runIds.length === 0) return { calls: 0, input: 0, output: 0 };
+  const r = await db
+    .selectFrom('usage_events')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('calls'),
+      eb.fn.sum<number>('input_tokens').as('input'),
+      eb.fn.sum<number>('output_tokens').as('output'),
+    ])
+    .where('run_id', 'in', runIds)
+    .executeTakeFirst();
+  return { calls: Number(r?.calls ?? 0), input: Number(r?.input ?? 0), output: Number(r?.output ?? 0) };
+}
+
+/** Per agent: tokens per run it took part in, over its calls since `sinceDay` in this workspace. */
+export async function agentHistory(
+  db: Db,
+  agentIds: readonly string[],
+  sinceDay: string,
+  workspace: { organizationId: string | null; userId: string },
+) {
+  if (agentIds.length === 0) return [];
+  let q = db
+    .selectFrom('usage_events')
+    .select((eb) => [
+      'agent_id',
+      eb.fn.sum<number>('input_tokens').as('input'),
+      eb.fn.sum<number>('output_tokens').as('output'),
+      sql<number>`count(distinct run_id)`.as('runs'),
+    ])
+    .where('agent_id', 'in', [...agentIds])
+    .where('day', '>=', sinceDay);
+  q = workspace.organizationId
+    ? q.where('organization_id', '=', workspace.organizationId)
+    : q.where('user_id', '=', workspace.userId);
+  return q.groupBy('agent_id').limit(agentIds.length).execute();
+}
