@@ -14,6 +14,7 @@ import * as m0010 from './0010_realtime.ts';
 import * as m0011 from './0011_interrupted_replies.ts';
 import * as m0012 from './0012_org_invitations.ts';
 import * as m0013 from './0013_record_versions.ts';
+import * as m0022 from './0022_search_statistics.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0011_interrupted_replies': m0011,
   '0012_org_invitations': m0012,
   '0013_record_versions': m0013,
+  '0022_search_statistics': m0022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
