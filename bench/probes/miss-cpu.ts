@@ -137,6 +137,17 @@ async function explain(db: Db, dialect: string) {
     );
   };
   await show(
+    'tasks page',
+    listTasksQuery(db, {
+      userId: u.id,
+      orgIds,
+      includeCompleted: false,
+      completedStatus: 'Done',
+      skip: 0,
+      limit: 50,
+    }).compile(),
+  );
+  await show(
     'tasks search',
     listTasksQuery(db, {
       userId: u.id,
