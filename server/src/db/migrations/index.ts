@@ -22,6 +22,7 @@ import * as m0018 from './0018_briefs.ts';
 import * as m0019 from './0019_usage_budgets.ts';
 import * as m0020 from './0020_api_keys.ts';
 import * as m0021 from './0021_oidc.ts';
+import * as m0022 from './0022_search_statistics.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0019_usage_budgets': m0019,
   '0020_api_keys': m0020,
   '0021_oidc': m0021,
+  '0022_search_statistics': m0022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
