@@ -173,8 +173,8 @@ class ReplyWriter {
   async finish(set: Parameters<typeof repo.updateMessage>[2]): Promise<void> {
     await this.batcher.settle(this.messageId);
     await this.notes;
-    await repo.updateMessage(this.ctx.db, this.messageId, { ...set, updated_at: nowIso() });
-    await this.ctx.bus.publish(conversationChannel(this.conversationId), { kind: 'message' });
+    const seq = await repo.updateMessage(this.ctx.db, this.messageId, { ...set, updated_at: nowIso() });
+    await this.ctx.bus.publish(conversationChannel(this.conversationId), { kind: 'message', seq });
   }
 }
 
