@@ -200,7 +200,7 @@ apiSuite('conversations and chat', () => {
       // Each message note comes once its own write is on disk: none waits for the flush still due.
       const got = await s.collect(isFinal, 3_000);
       expect(got.some((e) => e.event === 'message' && (e.data as Msg).sender === 'user')).toBe(true);
-      expect((got.at(-1)?.data as Msg).status).toBe('complete');
+      expect(got.at(-1)?.data).toMatchObject({ sender: 'assistant', status: 'complete' });
     } finally {
       flush.land();
       flush.restore();
