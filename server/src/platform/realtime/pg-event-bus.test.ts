@@ -50,3 +50,48 @@ describe.runIf(pgReady)('PostgreSQL event bus after a lost LISTEN connection', (
     }
   });
 });
+
+// Subscribers on the publishing instance get the note at once (no NOTIFY round trip), other instances
+// through LISTEN, and nobody twice.
+describe.runIf(pgReady)('PostgreSQL event bus: local notes', () => {
+  let admin: pg.Client;
+  let here: PostgresEventBus;
+  let there: PostgresEventBus;
+  let releaseNotify: () => void = () => {};
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    here = new PostgresEventBus(url, async (channel, text) => {
+      // The round trip is held until the test lets it go.
+      await new Promise<void>((r) => {
+        releaseNotify = r;
+      });
+      await admin.query('select pg_notify($1, $2)', [channel, text]);
+    });
+    there = new PostgresEventBus(url, async () => {});
+    await Promise.all([here.whenReady(), there.whenReady()]);
+  });
+  afterAll(async () => {
+    await here?.close();
+    await there?.close();
+    await admin?.end();
+  });
+
+  it('delivers to this instance before the NOTIFY, to the other through LISTEN, each once', async () => {
+    const gotHere: unknown[] = [];
+    const gotThere: unknown[] = [];
+    here.subscribe('local-test', (p) => gotHere.push(p));
+    there.subscribe('local-test', (p) => gotThere.push(p));
+    const published = here.publish('local-test', { n: 1 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(gotHere).toEqual([{ n: 1 }]);
+    expect(gotThere).toEqual([]);
+    releaseNotify();
+    await published;
+    const deadline = Date.now() + 3000;
+    while (gotThere.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200)); // the echo of this instance's own note has come back
+    expect(gotThere).toEqual([{ n: 1 }]);
+    expect(gotHere).toEqual([{ n: 1 }]);
+  });
+});
