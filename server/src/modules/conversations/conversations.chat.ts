@@ -161,10 +161,9 @@ class ReplyWriter {
       const offset = this.text.length;
       this.text += part;
       const note = { kind: 'delta', message_id: this.messageId, offset, text: part };
-      // Chained so notes keep their order even when each publish is a database round trip.
-      this.notes = this.notes
-        .then(() => this.ctx.bus.publish(conversationChannel(this.conversationId), note))
-        .catch(() => {});
+      // Published at once: the bus keeps the order of the calls, and a chain that waited for each
+      // NOTIFY held every token of the reply behind the previous one's database round trip.
+      this.notes = this.ctx.bus.publish(conversationChannel(this.conversationId), note).catch(() => {});
     }
     this.batcher.set(this.messageId, this.text);
   }

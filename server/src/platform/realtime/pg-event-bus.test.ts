@@ -94,4 +94,27 @@ describe.runIf(pgReady)('PostgreSQL event bus: local notes', () => {
     expect(gotThere).toEqual([{ n: 1 }]);
     expect(gotHere).toEqual([{ n: 1 }]);
   });
+
+  it('delivers notes published back to back in order, here at once and there after the NOTIFYs', async () => {
+    const gotHere: unknown[] = [];
+    const gotThere: unknown[] = [];
+    here.subscribe('order-test', (p) => gotHere.push(p));
+    there.subscribe('order-test', (p) => gotThere.push(p));
+    const published = [1, 2, 3].map((n) => here.publish('order-test', { n }));
+    await new Promise((r) => setTimeout(r, 50));
+    // The first NOTIFY is held: the local subscribers have all three anyway, in order.
+    expect(gotHere).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    // One NOTIFY at a time: let each go as it comes.
+    let sent = false;
+    void Promise.all(published).then(() => {
+      sent = true;
+    });
+    while (!sent) {
+      releaseNotify();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const deadline = Date.now() + 3000;
+    while (gotThere.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(gotThere).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+  });
 });

@@ -25,6 +25,8 @@ export class PostgresEventBus implements EventBus {
   private closed = false;
   private ready: Promise<void>;
   private retryDelay = 250;
+  /** The NOTIFY sent last (or under way): the next one follows it. */
+  private sending: Promise<void> = Promise.resolve();
   /** Names this instance in its NOTIFY payloads, so its LISTEN skips what it delivered itself. */
   private readonly origin = randomUUID();
 
@@ -87,7 +89,10 @@ export class PostgresEventBus implements EventBus {
     }
     // A later tick, like the in-process bus: publishers never re-enter listeners.
     queueMicrotask(() => this.fanout.deliver(channel, payload));
-    await this.notify(PG_CHANNEL, text);
+    // One NOTIFY at a time, in call order, so other instances get the notes in the order published.
+    const sent = this.sending.then(() => this.notify(PG_CHANNEL, text));
+    this.sending = sent.catch(() => {});
+    await sent;
   }
 
   subscribe(channel: string, listener: BusListener): () => void {
