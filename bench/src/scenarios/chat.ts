@@ -32,6 +32,8 @@ const PAGE_BYTES_BUDGET = 64 * 1024;
 const TTFT_BUDGET_MS = 5;
 const CHUNK_BUDGET_MS = 1;
 const CONCURRENT_P99_BUDGET_MS = 30;
+/** Issue 18: 50 turns at once, the first token reaches each client p50 ≤ 50 ms after its POST. */
+const BURST_FIRST_TOKEN_BUDGET_MS = 50;
 const CHUNKS = 20;
 const CHUNK_DELAY_MS = 15;
 const SEQUENTIAL_TURNS = 30;
@@ -409,11 +411,13 @@ export const chat: ScenarioGroup = {
       for (const s of streams) s.close();
       const concurrent = apps.flatMap((a) => a.chunks.map((ms) => ms - directChunk));
       const cP99 = pct(concurrent, 99);
+      const burstFirst = pct(
+        apps.map((a) => a.first),
+        50,
+      );
       notes.push(
-        `per-chunk added latency at ${CONCURRENT_STREAMS} concurrent streams: p50 ${pct(concurrent, 50)} ms, p99 ${cP99} ms (budget ${CONCURRENT_P99_BUDGET_MS}): ${cP99 <= CONCURRENT_P99_BUDGET_MS ? 'PASS' : 'FAIL'}; first token p50 ${pct(
-          apps.map((a) => a.first),
-          50,
-        )} ms after the POST`,
+        `per-chunk added latency at ${CONCURRENT_STREAMS} concurrent streams: p50 ${pct(concurrent, 50)} ms, p99 ${cP99} ms (budget ${CONCURRENT_P99_BUDGET_MS}): ${cP99 <= CONCURRENT_P99_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
+          `first token of ${CONCURRENT_STREAMS} turns sent at once: p50 ${burstFirst} ms after the POST (budget ${BURST_FIRST_TOKEN_BUDGET_MS}): ${burstFirst <= BURST_FIRST_TOKEN_BUDGET_MS ? 'PASS' : 'FAIL'}`,
       );
     } finally {
       await server.stop();

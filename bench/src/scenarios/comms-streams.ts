@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
+import net from 'node:net';
 import { pct as rankPct, signIn, sleep, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
 
@@ -9,8 +9,9 @@ import type { ScenarioGroup } from './types.ts';
  * 1. 2,000 open SSE streams on one comms thread: the server's RSS growth per stream
  *    (ARCHITECTURE.md section 8: ≤ 32 KiB per idle stream).
  * 2. Fan-out: one message posted to the thread reaches all 2,000 streams; client-observed latency from
- *    the POST to each client, over a few messages; then the same with 1,000 of the streams closed
- *    (section 8's figure: one event to 1,000 streams, p99 ≤ 50 ms).
+ *    the POST to each client, over a few messages after one unmeasured warm-up message (issue 18: p99
+ *    ≤ 50 ms at 2,000 streams); then the same with 1,000 of the streams closed (section 8's figure:
+ *    one event to 1,000 streams, p99 ≤ 50 ms).
  */
 
 const STREAMS = 2000;
@@ -36,34 +37,55 @@ async function api<T>(baseURL: string, token: string, method: string, p: string,
 }
 
 interface Client {
-  /** Resolves once the stream is open (the server's first comment arrived). */
+  /** Resolves once the stream is open (its 200 status line arrived). */
   opened: Promise<void>;
   /** Arrival time of each marker seen, by marker. */
   seen: Map<string, number>;
   close(): void;
 }
 
-/** A raw SSE client: it only looks for markers in the bytes (no parsing cost on the measure). */
-function openClient(url: string, agent: http.Agent, markers: string[]): Client {
+/** Bytes of the previous chunk kept for the next search, so a marker split across two reads is found. */
+const OVERLAP = 64;
+
+/**
+ * A raw SSE client on a socket of its own: it writes the GET itself and only looks for markers in the
+ * bytes it receives. Thousands of streams share one bench process, so an HTTP client's parsing and
+ * string decoding per chunk would be the bench's own latency, not the server's: each user has a client
+ * of their own.
+ */
+function openClient(url: string, markers: string[]): Client {
   const seen = new Map<string, number>();
-  let req: http.ClientRequest | undefined;
+  const wanted = markers.map((m) => ({ text: m, bytes: Buffer.from(m) }));
+  const { hostname, port, pathname, search } = new URL(url);
+  const socket = net.connect({ host: hostname, port: Number(port) });
+  socket.setNoDelay(true);
   const opened = new Promise<void>((resolve, reject) => {
-    req = http.get(url, { agent, headers: { accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`stream answered ${res.statusCode}`));
-        res.resume();
-        return;
+    let status: 'pending' | 'open' = 'pending';
+    let tail: Buffer = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      const now = performance.now();
+      if (status === 'pending') {
+        if (!chunk.subarray(0, 16).toString('latin1').startsWith('HTTP/1.1 200')) {
+          reject(new Error(`stream answered ${chunk.subarray(0, 40).toString('latin1')}`));
+          socket.destroy();
+          return;
+        }
+        status = 'open';
+        resolve();
       }
-      res.setEncoding('utf8');
-      res.once('data', () => resolve());
-      res.on('data', (chunk: string) => {
-        const now = performance.now();
-        for (const m of markers) if (!seen.has(m) && chunk.includes(m)) seen.set(m, now);
-      });
+      const hay = tail.length ? Buffer.concat([tail, chunk]) : chunk;
+      for (const m of wanted) if (!seen.has(m.text) && hay.includes(m.bytes)) seen.set(m.text, now);
+      tail = hay.subarray(Math.max(0, hay.length - OVERLAP));
     });
-    req.on('error', reject);
+    socket.on('error', reject);
+    socket.on('close', () => reject(new Error('stream closed before it opened')));
   });
-  return { opened, seen, close: () => req?.destroy() };
+  // A failed opening rejects `opened`; closing a stream later must not surface as an unhandled rejection.
+  opened.catch(() => {});
+  socket.write(
+    `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`,
+  );
+  return { opened, seen, close: () => socket.destroy() };
 }
 
 const pct = (values: number[], p: number) => rankPct(values, p, 1);
@@ -78,7 +100,6 @@ export const commsStreams: ScenarioGroup = {
       name: 'comms',
       withoutEnv: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'GOOGLE_GENERATIVE_AI_API_KEY'],
     });
-    const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
     const clients: Client[] = [];
     try {
       const ceo = await signIn(server.baseURL, 'ceo@demo.example');
@@ -94,16 +115,24 @@ export const commsStreams: ScenarioGroup = {
       // One set of markers per round: at all the streams, then at half of them.
       const rounds = [STREAMS, STREAMS / 2].map((streams, r) => ({
         streams,
+        warmUp: `fanout-${r}-warm-${randomBytes(4).toString('hex')}`,
         markers: Array.from(
           { length: MESSAGES },
           (_, i) => `fanout-${r}-${i}-${randomBytes(4).toString('hex')}`,
         ),
       }));
-      const markers = rounds.flatMap((r) => r.markers);
+      const markers = rounds.flatMap((r) => [r.warmUp, ...r.markers]);
+      const post = (text: string) =>
+        api(server.baseURL, ceo, 'POST', `/api/comms/threads/${thread.id}/messages`, { text });
+      const arrival = async (marker: string) => {
+        const deadline = Date.now() + 10_000;
+        // Poll rarely: the arrival times are taken on arrival, polling only decides when to stop waiting.
+        while (Date.now() < deadline && clients.some((c) => !c.seen.has(marker))) await sleep(100);
+      };
       const url = `${server.baseURL}/api/comms/threads/${thread.id}/events?token=${encodeURIComponent(maya)}`;
 
       // Warm the route and the allocator a little so the baseline is not a cold process.
-      const warm = Array.from({ length: 20 }, () => openClient(url, agent, []));
+      const warm = Array.from({ length: 20 }, () => openClient(url, []));
       await Promise.all(warm.map((c) => c.opened));
       for (const c of warm) c.close();
       await sleep(1500);
@@ -112,7 +141,7 @@ export const commsStreams: ScenarioGroup = {
       const openStart = performance.now();
       for (let i = 0; i < STREAMS; i += OPEN_BATCH) {
         const batch = Array.from({ length: Math.min(OPEN_BATCH, STREAMS - i) }, () =>
-          openClient(url, agent, markers),
+          openClient(url, markers),
         );
         await Promise.all(batch.map((c) => c.opened));
         clients.push(...batch);
@@ -132,16 +161,16 @@ export const commsStreams: ScenarioGroup = {
         for (const c of clients.splice(round.streams)) c.close();
         if (clients.length !== round.streams) throw new Error('fewer streams than the round needs');
         await sleep(1000);
+        // The first delivery to a fresh set of streams pays for compiling the path: not measured.
+        await post(round.warmUp);
+        await arrival(round.warmUp);
+        await sleep(500);
         const latencies: number[] = [];
         let missing = 0;
         for (const marker of round.markers) {
           const t0 = performance.now();
-          await api(server.baseURL, ceo, 'POST', `/api/comms/threads/${thread.id}/messages`, {
-            text: marker,
-          });
-          const deadline = Date.now() + 10_000;
-          // Poll rarely: the arrival times are taken on arrival, polling only decides when to stop waiting.
-          while (Date.now() < deadline && clients.some((c) => !c.seen.has(marker))) await sleep(100);
+          await post(marker);
+          await arrival(marker);
           for (const c of clients) {
             const at = c.seen.get(marker);
             if (at === undefined) missing++;
@@ -151,18 +180,14 @@ export const commsStreams: ScenarioGroup = {
           await sleep(500);
         }
         const p99 = pct(latencies, 99);
-        const budgeted = round.streams <= 1000;
         notes.push(
           `fan-out of ${MESSAGES} messages to ${round.streams} streams (POST → each client): p50 ${pct(latencies, 50)} ms, ` +
-            `p99 ${p99} ms, max ${pct(latencies, 100)} ms, ${missing} missed` +
-            (budgeted
-              ? ` (budget p99 ${FANOUT_P99_BUDGET_MS} ms: ${p99 <= FANOUT_P99_BUDGET_MS ? 'PASS' : 'FAIL'})`
-              : ' (reported; the budget is set for 1,000 streams)'),
+            `p99 ${p99} ms, max ${pct(latencies, 100)} ms, ${missing} missed ` +
+            `(budget p99 ${FANOUT_P99_BUDGET_MS} ms: ${p99 <= FANOUT_P99_BUDGET_MS && missing === 0 ? 'PASS' : 'FAIL'})`,
         );
       }
     } finally {
       for (const c of clients) c.close();
-      agent.destroy();
       await server.stop();
     }
     return { notes };

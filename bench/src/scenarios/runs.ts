@@ -19,8 +19,14 @@ const CEO = 'ceo@demo.example';
 /** ARCHITECTURE.md section 8: one event to 1,000 streams, client-observed p99 ≤ 50 ms. */
 const FANOUT_P99_BUDGET_MS = 50;
 
+/**
+ * A mock model answering every request after MODEL_DELAY_MS; while the gate is closed, requests wait
+ * for it (the fan-out phase opens every follower first, so the runs' events are delivered live).
+ */
 async function startMockModel() {
   let n = 0;
+  let gate: Promise<void> = Promise.resolve();
+  let openGate = () => {};
   const server = http.createServer((req, res) => {
     if (req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -28,8 +34,9 @@ async function startMockModel() {
       return;
     }
     req.resume();
-    req.on('end', () => {
+    req.on('end', async () => {
       n++;
+      await gate;
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
@@ -51,6 +58,12 @@ async function startMockModel() {
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     calls: () => n,
+    closeGate: () => {
+      gate = new Promise((r) => {
+        openGate = r;
+      });
+    },
+    openGate: () => openGate(),
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
@@ -60,15 +73,21 @@ async function startMockModel() {
 }
 
 interface Follow {
+  /** Write→receive latency of each event written after the stream opened. */
   latencies: number[];
+  /** Resolves once the stream is open (its response headers arrived), with the time it took. */
+  opened: Promise<number>;
   ended: Promise<boolean>;
 }
 
 /** An SSE client on a run's stream; records write→receive latency of each event; resolves at the end. */
 function follow(baseURL: string, runId: string, token: string, agent: http.Agent): Follow {
   const latencies: number[] = [];
-  // Only events written after the stream opened: replayed history would measure the wait, not delivery.
-  const openedAt = Date.now();
+  const requestedAt = Date.now();
+  let markOpen: (ms: number) => void = () => {};
+  const opened = new Promise<number>((r) => {
+    markOpen = r;
+  });
   const ended = new Promise<boolean>((resolve) => {
     const req = http.get(
       `${baseURL}/api/crew-runs/${runId}/events?token=${encodeURIComponent(token)}`,
@@ -78,6 +97,10 @@ function follow(baseURL: string, runId: string, token: string, agent: http.Agent
           res.resume();
           return resolve(false);
         }
+        // Only events written after the stream opened are deliveries; the ones before it are replayed
+        // history, whose wait is the stream's opening time (reported on its own).
+        const openedAt = Date.now();
+        markOpen(openedAt - requestedAt);
         let terminal = false;
         readEvents(res, (data) => {
           const ev = JSON.parse(data) as { ts: string; type: string };
@@ -91,7 +114,9 @@ function follow(baseURL: string, runId: string, token: string, agent: http.Agent
     );
     req.on('error', () => resolve(false));
   });
-  return { latencies, ended };
+  // A stream that failed never opens: its open time is NaN (left out of the figures).
+  void ended.then(() => markOpen(Number.NaN));
+  return { latencies, opened, ended };
 }
 
 async function api(baseURL: string, token: string, method: string, url: string, body?: unknown) {
@@ -151,18 +176,23 @@ export const runsBench: ScenarioGroup = {
           `event write→SSE client p50 ${pct(lat, 50)} ms, p99 ${pct(lat, 99)} ms over ${lat.length} live events`,
       );
 
-      // 2. Fan-out: 1,000 clients on 50 runs.
+      // 2. Fan-out: 1,000 clients on 50 running runs. The model holds its answers until every client
+      // is following, so the runs' events after their start are delivered live to 20 clients each.
+      model.closeGate();
       const runIds = await startRuns(FOLLOWED_RUNS);
       const fans = runIds.flatMap((id) =>
         Array.from({ length: CLIENTS_PER_RUN }, () => follow(server.baseURL, id, token, agent)),
       );
+      const openTimes = (await Promise.all(fans.map((f) => f.opened))).filter((ms) => !Number.isNaN(ms));
+      model.openGate();
       const fanEnds = await Promise.all(fans.map((f) => f.ended));
       const fanLat = fans.flatMap((f) => f.latencies);
       const p99 = pct(fanLat, 99);
       notes.push(
-        `${fans.length} SSE clients on ${FOLLOWED_RUNS} runs: ${fanEnds.filter(Boolean).length} saw the end; ` +
-          `delivery p50 ${pct(fanLat, 50)} ms, p99 ${p99} ms (budget ${FANOUT_P99_BUDGET_MS} ms: ` +
-          `${p99 <= FANOUT_P99_BUDGET_MS ? 'within' : 'OVER'}); model calls ${model.calls()}`,
+        `${fans.length} SSE clients on ${FOLLOWED_RUNS} running runs: ${fanEnds.filter(Boolean).length} saw the end; ` +
+          `delivery (write → client) p50 ${pct(fanLat, 50)} ms, p99 ${p99} ms over ${fanLat.length} live events ` +
+          `(budget ${FANOUT_P99_BUDGET_MS} ms: ${p99 <= FANOUT_P99_BUDGET_MS ? 'PASS' : 'FAIL'}); ` +
+          `opening the ${fans.length} streams at once: p50 ${pct(openTimes, 50)} ms, p99 ${pct(openTimes, 99)} ms; model calls ${model.calls()}`,
       );
     } finally {
       agent.destroy();

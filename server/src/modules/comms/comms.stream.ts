@@ -44,6 +44,17 @@ function messagesAfterShared(ctx: AppContext, threadId: string, after: number, l
   return p;
 }
 
+/** One event object per note, so every stream of the thread sends the same serialized frame. */
+const suggestionEvents = new WeakMap<object, SseMessage>();
+function suggestionEvent(payload: object, threadId: string): SseMessage {
+  let msg = suggestionEvents.get(payload);
+  if (!msg) {
+    msg = { event: COMMS_SUGGESTION_EVENT, data: { thread_id: threadId } };
+    suggestionEvents.set(payload, msg);
+  }
+  return msg;
+}
+
 const parseCursor = (cursor: string | null) => {
   const n = Number(cursor);
   return Number.isSafeInteger(n) && n > 0 ? n : 0;
@@ -67,6 +78,8 @@ export async function streamThread(
   await openSseStream(req, reply, ctx, {
     channel: threadChannel(threadId),
     initialCursor: async () => String(await repo.maxSeq(ctx.db, threadId)),
+    // storeMessage() notes a message once its write is on disk.
+    durableCursor: (payload) => (payload.seq != null ? String(payload.seq) : null),
     loadAfter: async (cursor, limit): Promise<SseMessage[]> => {
       const after = Math.max(parseCursor(cursor), thread.cleared_seq);
       const rows = await messagesAfterShared(ctx, threadId, after, limit);
@@ -75,7 +88,7 @@ export async function streamThread(
     onEphemeral: (payload) => {
       if (payload.kind !== COMMS_SUGGESTION_EVENT) return null;
       if (payload.user_id !== caller.id) return null;
-      return { event: COMMS_SUGGESTION_EVENT, data: { thread_id: threadId } };
+      return suggestionEvent(payload, threadId);
     },
   });
 }

@@ -2,6 +2,7 @@ import { COMMS_SUGGESTION_DISMISSED_TEXT } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
+import { holdFlush } from '../../../test/held-flush.ts';
 import { connectSse } from '../../../test/sse.ts';
 import { registerScriptedColleague } from './comms.demo-replies.ts';
 import { expectWellFormed } from '../../ai/offline/offline-test-kit.ts';
@@ -436,6 +437,32 @@ apiSuite('comms', () => {
     const anon = await connectSse(url);
     expect(anon.status).toBe(401);
     anon.close();
+    await commsIdle(t.ctx);
+  });
+
+  it('streams a posted message at once while another write is still being flushed', async () => {
+    const opened = await t.req({
+      method: 'POST',
+      url: '/api/comms/threads',
+      token: ceo.token,
+      body: { participant_ids: [maya.id] },
+    });
+    expect([200, 201]).toContain(opened.statusCode); // new, or the one the earlier tests opened
+    const th: Thread = opened.json();
+    const stream = await connectSse(`${base}/api/comms/threads/${th.id}/events?token=${maya.token}`);
+    expect(stream.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100)); // the stream's first read is done
+    const flush = holdFlush(t.ctx);
+    try {
+      const posted = await send(ceo, th.id, 'Not held back');
+      // The message's note comes after its own flush: it need not wait for the one still due.
+      const e = await stream.next(2000);
+      expect(e).toMatchObject({ id: String(posted.seq), data: { text: 'Not held back' } });
+    } finally {
+      flush.land();
+      flush.restore();
+      stream.close();
+    }
     await commsIdle(t.ctx);
   });
 

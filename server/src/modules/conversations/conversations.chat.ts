@@ -168,10 +168,9 @@ class ReplyWriter {
       const offset = this.text.length;
       this.text += part;
       const note = { kind: 'delta', message_id: this.messageId, offset, text: part };
-      // Chained so notes keep their order even when each publish is a database round trip.
-      this.notes = this.notes
-        .then(() => this.ctx.bus.publish(conversationChannel(this.conversationId), note))
-        .catch(() => {});
+      // Published at once: the bus keeps the order of the calls, and a chain that waited for each
+      // NOTIFY held every token of the reply behind the previous one's database round trip.
+      this.notes = this.ctx.bus.publish(conversationChannel(this.conversationId), note).catch(() => {});
     }
     this.batcher.set(this.messageId, this.text);
   }
@@ -180,8 +179,8 @@ class ReplyWriter {
   async finish(set: Parameters<typeof repo.updateMessage>[2]): Promise<void> {
     await this.batcher.settle(this.messageId);
     await this.notes;
-    await repo.updateMessage(this.ctx.db, this.messageId, { ...set, updated_at: nowIso() });
-    await this.ctx.bus.publish(conversationChannel(this.conversationId), { kind: 'message' });
+    const seq = await repo.updateMessage(this.ctx.db, this.messageId, { ...set, updated_at: nowIso() });
+    await this.ctx.bus.publish(conversationChannel(this.conversationId), { kind: 'message', seq });
   }
 }
 

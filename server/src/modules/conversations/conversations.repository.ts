@@ -96,12 +96,14 @@ export async function updateMessage(
       'text' | 'status' | 'model' | 'input_tokens' | 'output_tokens' | 'error' | 'updated_at' | 'citations'
     >
   >,
-): Promise<void> {
-  await db
+): Promise<number | null> {
+  const row = await db
     .updateTable('conversation_messages')
     .set({ ...set, seq: nextSeq(db) })
     .where('id', '=', id)
-    .execute();
+    .returning('seq')
+    .executeTakeFirst();
+  return row ? Number(row.seq) : null;
 }
 
 export function findMessage(db: Db, id: string) {

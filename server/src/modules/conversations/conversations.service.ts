@@ -131,9 +131,9 @@ export async function appendConversationMessage(
     created_at: now,
     updated_at: now,
   };
-  const { position } = await repo.insertMessage(ctx.db, row);
+  const { position, seq } = await repo.insertMessage(ctx.db, row);
   await repo.updateConversation(ctx.db, input.conversationId, { updated_at: now });
-  await ctx.bus.publish(conversationChannel(input.conversationId), { kind: 'message' });
+  await ctx.bus.publish(conversationChannel(input.conversationId), { kind: 'message', seq });
   return presentMessage({ ...row, position });
 }
 
@@ -168,7 +168,7 @@ export async function appendTurnMessages(
     await repo.updateConversation(trx, conversationId, { updated_at: now });
     return [a, b];
   });
-  await ctx.bus.publish(conversationChannel(conversationId), { kind: 'message' });
+  await ctx.bus.publish(conversationChannel(conversationId), { kind: 'message', seq: r.seq });
   return { user: presentMessage({ ...userRow, ...u }), reply: presentMessage({ ...replyRow, ...r }) };
 }
 
@@ -187,6 +187,9 @@ export function conversationStreamOptions(ctx: AppContext, id: string) {
       const rows = await repo.messagesAfter(ctx.db, id, Number.isFinite(after) ? after : 0, limit);
       return rows.map((r) => ({ id: String(r.seq), event: 'message', data: presentMessage(r) }));
     },
+    // A `message` note with a seq comes once that write is on disk (sse.ts: durableCursor).
+    durableCursor: (p: Record<string, unknown>) =>
+      p.kind === 'message' && p.seq != null ? String(p.seq) : null,
     onEphemeral: (payload: Record<string, unknown>): SseMessage | null =>
       payload.kind === 'delta' ? { event: 'delta', data: payload } : null,
   };

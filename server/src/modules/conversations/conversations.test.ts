@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
 import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
+import { holdFlush } from '../../../test/held-flush.ts';
 import { connectSse, type SseEvent } from '../../../test/sse.ts';
 import { expectWellFormed } from '../../ai/offline/offline-test-kit.ts';
 import * as repo from './conversations.repository.ts';
@@ -186,6 +187,25 @@ apiSuite('conversations and chat', () => {
     expect(p.items[1].text).toBe(final.text);
     const list = await t.req({ method: 'GET', url: '/api/conversations/', token: owner.token });
     expect(list.json()[0].id).toBe(c.id);
+  });
+
+  it('chat: the turn and its final reply reach the stream at once while another write is being flushed', async () => {
+    const c = await create(owner);
+    const s = await events(owner, c.id);
+    await new Promise((r) => setTimeout(r, 100)); // the stream's first read is done
+    const flush = holdFlush(t.ctx);
+    try {
+      const res = await postChat(owner, c.id, { message_text: 'Anything urgent today?' });
+      expect(res.status).toBe(200);
+      // Each message note comes once its own write is on disk: none waits for the flush still due.
+      const got = await s.collect(isFinal, 3_000);
+      expect(got.some((e) => e.event === 'message' && (e.data as Msg).sender === 'user')).toBe(true);
+      expect(got.at(-1)?.data).toMatchObject({ sender: 'assistant', status: 'complete' });
+    } finally {
+      flush.land();
+      flush.restore();
+      s.close();
+    }
   });
 
   it('chat validation: context_messages 0–10 (422 outside), non-blank message, strict body', async () => {

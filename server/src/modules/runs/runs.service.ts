@@ -407,6 +407,9 @@ export async function runStreamOptions(ctx: AppContext, caller: AuthUser, kind: 
     channel: runChannel(id),
     // Every follower of the run gets the same events: one read per new event, however many follow.
     shareKey: runChannel(id),
+    // announce() notes a run's events once their transaction is on disk.
+    durableCursor: (p: Record<string, unknown>) =>
+      p.kind === 'event' && p.seq != null ? String(p.seq) : null,
     loadAfter: async (cursor: string | null, limit: number): Promise<SseMessage[]> => {
       const after = Number.parseInt(cursor ?? '0', 10);
       const rows = await repo.eventsAfter(ctx.db, id, Number.isFinite(after) && after > 0 ? after : 0, limit);

@@ -1,6 +1,7 @@
 import { RUN_ALREADY_ACTIVE, RUN_STOPPED_SUMMARY } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { holdFlush } from '../../../test/held-flush.ts';
 import { connectSse } from '../../../test/sse.ts';
 import { expectWellFormed } from '../../ai/offline/offline-test-kit.ts';
 import {
@@ -403,5 +404,33 @@ apiSuite('crew and flow runs (offline engine)', () => {
     const after = await resumed.collect((e) => (e.data as { type: string }).type === 'crew_end', 5_000);
     expect(after.map((e) => e.id)).toEqual(timeline.slice(3).map((e) => e.id));
     await resumed.closed;
+  });
+
+  it('SSE: new events of a run go out at once while another write is still being flushed', async () => {
+    const base = await t
+      .listen()
+      .catch(() => `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`);
+    const crewId = await createCrew([{ name: 'Only', description: 'First', human_input: true }]);
+    const id = await startRun(t.req, ceo.token, 'crew', crewId);
+    await waitForStatus(t.req, ceo.token, 'crew', id, ['awaiting_human_input']);
+    const live = await connectSse(`${base}/api/crew-runs/${id}/events?token=${ceo.token}`);
+    await live.collect((e) => (e.data as { type: string }).type === 'human_prompt', 5_000);
+    const flush = holdFlush(t.ctx);
+    try {
+      const res = await t.req({
+        method: 'POST',
+        url: `/api/crew-runs/${id}/continue`,
+        token: ceo.token,
+        body: { user_input: 'go' },
+      });
+      expect(res.statusCode).toBe(200);
+      // Each event is noted once its own write is on disk: none waits for the flush still due.
+      const rest = await live.collect((e) => (e.data as { type: string }).type === 'crew_end', 5_000);
+      expect(rest[0].data).toMatchObject({ type: 'human_input' });
+    } finally {
+      flush.land();
+      flush.restore();
+      live.close();
+    }
   });
 });

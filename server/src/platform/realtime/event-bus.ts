@@ -7,7 +7,10 @@ export type BusPayload = Record<string, unknown>;
 export type BusListener = (payload: BusPayload) => void;
 
 export interface EventBus {
-  /** Delivers the payload to every subscriber of the channel (on every server instance). */
+  /**
+   * Delivers the payload to every subscriber of the channel (on every server instance), in the order
+   * of the calls: a publisher need not wait for one note before publishing the next.
+   */
   publish(channel: string, payload: BusPayload): Promise<void>;
   /** Returns the unsubscribe function; call it when the stream ends. */
   subscribe(channel: string, listener: BusListener): () => void;

@@ -50,3 +50,71 @@ describe.runIf(pgReady)('PostgreSQL event bus after a lost LISTEN connection', (
     }
   });
 });
+
+// Subscribers on the publishing instance get the note at once (no NOTIFY round trip), other instances
+// through LISTEN, and nobody twice.
+describe.runIf(pgReady)('PostgreSQL event bus: local notes', () => {
+  let admin: pg.Client;
+  let here: PostgresEventBus;
+  let there: PostgresEventBus;
+  let releaseNotify: () => void = () => {};
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    here = new PostgresEventBus(url, async (channel, text) => {
+      // The round trip is held until the test lets it go.
+      await new Promise<void>((r) => {
+        releaseNotify = r;
+      });
+      await admin.query('select pg_notify($1, $2)', [channel, text]);
+    });
+    there = new PostgresEventBus(url, async () => {});
+    await Promise.all([here.whenReady(), there.whenReady()]);
+  });
+  afterAll(async () => {
+    await here?.close();
+    await there?.close();
+    await admin?.end();
+  });
+
+  it('delivers to this instance before the NOTIFY, to the other through LISTEN, each once', async () => {
+    const gotHere: unknown[] = [];
+    const gotThere: unknown[] = [];
+    here.subscribe('local-test', (p) => gotHere.push(p));
+    there.subscribe('local-test', (p) => gotThere.push(p));
+    const published = here.publish('local-test', { n: 1 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(gotHere).toEqual([{ n: 1 }]);
+    expect(gotThere).toEqual([]);
+    releaseNotify();
+    await published;
+    const deadline = Date.now() + 3000;
+    while (gotThere.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200)); // the echo of this instance's own note has come back
+    expect(gotThere).toEqual([{ n: 1 }]);
+    expect(gotHere).toEqual([{ n: 1 }]);
+  });
+
+  it('delivers notes published back to back in order, here at once and there after the NOTIFYs', async () => {
+    const gotHere: unknown[] = [];
+    const gotThere: unknown[] = [];
+    here.subscribe('order-test', (p) => gotHere.push(p));
+    there.subscribe('order-test', (p) => gotThere.push(p));
+    const published = [1, 2, 3].map((n) => here.publish('order-test', { n }));
+    await new Promise((r) => setTimeout(r, 50));
+    // The first NOTIFY is held: the local subscribers have all three anyway, in order.
+    expect(gotHere).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    // One NOTIFY at a time: let each go as it comes.
+    let sent = false;
+    void Promise.all(published).then(() => {
+      sent = true;
+    });
+    while (!sent) {
+      releaseNotify();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const deadline = Date.now() + 3000;
+    while (gotThere.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(gotThere).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+  });
+});

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { BusListener, BusPayload, EventBus } from './event-bus.ts';
 import { LocalFanout } from './event-bus.ts';
@@ -12,6 +13,11 @@ const MAX_PAYLOAD = 7900;
  * dedicated LISTEN connection whose notifications are fanned out to its local subscribers. The
  * connection reconnects with backoff; a stream that missed notes while it was down catches up on its
  * next note because it always reads rows after its own cursor.
+ *
+ * This instance's own subscribers get a note at once, in publish order, as with the in-process bus:
+ * waiting for the NOTIFY round trip (a pool query per note, and one per token delta of every reply)
+ * queued 50 replies' tokens behind each other. The NOTIFY carries the instance's origin id, and the
+ * LISTEN side skips its own notes, so each subscriber still gets every note once.
  */
 export class PostgresEventBus implements EventBus {
   private readonly fanout = new LocalFanout();
@@ -19,6 +25,10 @@ export class PostgresEventBus implements EventBus {
   private closed = false;
   private ready: Promise<void>;
   private retryDelay = 250;
+  /** The NOTIFY sent last (or under way): the next one follows it. */
+  private sending: Promise<void> = Promise.resolve();
+  /** Names this instance in its NOTIFY payloads, so its LISTEN skips what it delivered itself. */
+  private readonly origin = randomUUID();
 
   constructor(
     private readonly url: string,
@@ -41,8 +51,8 @@ export class PostgresEventBus implements EventBus {
         client.on('notification', (n) => {
           if (n.channel !== PG_CHANNEL || !n.payload) return;
           try {
-            const { c, p } = JSON.parse(n.payload) as { c: string; p: BusPayload };
-            this.fanout.deliver(c, p);
+            const { c, p, o } = JSON.parse(n.payload) as { c: string; p: BusPayload; o?: string };
+            if (o !== this.origin) this.fanout.deliver(c, p);
           } catch {
             // Not ours or malformed: ignore.
           }
@@ -73,11 +83,16 @@ export class PostgresEventBus implements EventBus {
   }
 
   async publish(channel: string, payload: BusPayload): Promise<void> {
-    const text = JSON.stringify({ c: channel, p: payload });
+    const text = JSON.stringify({ c: channel, p: payload, o: this.origin });
     if (Buffer.byteLength(text) > MAX_PAYLOAD) {
       throw new Error(`event bus payload on ${channel} is too large; publish ids, not records`);
     }
-    await this.notify(PG_CHANNEL, text);
+    // A later tick, like the in-process bus: publishers never re-enter listeners.
+    queueMicrotask(() => this.fanout.deliver(channel, payload));
+    // One NOTIFY at a time, in call order, so other instances get the notes in the order published.
+    const sent = this.sending.then(() => this.notify(PG_CHANNEL, text));
+    this.sending = sent.catch(() => {});
+    await sent;
   }
 
   subscribe(channel: string, listener: BusListener): () => void {

@@ -5,6 +5,7 @@ import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../t
 import { connectSse } from '../../../test/sse.ts';
 import { authPlugin, sessionReader } from '../auth/authenticate.ts';
 import { registerErrorHandler } from '../error-handler.ts';
+import type { WalDurability } from '../../db/durability.ts';
 import { openSseStream } from './sse.ts';
 
 // The platform's stream mechanics, exercised through a tiny route on a real listening server, with a
@@ -16,6 +17,18 @@ apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
   let user: TestUser;
 
   let sharedLoads = 0;
+  // A group commit whose flush is due until the test lets it land (a write of someone else in flight).
+  let landFlush: () => void = () => {};
+  const heldFlush = {
+    clean: false,
+    settled: () =>
+      new Promise<void>((resolve) => {
+        landFlush = () => {
+          heldFlush.clean = true;
+          resolve();
+        };
+      }),
+  };
   const maxSeq = async () =>
     Number(
       (await sql<{ m: number | null }>`select max(seq) as m from rt_test_events`.execute(t.ctx.db)).rows[0]
@@ -59,6 +72,21 @@ apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
         initialCursor: async () => String(await maxSeq()),
         loadAfter: async (cursor, limit) => {
           sharedLoads++;
+          const rows = await sql<{ seq: number | string; text: string }>`
+            select seq, text from rt_test_events where seq > ${Number(cursor ?? 0)} order by seq limit ${limit}`.execute(
+            t.ctx.db,
+          );
+          return rows.rows.map((r) => ({ id: String(r.seq), data: { text: r.text } }));
+        },
+      });
+    });
+    mini.get('/api/rt-test/held', { config: { stream: true } }, async (req, reply) => {
+      const ctx = { ...t.ctx, durability: heldFlush as unknown as WalDurability };
+      await openSseStream(req, reply, ctx, {
+        channel: 'rt-held',
+        initialCursor: async () => String(await maxSeq()),
+        durableCursor: (p) => (p.seq != null ? String(p.seq) : null),
+        loadAfter: async (cursor, limit) => {
           const rows = await sql<{ seq: number | string; text: string }>`
             select seq, text from rt_test_events where seq > ${Number(cursor ?? 0)} order by seq limit ${limit}`.execute(
             t.ctx.db,
@@ -156,6 +184,22 @@ apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
     expect(got.map((e) => e.data)).toEqual(Array(5).fill({ text: 'shared-one' }));
     expect(sharedLoads - before).toBe(1);
     for (const f of followers) f.close();
+  });
+
+  it('sends the rows a note vouches for while another flush is due, and holds later rows until it lands', async () => {
+    const s = await connectSse(`${base}/api/rt-test/held`, { headers: auth() });
+    await new Promise((r) => setTimeout(r, 100)); // the initial read is done (history skipped)
+    await sql`insert into rt_test_events (text) values ('vouched')`.execute(t.ctx.db);
+    await t.ctx.bus.publish('rt-held', { seq: await maxSeq() });
+    expect((await s.next(2000)).data).toEqual({ text: 'vouched' });
+
+    // A row no note vouches for may be a write whose flush is still due: it waits for the flush.
+    await sql`insert into rt_test_events (text) values ('unvouched')`.execute(t.ctx.db);
+    await t.ctx.bus.publish('rt-held', {});
+    await expect(s.next(300)).rejects.toThrow(/no SSE event/);
+    landFlush();
+    expect((await s.next(2000)).data).toEqual({ text: 'unvouched' });
+    s.close();
   });
 
   it('closes the stream within a few seconds when the session is revoked', async () => {

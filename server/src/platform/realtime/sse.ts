@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { ZEventCursor } from '@cc/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
@@ -33,11 +34,28 @@ export interface SseStreamOptions {
    * followed by 1,000 streams costs one read, not 1,000.
    */
   shareKey?: string;
+  /**
+   * The cursor a note vouches for. Publishers send a note only once its write is on disk (the group
+   * commit's flush is awaited before the bus note), so rows up to that cursor go out without waiting
+   * for a flush; a row past it (a later write the same read saw) still waits. Without it, any read
+   * made while some other write's flush is due waits for that flush too.
+   */
+  durableCursor?: (payload: BusPayload) => string | null;
 }
 
 const sharedReads = new Map<string, Promise<SseMessage[]>>();
-/** Each message object is serialized once however many streams send it. */
-const serialized = new WeakMap<SseMessage, string>();
+
+interface Frame {
+  /** The event as SSE text. */
+  text: string;
+  /** The same as one HTTP/1.1 chunk (size line, text, CRLF), ready for the socket. */
+  chunk: Buffer;
+}
+/**
+ * Each message object is serialized and framed once however many streams send it: a comms message
+ * to 2,000 streams is one JSON text and one buffer, and each stream's share is one socket write.
+ */
+const frames = new WeakMap<SseMessage, Frame>();
 
 export const HEARTBEAT_MS = 15_000;
 
@@ -60,16 +78,38 @@ function validCursor(raw: string, loc: string[]): string {
 }
 
 export function formatSse(msg: SseMessage): string {
-  const cached = serialized.get(msg);
+  return frameOf(msg).text;
+}
+
+function frameOf(msg: SseMessage): Frame {
+  const cached = frames.get(msg);
   if (cached !== undefined) return cached;
-  let out = '';
-  if (msg.id !== undefined) out += `id: ${msg.id}\n`;
-  if (msg.event) out += `event: ${msg.event}\n`;
+  let text = '';
+  if (msg.id !== undefined) text += `id: ${msg.id}\n`;
+  if (msg.event) text += `event: ${msg.event}\n`;
   const data = typeof msg.data === 'string' ? msg.data : JSON.stringify(msg.data);
-  for (const line of data.split('\n')) out += `data: ${line}\n`;
-  out += '\n';
-  serialized.set(msg, out);
-  return out;
+  for (const line of data.split('\n')) text += `data: ${line}\n`;
+  text += '\n';
+  const body = Buffer.from(text);
+  const chunk = Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, CRLF]);
+  const frame = { text, chunk };
+  frames.set(msg, frame);
+  return frame;
+}
+
+const CRLF = Buffer.from('\r\n');
+
+/**
+ * Sends a frame: straight to the socket as a ready-made chunk once the response is a chunked HTTP/1.1
+ * stream whose headers are out (the socket keeps the order of everything written), which spares the
+ * response object its per-write framing, encoding and corking; through `res.write` otherwise (HTTP/1.0
+ * clients, injected test requests).
+ */
+function sendFrame(res: FastifyReply['raw'], frame: Frame): void {
+  const socket = res.socket;
+  const direct = socket instanceof Socket && res.headersSent && res.chunkedEncoding === true;
+  if (direct && !socket.destroyed) socket.write(frame.chunk);
+  else res.write(frame.text);
 }
 
 /**
@@ -122,7 +162,7 @@ export async function openSseStream(
 
   const write = (msg: SseMessage) => {
     if (closed) return;
-    res.write(formatSse(msg));
+    sendFrame(res, frameOf(msg));
     if (msg.id !== undefined) cursor = msg.id;
     if (opts.isTerminal?.(msg)) end();
   };
@@ -152,6 +192,14 @@ export async function openSseStream(
     return p;
   };
 
+  // Rows up to this cursor are known to be on disk (see durableCursor).
+  let durableUpTo = Number.NEGATIVE_INFINITY;
+  const mustWaitForFlush = (batch: SseMessage[]) => {
+    if (batch.length === 0 || !ctx.durability || ctx.durability.clean) return false;
+    const last = Number(batch[batch.length - 1].id);
+    return !(last <= durableUpTo);
+  };
+
   let reloadQueued = false;
   const reload = () => {
     if (!opts.loadAfter || reloadQueued) return;
@@ -161,7 +209,7 @@ export async function openSseStream(
       while (!closed) {
         const batch = await loadAfter(cursor, pageSize);
         // Rows another request committed may still be waiting for their flush (group commit).
-        if (batch.length > 0 && ctx.durability && !ctx.durability.clean) await ctx.durability.settled();
+        if (mustWaitForFlush(batch)) await ctx.durability?.settled();
         for (const m of batch) write(m);
         if (batch.length < pageSize) break;
       }
@@ -171,6 +219,8 @@ export async function openSseStream(
   cleanups.push(
     ctx.bus.subscribe(opts.channel, (payload) => {
       if (closed) return;
+      const vouched = Number(opts.durableCursor?.(payload) ?? Number.NaN);
+      if (vouched > durableUpTo) durableUpTo = vouched;
       const msg = opts.onEphemeral?.(payload) ?? null;
       if (msg) enqueue(() => write(msg));
       else reload();
