@@ -116,4 +116,43 @@ describe('/app/test-run', () => {
       '/app/conversations/conv-1',
     );
   });
+
+  it('asks to confirm a run estimated above the threshold before it starts it', async () => {
+    const { callsTo } = mockApi({
+      'GET /api/users/me': { body: makeUser({ user_level: 'ceo' }) },
+      'GET /api/conversations/': {
+        body: [
+          {
+            id: 'conv-1',
+            name: 'Board prep',
+            created_at: '2026-01-01T00:00:00Z',
+            updated_at: '2026-01-01T00:00:00Z',
+          },
+        ],
+      },
+      'GET /api/crews/': { body: [crew('crew-c', 'Costly crew', false)] },
+      'GET /api/crews/crew-c/input-schema': { body: { requires_input: false, fields: [] } },
+      'GET /api/crews/crew-c/estimate': {
+        body: { estimated_usd: 3.5, steps: 4, threshold_usd: 1, needs_confirmation: true },
+      },
+      'POST /api/crew-runs/': {
+        status: 201,
+        body: { crew_run_id: 'run-2', status: 'pending', conversation_id: 'conv-1' },
+      },
+    });
+    renderApp({ path: '/app/test-run', token: 'tok' });
+    await screen.findByRole('option', { name: 'Board prep' });
+    await userEvent.selectOptions(screen.getByLabelText('Conversation'), 'conv-1');
+    await screen.findByRole('option', { name: 'Costly crew' });
+    await userEvent.selectOptions(screen.getByLabelText('Crew'), 'crew-c');
+    await screen.findByText('This crew needs no input.');
+    await userEvent.click(screen.getByRole('button', { name: 'Start run' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent(
+      'Starting “Costly crew” is estimated to cost $3.50, above your $1.00 threshold.',
+    );
+    expect(callsTo('POST', '/api/crew-runs/')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Start run' }));
+    await waitFor(() => expect(callsTo('POST', '/api/crew-runs/')).toHaveLength(1));
+  });
 });

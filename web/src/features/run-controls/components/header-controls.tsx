@@ -11,8 +11,8 @@ import { isActiveStatus } from '../run-state';
 import { useRunSession } from '../session-store';
 import { RunStatusBadge } from './status-badge';
 import { useRunFollower, useRunView } from '../use-run';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useStartRunIn } from '../use-start-run';
+import { RunCostConfirm } from './run-cost-confirm';
 
 /** Navigation state from the Factory's Run buttons (the same shape as its StartRunState). */
 interface StartRunState {
@@ -96,19 +96,10 @@ export function HeaderRunControls({
         pending={pending}
         onStart={startRun}
       />
-      <ConfirmDialog
-        open={confirmation !== null}
-        onOpenChange={(o) => {
-          if (!o) confirmation?.cancel();
-        }}
-        title="Confirm the run's cost"
-        description={
-          confirmation
-            ? `Starting “${confirmation.name}” is estimated to cost $${confirmation.estimate.estimated_usd.toFixed(2)}, above your $${confirmation.estimate.threshold_usd.toFixed(2)} threshold. Start it?`
-            : ''
-        }
-        confirmLabel="Start run"
+      <RunCostConfirm
+        pending={confirmation}
         onConfirm={() => confirmation?.confirm()}
+        onCancel={() => confirmation?.cancel()}
       />
     </div>
   );

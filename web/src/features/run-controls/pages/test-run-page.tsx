@@ -1,4 +1,5 @@
 import { ExternalLink, FlaskConical, Play } from 'lucide-react';
+import type { TRunEstimate } from '@cc/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { FormField } from '../../../components/form-field';
@@ -12,7 +13,8 @@ import { serverDetail } from '../../../lib/api';
 import { notify } from '../../../lib/toast';
 import { useConversations } from '../../../lib/queries/conversations';
 import { useCrews } from '../../../lib/queries/factory-items';
-import { useInputSchema, useStartRun } from '../api';
+import { fetchRunEstimate, useInputSchema, useStartRun } from '../api';
+import { RunCostConfirm } from '../components/run-cost-confirm';
 import { CrewInputFields, validateCrewInputs } from '../components/crew-input-form';
 import { isActiveStatus } from '../run-state';
 import { RunApproval } from '../components/run-approval';
@@ -32,6 +34,13 @@ export default function TestRunPage() {
   const [values, setValues] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [target, setTarget] = useState<(RunTarget & { conversationId: string }) | null>(null);
+  // A run estimated above the person's threshold waits for their confirmation (spend governance).
+  const [confirming, setConfirming] = useState<{
+    name: string;
+    estimate: TRunEstimate;
+    launch: () => void;
+  } | null>(null);
+  const [estimating, setEstimating] = useState(false);
   const schema = useInputSchema(crewId || null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: another crew asks other questions.
@@ -52,19 +61,27 @@ export default function TestRunPage() {
     if (!checked.inputs) return setError(checked.error);
     setError(null);
     const crewName = crews.data?.find((c) => c.id === crewId)?.name ?? 'Crew';
-    start.mutate(
-      { kind: 'crew', itemId: crewId, conversationId, inputs: checked.inputs },
-      {
-        onSuccess: (id) => {
-          setTarget({ kind: 'crew', id, name: crewName, conversationId });
-          notify.success('Crew started');
+    const inputs = checked.inputs;
+    const launch = () =>
+      start.mutate(
+        { kind: 'crew', itemId: crewId, conversationId, inputs },
+        {
+          onSuccess: (id) => {
+            setTarget({ kind: 'crew', id, name: crewName, conversationId });
+            notify.success('Crew started');
+          },
+          onError: (err) => {
+            console.error('Failed to start the crew', err);
+            notify.error('Failed to start crew', serverDetail(err));
+          },
         },
-        onError: (err) => {
-          console.error('Failed to start the crew', err);
-          notify.error('Failed to start crew', serverDetail(err));
-        },
-      },
-    );
+      );
+    setEstimating(true);
+    void fetchRunEstimate('crew', crewId).then((estimate) => {
+      setEstimating(false);
+      if (estimate?.needs_confirmation) setConfirming({ name: crewName, estimate, launch });
+      else launch();
+    });
   };
 
   return (
@@ -136,7 +153,7 @@ export default function TestRunPage() {
             <Button
               type="submit"
               className="self-start"
-              disabled={start.isPending || (Boolean(crewId) && schema.isPending)}
+              disabled={start.isPending || estimating || (Boolean(crewId) && schema.isPending)}
             >
               {start.isPending ? <Spinner /> : <Play aria-hidden="true" />}
               Start run
@@ -185,6 +202,14 @@ export default function TestRunPage() {
           )}
         </Card>
       </div>
+      <RunCostConfirm
+        pending={confirming}
+        onConfirm={() => {
+          confirming?.launch();
+          setConfirming(null);
+        }}
+        onCancel={() => setConfirming(null)}
+      />
     </div>
   );
 }
