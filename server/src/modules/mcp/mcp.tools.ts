@@ -8,7 +8,7 @@ import {
   ZJournalListQuery,
   ZTaskListQuery,
 } from '@cc/contract';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { searchWorkspace } from '../../ai/search/search.ts';
@@ -16,12 +16,43 @@ import type { ApiKeyCaller } from '../../platform/auth/api-keys.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
+import { recordActivitySafely } from '../activity/activity.ledger.ts';
 import { putSuggestion } from '../comms/comms.suggestions.ts';
 import { getContact, listContacts } from '../contacts/contacts.service.ts';
 import { getGoal, listGoals } from '../goals/goals.service.ts';
 import { createJournal, getJournal, listJournals } from '../journals/journals.service.ts';
 import { proposeTask } from '../task-suggestions/task-suggestions.service.ts';
 import { getTask, listTasks } from '../tasks/tasks.service.ts';
+
+/**
+ * Every tool call of this server is written to the activity ledger (`mcp.<tool>`, via api): what
+ * another assistant did with the key, with its arguments and whether it was refused.
+ */
+function recordCalls(mcp: McpServer, ctx: AppContext, user: AuthUser, key: ApiKeyCaller): void {
+  // The SDK's overloaded generic signature does not survive a wrapper's types: called as it was given.
+  const register = mcp.registerTool.bind(mcp) as (
+    name: string,
+    config: unknown,
+    cb: unknown,
+  ) => RegisteredTool;
+  mcp.registerTool = ((name: string, config: unknown, cb: unknown) => {
+    const tool = register(name, config, cb);
+    const inner = tool.handler as (args: unknown, extra: unknown) => Promise<CallToolResult>;
+    tool.handler = (async (args: unknown, extra: unknown) => {
+      const result = await inner(args, extra);
+      await recordActivitySafely(ctx.db, {
+        actorUserId: user.id,
+        via: 'api',
+        action: `mcp.${name}`,
+        entityType: 'mcp_call',
+        summary: `${result.isError ? 'Refused' : 'Called'} ${name} from an assistant (API key ${key.id.slice(0, 8)})`,
+        after: { tool: name, arguments: args, refused: result.isError === true },
+      });
+      return result;
+    }) as typeof tool.handler;
+    return tool;
+  }) as typeof mcp.registerTool;
+}
 
 /** Which read scope lets a search hit through: a hit of a domain the key may not read is left out. */
 const READ_SCOPE_OF_HIT: Record<string, string> = {
@@ -83,6 +114,7 @@ export function registerWorkspaceTools(
 ) {
   const can = (scope: string) => key.scopes.has(scope);
   const readable = Object.entries(READ_SCOPE_OF_HIT).filter(([, s]) => can(s));
+  recordCalls(server, ctx, user, key);
 
   if (readable.length > 0) {
     server.registerTool(
