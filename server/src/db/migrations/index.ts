@@ -21,6 +21,7 @@ import * as m0017 from './0017_kpi_checkins_goal_links.ts';
 import * as m0018 from './0018_briefs.ts';
 import * as m0020 from './0020_api_keys.ts';
 import * as m0021 from './0021_oidc.ts';
+import * as m0023 from './0023_mcp_tools.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0018_briefs': m0018,
   '0020_api_keys': m0020,
   '0021_oidc': m0021,
+  '0023_mcp_tools': m0023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
