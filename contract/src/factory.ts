@@ -37,7 +37,7 @@ export const BUILTIN_TOOL_FUNCTIONS = [
 ] as const;
 export type TBuiltinToolFunction = (typeof BUILTIN_TOOL_FUNCTIONS)[number];
 
-export const TOOL_KINDS = ['builtin', 'http'] as const;
+export const TOOL_KINDS = ['builtin', 'http', 'mcp'] as const;
 export type TToolKind = (typeof TOOL_KINDS)[number];
 
 /**
@@ -112,6 +112,24 @@ export const ZHttpToolConfig = z.object({
   method: z.enum(['GET', 'POST']),
 });
 
+/** A tool an MCP server listed when its factory tool was saved; an agent can be given it alone. */
+export const ZMcpListedTool = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  /** The server says it only reads (annotation readOnlyHint); otherwise each call waits for approval. */
+  read_only: z.boolean(),
+  /** The reference an agent's toolIds use for this tool alone: `<tool id>:<name>`. */
+  ref: z.string(),
+});
+export type TMcpListedTool = z.infer<typeof ZMcpListedTool>;
+
+/** kind mcp: the server, its header names (values are secrets, never returned) and its tools. */
+export const ZMcpToolConfig = z.object({
+  url: z.string(),
+  header_names: z.array(z.string()),
+  tools: z.array(ZMcpListedTool),
+});
+
 export const ZTool = z.object({
   id: z.string(),
   name: z.string(),
@@ -121,6 +139,8 @@ export const ZTool = z.object({
   function_name: z.string().nullable(),
   /** kind http: the endpoint the tool calls (through the SSRF-safe fetch); null = not configured yet. */
   http: ZHttpToolConfig.nullable(),
+  /** kind mcp: the MCP server (Streamable HTTP) and the tools it listed. */
+  mcp: ZMcpToolConfig.nullable(),
   /** JSON Schema (an object schema) of the tool's input, shown to the model. */
   input_schema: z.record(z.string(), z.unknown()),
   /** A run pauses before each call of this tool until its runner approves (issue 19 section 1). */
@@ -146,6 +166,25 @@ export const ZCreateToolRequest = z
       })
       .nullable()
       .optional(),
+    /** kind mcp: headers omitted on an update keep the stored ones; `{}` removes them. */
+    mcp: z
+      .strictObject({
+        url: z.url({ protocol: /^https?$/, message: 'The MCP server must be an http(s) URL' }).max(2_000),
+        headers: z
+          .record(
+            z
+              .string()
+              .trim()
+              .min(1)
+              .max(200)
+              .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'Not a header name'),
+            z.string().max(4_000),
+          )
+          .refine((h) => Object.keys(h).length <= 20, 'At most 20 headers')
+          .optional(),
+      })
+      .nullable()
+      .optional(),
     input_schema: ZJsonObject(TOOL_INPUT_SCHEMA_MAX_CHARS).optional(),
     /** Omitted: the default for the tool's kind and method (see toolRequiresApprovalByDefault). */
     requires_approval: z.boolean().optional(),
@@ -156,6 +195,10 @@ export const ZCreateToolRequest = z
   .refine((t) => t.kind !== 'builtin' || !!t.function_name, {
     message: 'A built-in tool needs a function_name',
     path: ['function_name'],
+  })
+  .refine((t) => t.kind !== 'mcp' || !!t.mcp, {
+    message: 'An MCP tool needs its server URL',
+    path: ['mcp', 'url'],
   });
 export type TCreateToolRequest = z.input<typeof ZCreateToolRequest>;
 

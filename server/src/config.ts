@@ -30,6 +30,8 @@ const ZEnv = z.object({
   DATABASE_URL: z.string().default('file:./data/app.db'),
   /** HS256 secret for access tokens; generated and stored in the data directory when absent. */
   JWT_SECRET: z.string().optional(),
+  /** Key (any text, hashed to 256 bits) that encrypts stored secrets such as MCP headers; generated and stored in the data directory when absent. */
+  SECRETS_KEY: z.string().optional(),
   /** Create an admin on an empty database with these credentials (instead of the demo workspace). */
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
@@ -122,6 +124,8 @@ export interface AppConfig {
   db: DbConfig;
   dataDir: string;
   jwtSecret: string;
+  /** The AES-256-GCM key of stored secrets (SECRETS_KEY, or data/secrets-key). */
+  secretsKey: string;
   adminEmail?: string;
   adminPassword?: string;
   demoSeed: boolean;
@@ -183,8 +187,8 @@ export function parseDatabaseUrl(url: string): DbConfig {
 }
 
 /** A stored secret survives restarts so sessions stay valid; it is created once with mode 600. */
-function storedSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'jwt-secret');
+function storedSecret(dataDir: string, name = 'jwt-secret'): string {
+  const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
@@ -215,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     db,
     dataDir,
     jwtSecret,
+    secretsKey: e.SECRETS_KEY || storedSecret(dataDir, 'secrets-key'),
     adminEmail: e.ADMIN_EMAIL || undefined,
     adminPassword: e.ADMIN_PASSWORD || undefined,
     // The demo workspace (with printed passwords) never appears in production unless asked for.

@@ -372,6 +372,12 @@ export interface FactoryToolsTable extends FactoryItemColumns {
   input_schema: string;
   /** 1: a run pauses before each call until its runner approves (issue 19 section 1). */
   requires_approval: number;
+  /** kind mcp: the server's Streamable-HTTP URL. */
+  mcp_url: string | null;
+  /** kind mcp: the headers as JSON, encrypted with SECRETS_KEY (platform/secrets/secret-box.ts). */
+  mcp_headers: string | null;
+  /** kind mcp: JSON array of the tools the server listed when saved (McpToolEntry). */
+  mcp_tools: string | null;
 }
 export interface FactoryCrewsTable extends FactoryItemColumns {
   version: string;

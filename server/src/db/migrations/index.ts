@@ -23,6 +23,7 @@ import * as m0019 from './0019_usage_budgets.ts';
 import * as m0020 from './0020_api_keys.ts';
 import * as m0021 from './0021_oidc.ts';
 import * as m0022 from './0022_search_statistics.ts';
+import * as m0023 from './0023_mcp_tools.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0020_api_keys': m0020,
   '0021_oidc': m0021,
   '0022_search_statistics': m0022,
+  '0023_mcp_tools': m0023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SESSION_TTL_SECONDS, type TTokenResponse } from '@cc/contract';
 import * as oidc from 'openid-client';
-import { nowIso, withTx } from '../../db/index.ts';
+import { nowIso } from '../../db/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { createSsoAccount, findCredentials } from '../users/users.service.ts';

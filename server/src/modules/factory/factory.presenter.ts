@@ -9,6 +9,8 @@ import type {
   TTool,
   TToolKind,
 } from '@cc/contract';
+import type { McpListedTool } from '../../ai/net/mcp-client.ts';
+import { headerNamesOf } from '../../platform/secrets/sealed-headers.ts';
 import { factoryItemRights } from './factory.policy.ts';
 import type { AgentRow, CrewRow, FlowRow, ToolRow } from './factory.repository.ts';
 
@@ -85,6 +87,18 @@ export function presentTool(row: ToolRow, callerId: string): TTool {
     kind: row.kind as TToolKind,
     function_name: row.function_name,
     http: row.http_url ? { url: row.http_url, method: row.http_method === 'GET' ? 'GET' : 'POST' } : null,
+    mcp: row.mcp_url
+      ? {
+          url: row.mcp_url,
+          header_names: headerNamesOf(row.mcp_headers),
+          tools: parseJson<McpListedTool[]>(row.mcp_tools, []).map((t) => ({
+            name: t.name,
+            description: t.description,
+            read_only: t.read_only,
+            ref: `${row.id}:${t.name}`,
+          })),
+        }
+      : null,
     input_schema: parseJson<Record<string, unknown>>(row.input_schema, {}),
     requires_approval: row.requires_approval === 1,
     ...flags(row, callerId),

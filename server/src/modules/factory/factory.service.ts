@@ -35,6 +35,7 @@ import {
   factoryItemVisible,
   isForeignItem,
 } from './factory.policy.ts';
+import { mcpColumns, selectMcpTools, splitToolRef } from './factory.mcp.ts';
 import { resolveRef } from './factory.refs.ts';
 import * as repo from './factory.repository.ts';
 
@@ -123,12 +124,21 @@ async function assertVisibleIds(
   ids: readonly string[],
 ): Promise<void> {
   const unique = [...new Set(ids)];
+  // A tool reference may name one tool of an MCP server: `<tool id>:<name>`.
+  const rowIds = [...new Set(unique.map((ref) => splitToolRef(ref).id))];
   const [rows, viewer] = await Promise.all([
-    repo.findByIds(ctx.db, table, unique).then((found) => withShares(ctx, found)),
+    repo.findByIds(ctx.db, table, rowIds).then((found) => withShares(ctx, found)),
     loadViewer(ctx, caller),
   ]);
-  const ok = new Set(rows.filter((r) => visible(r, viewer)).map((r) => r.id));
-  const missing = unique.filter((id) => !ok.has(id));
+  const seen = new Map(rows.filter((r) => visible(r, viewer)).map((r) => [r.id, r]));
+  const missing = unique.filter((ref) => {
+    const { id, mcpTool } = splitToolRef(ref);
+    const row = seen.get(id);
+    if (!row || mcpTool === null) return !row;
+    return !parseJson<{ name: string }[]>((row as { mcp_tools?: string | null }).mcp_tools ?? null, []).some(
+      (t) => t.name === mcpTool,
+    );
+  });
   if (missing.length)
     throw new AppError(422, `Unknown ${LABELS[table].toLowerCase()}: ${missing.join(', ')}`);
 }
@@ -248,8 +258,14 @@ export const deleteAgent = (ctx: AppContext, caller: AuthUser, id: string) =>
 
 type ToolInput = z.output<typeof ZCreateToolRequest>;
 
-function toolColumns(input: ToolInput) {
+/** The columns of a saved tool; an MCP tool lists its server's tools now (422 when it cannot). */
+async function toolColumns(ctx: AppContext, input: ToolInput, current: repo.ToolRow | null) {
+  const mcp =
+    input.kind === 'mcp' && input.mcp
+      ? await mcpColumns(ctx, input.mcp, current)
+      : { mcp_url: null, mcp_headers: null, mcp_tools: null };
   return {
+    ...mcp,
     name: input.name,
     description: input.description,
     kind: input.kind,
@@ -277,7 +293,7 @@ export async function createTool(ctx: AppContext, caller: AuthUser, input: ToolI
   assertCreator(caller);
   assertMayPublish(caller, input.is_public);
   await assertMayShare(ctx, caller, input.shared_org_ids);
-  const row = { ...baseColumns(caller), ...toolColumns(input) };
+  const row = { ...baseColumns(caller), ...(await toolColumns(ctx, input, null)) };
   await repo.insert(ctx.db, 'factory_tools', row);
   await saveShares(ctx, row.id, input.shared_org_ids ?? []);
   return getTool(ctx, caller, row.id);
@@ -295,7 +311,7 @@ export async function updateTool(
   assertMayPublish(caller, input.is_public, current);
   await assertMayShare(ctx, caller, input.shared_org_ids, current.shared_org_ids);
   await repo.update(ctx.db, 'factory_tools', id, {
-    ...toolColumns(input),
+    ...(await toolColumns(ctx, input, current)),
     updated_at: nextVersion(current.updated_at),
   });
   await saveShares(ctx, id, input.shared_org_ids);
@@ -520,6 +536,7 @@ export const isForeignForRunner = isForeignItem;
 export async function agentsByIds(ctx: AppContext, ids: readonly string[]) {
   return repo.findByIds(ctx.db, 'factory_agents', ids);
 }
-export async function toolsByIds(ctx: AppContext, ids: readonly string[]) {
-  return repo.findByIds(ctx.db, 'factory_tools', ids);
+export async function toolsByIds(ctx: AppContext, refs: readonly string[]) {
+  const ids = [...new Set(refs.map((ref) => splitToolRef(ref).id))];
+  return selectMcpTools(await repo.findByIds(ctx.db, 'factory_tools', ids), refs);
 }

@@ -143,6 +143,20 @@ apiSuite('the workspace as an MCP server', () => {
     expect(note.isError).toBeFalsy();
     const notes = await t.req({ method: 'GET', url: '/api/journals/', token: ceo.token });
     expect(JSON.stringify(notes.json())).toContain('Nordic pricing idea from the assistant');
+    // Each call is in the activity ledger, as the key's owner, via api.
+    const entries = await t.ctx.db
+      .selectFrom('activity')
+      .selectAll()
+      .where('actor_user_id', '=', ceo.id)
+      .where('action', '=', 'mcp.create_note')
+      .execute();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ via: 'api', entity_type: 'mcp_call' });
+    expect(JSON.parse(entries[0].after ?? '{}')).toMatchObject({
+      tool: 'create_note',
+      arguments: { content: 'Nordic pricing idea from the assistant' },
+      refused: false,
+    });
   });
 
   it('drafts a comms reply as the thread’s suggestion, never a sent message', async () => {

@@ -37,6 +37,7 @@ const tool = (over: Partial<TTool> = {}): TTool => ({
   kind: 'builtin',
   function_name: 'internal_search',
   http: null,
+  mcp: null,
   input_schema: { type: 'object' },
   requires_approval: false,
   ...builtin,

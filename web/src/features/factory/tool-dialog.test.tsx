@@ -67,3 +67,31 @@ describe('the tool dialog: requires approval (issue 19)', () => {
     });
   });
 });
+
+describe('the tool dialog: MCP server (issue 22 section 3)', () => {
+  it('offers kind "MCP server" with a URL and headers, and sends them', async () => {
+    const { callsTo } = setup();
+    await userEvent.click(await screen.findByRole('button', { name: 'Create New Tool' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create New Tool' });
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'MCP server' }));
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Tickets');
+    // Without a URL it is not sent.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Tool' }));
+    expect(await within(dialog).findByText('An MCP server needs an http:// or https:// URL')).toBeVisible();
+    expect(callsTo('POST', '/api/tools/')).toHaveLength(0);
+
+    await userEvent.type(within(dialog).getByLabelText('MCP server URL'), 'https://mcp.example.com/mcp');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add header' }));
+    await userEvent.type(within(dialog).getByLabelText('Header 1 name'), 'Authorization');
+    const value = within(dialog).getByLabelText('Header 1 value');
+    expect(value).toHaveAttribute('type', 'password');
+    await userEvent.type(value, 'Bearer s3cret');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Tool' }));
+    await waitFor(() => expect(callsTo('POST', '/api/tools/')).toHaveLength(1));
+    expect(callsTo('POST', '/api/tools/')[0].body).toMatchObject({
+      name: 'Tickets',
+      kind: 'mcp',
+      mcp: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer s3cret' } },
+    });
+  });
+});

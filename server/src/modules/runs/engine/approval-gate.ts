@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TToolGateReason } from '@cc/contract';
 import type { AppContext } from '../../../platform/context.ts';
+import { headerNamesOf } from '../../../platform/secrets/sealed-headers.ts';
 import type { RunRow } from './runs.repository.ts';
 import * as approvals from './tool-approvals.repository.ts';
 import {
@@ -11,6 +12,7 @@ import {
   redactHeaders,
   runCallRecorder,
   sendHttpCall,
+  sendMcpCall,
 } from './tools.ts';
 
 /** What the agent gets as the tool's result when the person said no: their reason, word for word. */
@@ -53,7 +55,8 @@ export class ApprovalGate {
     const index = this.next++;
     const { ctx, run, position } = this.o;
     const existing = await approvals.findApprovalAt(ctx.db, run.id, position, index);
-    if (existing) return this.settle(existing, signal);
+    if (existing) return this.settle(existing, signal, tool);
+    if (tool.kind === 'mcp') return this.callMcp(tool, asArguments(input), index, signal);
     if (!tool.http_url) return { error: 'This tool has no endpoint configured.' };
     const args = asArguments(input);
     const call = describeHttpCall(tool.http_method, tool.http_url, args);
@@ -87,6 +90,49 @@ export class ApprovalGate {
     return this.settle(row, signal);
   };
 
+  /**
+   * An MCP server tool: gated like an HTTP tool (its own flag, or someone else's item); the approval
+   * shows the tool, the server URL, the header names only and the arguments.
+   */
+  private async callMcp(
+    tool: RunTool,
+    args: Record<string, unknown>,
+    index: number,
+    signal?: AbortSignal,
+  ): Promise<HttpToolResult> {
+    const { ctx, run, position } = this.o;
+    if (!tool.mcp_url) return { error: 'This MCP tool is not configured.' };
+    const destination = new URL(tool.mcp_url).origin;
+    const reason = await this.gateReason(tool, destination);
+    if (!reason) return sendMcpCall(ctx, tool, args, signal, this.ledger(tool.name));
+    const ts = new Date().toISOString();
+    const headerNames = headerNamesOf(tool.mcp_headers ?? null);
+    const row = await approvals.insertPendingApproval(ctx.db, {
+      id: randomUUID(),
+      run_id: run.id,
+      user_id: run.user_id,
+      position,
+      call_index: index,
+      tool_id: tool.id,
+      tool_name: tool.name,
+      method: 'MCP',
+      url: tool.mcp_url,
+      destination,
+      headers: JSON.stringify(Object.fromEntries(headerNames.map((n) => [n, '[redacted]']))),
+      arguments: JSON.stringify(args),
+      gate_reason: reason,
+      status: 'pending',
+      edited: 0,
+      reason: null,
+      result: null,
+      decided_by: null,
+      decided_at: null,
+      created_at: ts,
+      updated_at: ts,
+    });
+    return this.settle(row, signal, tool);
+  }
+
   /** Every call that goes out is in the activity ledger, as the run's. */
   private ledger(tool: string) {
     return { tool, listener: runCallRecorder(this.o.ctx, this.o.run) };
@@ -102,7 +148,12 @@ export class ApprovalGate {
     return approved ? null : 'foreign_item';
   }
 
-  private async settle(row: approvals.ToolApprovalRow, signal?: AbortSignal): Promise<HttpToolResult> {
+  private async settle(
+    row: approvals.ToolApprovalRow,
+    signal?: AbortSignal,
+    /** The tool as the step offers it now (an MCP call needs its server's headers to be sent). */
+    tool?: RunTool,
+  ): Promise<HttpToolResult> {
     const { ctx } = this.o;
     switch (row.status) {
       case 'rejected':
@@ -117,10 +168,26 @@ export class ApprovalGate {
       case 'approved': {
         if (!(await approvals.claimApproved(ctx.db, row.id))) {
           const now = await approvals.findApproval(ctx.db, row.id);
-          return now ? this.settle(now, signal) : { error: 'The approval is gone.' };
+          return now ? this.settle(now, signal, tool) : { error: 'The approval is gone.' };
         }
-        const call = describeHttpCall(row.method, row.url, asArguments(parseJson(row.arguments)));
-        const result = await sendHttpCall(ctx, call, signal, this.ledger(row.tool_name));
+        const args = asArguments(parseJson(row.arguments));
+        const result =
+          row.method === 'MCP'
+            ? tool?.kind === 'mcp'
+              ? await sendMcpCall(
+                  ctx,
+                  { ...tool, mcp_url: row.url },
+                  args,
+                  signal,
+                  this.ledger(row.tool_name),
+                )
+              : { error: 'The MCP tool of this approved call is no longer available.' }
+            : await sendHttpCall(
+                ctx,
+                describeHttpCall(row.method, row.url, args),
+                signal,
+                this.ledger(row.tool_name),
+              );
         await approvals.storeResult(ctx.db, row.id, result);
         return result;
       }

@@ -12,7 +12,11 @@ function parseObject(text: string | null): Record<string, unknown> {
 
 /** The exact call that waits (or was made): tool, method, destination, redacted headers, body. */
 export function callViewOf(row: ToolApprovalRow): TToolCallView {
-  const call = describeHttpCall(row.method, row.url, parseObject(row.arguments));
+  // An MCP call (method `MCP`): the server URL and the arguments as they are sent to the tool.
+  const call =
+    row.method === 'MCP'
+      ? { method: 'MCP', url: row.url, body: parseObject(row.arguments) }
+      : describeHttpCall(row.method, row.url, parseObject(row.arguments));
   return {
     tool: row.tool_name,
     method: call.method,

@@ -20,7 +20,9 @@ export function registerBuiltinSteps(engine: RunEngineRegistry): void {
     const result =
       row.kind === 'http'
         ? await s.gate.call(row, input, s.signal)
-        : await callBuiltin(s, row.function_name ?? '', input);
+        : row.kind === 'mcp'
+          ? { error: 'An MCP server offers several tools: give it to an agent step, which chooses one.' }
+          : await callBuiltin(s, row.function_name ?? '', input);
     await s.progress([
       {
         type: 'tool_result',

@@ -1,9 +1,11 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
+import { callMcpTool, type McpListedTool } from '../../../ai/net/mcp-client.ts';
 import { safeFetch } from '../../../ai/net/safe-fetch.ts';
 import { type ExternalCallListener, externalCallRecorder } from '../../../ai/tools/external-calls.ts';
 import { buildTools } from '../../../ai/tools/index.ts';
 import type { AuthUser } from '../../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../../platform/context.ts';
+import { openHeaders } from '../../../platform/secrets/sealed-headers.ts';
 
 /** A factory tool as the engine uses it (the factory's row has more columns). */
 export interface RunTool {
@@ -16,6 +18,12 @@ export interface RunTool {
   http_method: string | null;
   /** JSON Schema object */
   input_schema: string;
+  /** kind mcp: the server URL, its sealed headers and the tools it listed (JSON, McpListedTool[]). */
+  mcp_url?: string | null;
+  mcp_headers?: string | null;
+  mcp_tools?: string | null;
+  /** Set on the per-tool view of an MCP row (mcpToolViews): the server tool this entry calls. */
+  mcp_tool?: string;
   /** 1: every call waits for the runner's approval. */
   requires_approval: number;
   /** Ownership: a tool someone else made needs the runner's approval per destination. */
@@ -29,12 +37,12 @@ const HTTP_TOOL_MAX_BYTES = 256 * 1024;
 /** Tool names the model sees: the built-in function name, or a slug of a user tool's name. */
 export function toolKey(row: RunTool): string {
   if (row.kind === 'builtin' && row.function_name) return row.function_name;
-  const slug = row.name
+  const slug = (row.mcp_tool ?? row.name)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, 40);
-  return `http_${slug || 'tool'}_${row.id.slice(0, 6)}`;
+  return `${row.mcp_tool !== undefined ? 'mcp' : 'http'}_${slug || 'tool'}_${row.id.slice(0, 6)}`;
 }
 
 function parseSchema(text: string): Record<string, unknown> {
@@ -132,7 +140,59 @@ export const runCallRecorder = (
   run: { id: string; user_id: string },
 ): ExternalCallListener => externalCallRecorder(ctx, run.user_id, `run:${run.id}`);
 
-/** Calls a user-defined HTTP tool (no approval gate: the gate calls this once a call may go). */
+/**
+ * One entry per tool an MCP server listed: its name shown as `<server tool>: <tool>`, its own schema,
+ * and gated when the row is or when the server did not say the tool only reads (readOnlyHint).
+ */
+export function mcpToolViews(row: RunTool): RunTool[] {
+  if (row.kind !== 'mcp' || !row.mcp_url) return [];
+  let listed: McpListedTool[] = [];
+  try {
+    listed = JSON.parse(row.mcp_tools ?? '[]') as McpListedTool[];
+  } catch {}
+  return listed.map((t) => ({
+    ...row,
+    name: `${row.name}: ${t.name}`,
+    description: t.description ?? t.name,
+    input_schema: JSON.stringify(t.input_schema ?? {}),
+    mcp_tool: t.name,
+    requires_approval: row.requires_approval === 1 || !t.read_only ? 1 : 0,
+  }));
+}
+
+/**
+ * Calls one MCP server tool through the same outbound-address policy, with the row's headers
+ * opened only here; the activity ledger gets the call like an HTTP tool's (method `MCP`).
+ */
+export async function sendMcpCall(
+  ctx: AppContext,
+  row: RunTool,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+  onCall?: { tool: string; listener: ExternalCallListener },
+): Promise<HttpToolResult> {
+  if (!row.mcp_url || row.mcp_tool === undefined) return { error: 'This MCP tool is not configured.' };
+  const result = await callMcpTool(
+    {
+      url: row.mcp_url,
+      headers: openHeaders(ctx.config.secretsKey, row.mcp_headers ?? null),
+      allowlist: ctx.config.ai.httpAllowlist,
+      signal,
+    },
+    row.mcp_tool,
+    args,
+  );
+  await onCall?.listener({
+    tool: onCall.tool,
+    method: 'MCP',
+    url: row.mcp_url,
+    status: result.error ? null : 200,
+    error: result.error,
+  });
+  return result;
+}
+
+/** Calls a user-defined HTTP or MCP tool (no approval gate: the gate calls this once a call may go). */
 export async function callHttpTool(
   ctx: AppContext,
   row: RunTool,
@@ -140,6 +200,8 @@ export async function callHttpTool(
   signal?: AbortSignal,
   onCall?: ExternalCallListener,
 ): Promise<HttpToolResult> {
+  if (row.kind === 'mcp')
+    return sendMcpCall(ctx, row, asArguments(input), signal, onCall && { tool: row.name, listener: onCall });
   if (!row.http_url) return { error: 'This tool has no endpoint configured.' };
   const call = describeHttpCall(row.http_method, row.http_url, asArguments(input));
   return sendHttpCall(ctx, call, signal, onCall && { tool: row.name, listener: onCall });
@@ -165,8 +227,9 @@ export async function toolsFor(
   const send: HttpCaller =
     callHttp ?? ((row, input, signal) => callHttpTool(ctx, row, input, signal, onCall));
   const set: ToolSet = builtinNames.length ? { ...(await buildTools(ctx, user, builtinNames, { via })) } : {};
-  for (const row of rows) {
-    if (row.kind !== 'http' || !row.http_url) continue;
+  for (const row of rows.flatMap((r) => (r.kind === 'mcp' ? mcpToolViews(r) : [r]))) {
+    if (row.kind === 'http' && !row.http_url) continue;
+    if (row.kind !== 'http' && row.mcp_tool === undefined) continue;
     set[toolKey(row)] = tool({
       description: row.description ?? row.name,
       inputSchema: jsonSchema(parseSchema(row.input_schema)),

@@ -6,7 +6,6 @@ import { Select } from '../../../components/ui/select';
 import { Textarea } from '../../../components/ui/textarea';
 import { useValidationMessage } from '../../../lib/use-validation-message';
 import { useCreateAgent } from '../api';
-import type { Tool } from '../types';
 import { ShareWithOrgs, sharedOrgsField } from './share-with-orgs';
 import { CreateDialog, closeOnSaved } from './create-dialog';
 import { CheckList } from './form-bits';
@@ -25,7 +24,8 @@ const EMPTY = {
 interface AgentDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  tools: readonly Tool[];
+  /** Tools and, for an MCP server, each of its tools on its own (tool-options.ts). */
+  tools: readonly { id: string; name: string }[];
   models: readonly string[];
 }
 

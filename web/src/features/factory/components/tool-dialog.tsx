@@ -14,9 +14,11 @@ import { useCreateTool } from '../api';
 import { BUILTIN_FUNCTION_LABELS } from '../types';
 import { ShareWithOrgs, sharedOrgsField } from './share-with-orgs';
 import { CreateDialog, closeOnSaved } from './create-dialog';
+import { type HeaderRow, headersOf, McpServerFields } from './mcp-server-fields';
 
 export const TOOL_REQUIRED = 'Name is required';
 export const TOOL_URL_REQUIRED = 'An HTTP tool needs an http:// or https:// URL';
+export const MCP_URL_REQUIRED = 'An MCP server needs an http:// or https:// URL';
 export const TOOL_SCHEMA_INVALID = 'The input schema must be a JSON object';
 export const TOOL_REQUIRES_APPROVAL_LABEL = 'Requires approval before each call';
 export const TOOL_REQUIRES_APPROVAL_HINT =
@@ -25,6 +27,7 @@ export const TOOL_REQUIRES_APPROVAL_HINT =
 const TOOL_KINDS = [
   ['builtin', 'Built-in function'],
   ['http', 'HTTP endpoint'],
+  ['mcp', 'MCP server'],
 ] as const;
 
 const DEFAULT_SCHEMA = '{\n  "type": "object",\n  "properties": {}\n}';
@@ -38,7 +41,9 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
   const create = useCreateTool();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [kind, setKind] = useState<'builtin' | 'http'>('builtin');
+  const [kind, setKind] = useState<'builtin' | 'http' | 'mcp'>('builtin');
+  const [mcpUrl, setMcpUrl] = useState('');
+  const [mcpHeaders, setMcpHeaders] = useState<HeaderRow[]>([]);
   const [fn, setFn] = useState<TBuiltinToolFunction>(BUILTIN_TOOL_FUNCTIONS[0]);
   const [url, setUrl] = useState('');
   const [method, setMethod] = useState<'GET' | 'POST'>('POST');
@@ -55,6 +60,8 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
     setKind('builtin');
     setFn(BUILTIN_TOOL_FUNCTIONS[0]);
     setUrl('');
+    setMcpUrl('');
+    setMcpHeaders([]);
     setMethod('POST');
     setSchema(DEFAULT_SCHEMA);
     setApproval(null);
@@ -64,6 +71,7 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
   const inputSchema = kind === 'http' ? parseSchema(schema) : undefined;
   const validation = useValidationMessage(() => {
     if (!name.trim()) return TOOL_REQUIRED;
+    if (kind === 'mcp') return /^https?:\/\/\S+$/i.test(mcpUrl.trim()) ? null : MCP_URL_REQUIRED;
     if (kind !== 'http') return null;
     if (!/^https?:\/\/\S+$/i.test(url.trim())) return TOOL_URL_REQUIRED;
     return inputSchema ? null : TOOL_SCHEMA_INVALID;
@@ -85,7 +93,9 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
     const body: TCreateToolRequest =
       kind === 'builtin'
         ? { ...common, kind, function_name: fn }
-        : { ...common, kind, http: { url: url.trim(), method }, input_schema: inputSchema };
+        : kind === 'mcp'
+          ? { ...common, kind, mcp: { url: mcpUrl.trim(), headers: headersOf(mcpHeaders) } }
+          : { ...common, kind, http: { url: url.trim(), method }, input_schema: inputSchema };
     create.mutate(body, closeOnSaved(onOpenChange, 'Tool created', 'Failed to save tool'));
   };
 
@@ -96,7 +106,7 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
       pending={create.isPending}
       idPrefix="tool"
       title="Create New Tool"
-      description="A tool runs a built-in function or calls an HTTP endpoint for an agent."
+      description="A tool runs a built-in function, calls an HTTP endpoint or offers an MCP server's tools to an agent."
       submitLabel="Create Tool"
       error={validation.message}
       onSubmit={submit}
@@ -143,6 +153,13 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
             ))}
           </Select>
         </FormField>
+      ) : kind === 'mcp' ? (
+        <McpServerFields
+          url={mcpUrl}
+          onUrlChange={setMcpUrl}
+          headers={mcpHeaders}
+          onHeadersChange={setMcpHeaders}
+        />
       ) : (
         <>
           <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">

@@ -18,6 +18,7 @@ import { FactorySection } from '../components/factory-section';
 import { FlowDialog } from '../components/flow-dialog';
 import { ToolDialog } from '../components/tool-dialog';
 import type { FactoryKind } from '../types';
+import { agentToolOptions } from '../tool-options';
 
 /**
  * The conversation page reads this navigation state and starts the run there (asking "Enter questions"
@@ -46,7 +47,8 @@ export default function AiFactoryPage() {
   const agentList = agents.data ?? [];
   const toolList = tools.data ?? [];
   const agentNames = useMemo(() => new Map(agentList.map((a) => [a.id, a.name])), [agentList]);
-  const toolNames = useMemo(() => new Map(toolList.map((t) => [t.id, t.name])), [toolList]);
+  const agentTools = useMemo(() => agentToolOptions(toolList), [toolList]);
+  const toolNames = useMemo(() => new Map(agentTools.map((t) => [t.id, t.name])), [agentTools]);
 
   const run = (kind: 'crew' | 'flow', id: string, name: string) => {
     setStartingId(id);
@@ -177,7 +179,7 @@ export default function AiFactoryPage() {
       <AgentDialog
         open={dialog === 'agent'}
         onOpenChange={(o) => setDialog(o ? 'agent' : null)}
-        tools={toolList}
+        tools={agentTools}
         models={models.data?.models ?? ALLOWED_MODELS}
       />
       <ToolDialog open={dialog === 'tool'} onOpenChange={(o) => setDialog(o ? 'tool' : null)} />

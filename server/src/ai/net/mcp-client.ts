@@ -1,0 +1,123 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { safeFetch } from './safe-fetch.ts';
+
+/** One tool an MCP server listed, as the factory keeps it. */
+export interface McpListedTool {
+  name: string;
+  description: string | null;
+  input_schema: Record<string, unknown>;
+  /** The server's annotation `readOnlyHint === true`; anything else may change things. */
+  read_only: boolean;
+}
+
+export interface McpTarget {
+  url: string;
+  headers: Record<string, string>;
+  /** AI_HTTP_ALLOWLIST entries: the same outbound-address policy as HTTP tools. */
+  allowlist: readonly string[];
+  signal?: AbortSignal;
+}
+
+const MCP_TIMEOUT_MS = 15_000;
+const MCP_MAX_BYTES = 1 << 20;
+const MAX_TOOLS = 100;
+
+function headerRecord(h: RequestInit['headers']): Record<string, string> {
+  return Object.fromEntries(new Headers(h ?? {}).entries());
+}
+
+/**
+ * The SDK's fetch, through the SSRF-safe fetch (private addresses refused unless allow-listed,
+ * redirects re-checked, time and size capped). Only POSTs go out: the optional server-to-client
+ * GET stream and the session DELETE are answered 405 here, which the SDK treats as "not offered"
+ * (a long-lived stream would only hold a buffered request until its timeout).
+ */
+function policyFetch(target: McpTarget): FetchLike {
+  return async (url, init) => {
+    const method = (init?.method ?? 'GET').toUpperCase();
+    if (method !== 'POST') return new Response(null, { status: 405 });
+    const res = await safeFetch(String(url), {
+      method: 'POST',
+      headers: headerRecord(init?.headers),
+      body: typeof init?.body === 'string' ? init.body : undefined,
+      allowlist: target.allowlist,
+      signal: init?.signal ?? target.signal,
+      timeoutMs: MCP_TIMEOUT_MS,
+      maxBytes: MCP_MAX_BYTES,
+    });
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+    }
+    const empty = res.status === 202 || res.status === 204 || res.body.length === 0;
+    return new Response(empty ? null : new Uint8Array(res.body), { status: res.status, headers });
+  };
+}
+
+/** Connects, runs `use`, and always closes the client (a failed close is not the caller's problem). */
+async function withClient<T>(target: McpTarget, use: (c: Client) => Promise<T>): Promise<T> {
+  const transport = new StreamableHTTPClientTransport(new URL(target.url), {
+    fetch: policyFetch(target),
+    requestInit: { headers: target.headers },
+  });
+  const client = new Client({ name: 'command-centre', version: '1.0.0' });
+  // Transport faults surface as rejected requests; the handler keeps them from being unhandled.
+  client.onerror = () => {};
+  try {
+    await client.connect(transport);
+    return await use(client);
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+/** The tools the server lists (first pages, at most MAX_TOOLS). Throws when it cannot be reached. */
+export async function listMcpTools(target: McpTarget): Promise<McpListedTool[]> {
+  return withClient(target, async (client) => {
+    const out: McpListedTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {}, { signal: target.signal });
+      for (const t of page.tools) {
+        out.push({
+          name: t.name,
+          description: t.description ?? t.title ?? null,
+          input_schema: (t.inputSchema as Record<string, unknown>) ?? { type: 'object', properties: {} },
+          read_only: t.annotations?.readOnlyHint === true,
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor && out.length < MAX_TOOLS);
+    return out.slice(0, MAX_TOOLS);
+  });
+}
+
+/** What a call returned: the text of its content, or `{error}` (the agent sees either). */
+export interface McpCallResult {
+  body?: string;
+  error?: string;
+}
+
+/** Calls one tool; failures (refused address, network, the tool's own error) come back as `{error}`. */
+export async function callMcpTool(
+  target: McpTarget,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<McpCallResult> {
+  try {
+    return await withClient(target, async (client) => {
+      const res = await client.callTool({ name, arguments: args }, undefined, { signal: target.signal });
+      const content = Array.isArray(res.content) ? res.content : [];
+      const text = content
+        .map((c) => (c.type === 'text' ? c.text : JSON.stringify(c)))
+        .join('\n')
+        .slice(0, 8_000);
+      const body = text || (res.structuredContent ? JSON.stringify(res.structuredContent) : '');
+      return res.isError ? { error: body || 'The MCP tool reported an error.' } : { body };
+    });
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -1,0 +1,73 @@
+import type { TTool } from '@cc/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../../test/fixtures';
+import { mockApi } from '../../test/mock-api';
+import { renderApp } from '../../test/render';
+
+const mcpTool: TTool = {
+  id: 'tool-mcp',
+  name: 'Tickets',
+  description: 'Support desk',
+  kind: 'mcp',
+  function_name: null,
+  http: null,
+  mcp: {
+    url: 'https://mcp.example.com/mcp',
+    header_names: ['Authorization'],
+    tools: [
+      { name: 'lookup_ticket', description: null, read_only: true, ref: 'tool-mcp:lookup_ticket' },
+      { name: 'create_ticket', description: null, read_only: false, ref: 'tool-mcp:create_ticket' },
+    ],
+  },
+  input_schema: {},
+  requires_approval: false,
+  isAutoGen: false,
+  is_public: false,
+  created_by: 'user-ceo',
+  shared_org_ids: [],
+  can_edit: true,
+  can_delete: true,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
+
+function setup() {
+  const api = mockApi({
+    'GET /api/organizations': { body: [] },
+    'GET /api/users/me': { body: makeUser({ id: 'user-ceo', user_level: 'ceo' }) },
+    'GET /api/crews/': { body: [] },
+    'GET /api/agents/': { body: [] },
+    'GET /api/tools/': { body: [mcpTool] },
+    'GET /api/flows/': { body: [] },
+    'GET /api/models': { body: [] },
+    'POST /api/agents/': { status: 201, body: { id: 'agent-9' } },
+  });
+  renderApp({ path: '/app/ai-factory', token: 'tok' });
+  return api;
+}
+
+describe('MCP servers in the Factory (issue 22 section 3)', () => {
+  it('the card shows the server, its header names and its tools; an agent can be given one of them', async () => {
+    const { callsTo } = setup();
+    const card = await screen.findByRole('article', { name: 'Tickets' });
+    expect(within(card).getByText('MCP server')).toBeInTheDocument();
+    await userEvent.click(within(card).getByRole('button', { name: 'Show details of Tickets' }));
+    expect(within(card).getByText('https://mcp.example.com/mcp')).toBeInTheDocument();
+    expect(within(card).getByText('Authorization')).toBeInTheDocument();
+    expect(within(card).getByText('create_ticket (needs approval)')).toBeInTheDocument();
+    expect(within(card).getByText('lookup_ticket (read-only)')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Create New Agent' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create New Agent' });
+    expect(within(dialog).getByLabelText('Tickets (all tools)')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByLabelText('Tickets: lookup_ticket'));
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Desk agent');
+    await userEvent.type(within(dialog).getByLabelText('Role'), 'Support');
+    await userEvent.type(within(dialog).getByLabelText('Goal'), 'Answer tickets');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Agent' }));
+    await waitFor(() => expect(callsTo('POST', '/api/agents/')).toHaveLength(1));
+    expect(callsTo('POST', '/api/agents/')[0].body).toMatchObject({ toolIds: ['tool-mcp:lookup_ticket'] });
+  });
+});
