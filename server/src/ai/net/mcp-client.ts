@@ -25,7 +25,11 @@ const MCP_MAX_BYTES = 1 << 20;
 const MAX_TOOLS = 100;
 
 function headerRecord(h: RequestInit['headers']): Record<string, string> {
-  return Object.fromEntries(new Headers(h ?? {}).entries());
+  const out: Record<string, string> = {};
+  new Headers(h ?? {}).forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
 }
 
 /**
