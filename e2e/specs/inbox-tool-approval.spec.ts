@@ -32,14 +32,15 @@ test('approving a tool call in the inbox resumes the run live on its page', asyn
   expect(started.status(), await started.text()).toBe(201);
   const runId = (await started.json()).flow_run_id as string;
 
-  // The run page in its own tab: it waits with the exact call.
+  // The first tab stores the session; the run page opens in a second tab of it and waits with the call.
+  await page.goto('/app/inbox');
   const runPage = await context.newPage();
   await runPage.goto(`/app/runs/flow/${runId}`);
   await expect(runPage.getByRole('region', { name: 'Approval needed' })).toBeVisible({ timeout: 30_000 });
   await expect(runPage.getByTestId('run-status')).toHaveText('Flow: Paused');
 
   // The inbox shows the same call, with where it came from.
-  await page.goto('/app/inbox');
+  await page.reload();
   const item = page.getByRole('listitem').filter({ hasText: `Approve a call of Inbox hook ${tag}` });
   await expect(item).toBeVisible({ timeout: 30_000 });
   await expect(item.getByText('Tool call to approve')).toBeVisible();
