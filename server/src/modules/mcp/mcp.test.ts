@@ -73,6 +73,7 @@ apiSuite('the workspace as an MCP server', () => {
   };
   const ALL = [
     'read:goals',
+    'write:goals',
     'read:tasks',
     'read:notes',
     'read:contacts',
@@ -97,6 +98,7 @@ apiSuite('the workspace as an MCP server', () => {
         'list_notes',
         'list_tasks',
         'propose_task',
+        'record_kpi_checkin',
         'search_workspace',
       ].sort(),
     );
@@ -157,6 +159,29 @@ apiSuite('the workspace as an MCP server', () => {
       arguments: { content: 'Nordic pricing idea from the assistant' },
       refused: false,
     });
+  });
+
+  it('records a KPI check-in on a goal the key’s owner may edit, and not on another tenant’s', async () => {
+    const goal = await t.req({ method: 'GET', url: `/api/strategic-goals/${goalId}`, token: ceo.token });
+    const kpiId = goal.json().kpis[0].id as string;
+    const c = await connect(await keyFor(ceo, ['write:goals']));
+    const r = await call(c, 'record_kpi_checkin', {
+      goal_id: goalId,
+      kpi_id: kpiId,
+      value: 55,
+      date: '2026-11-20',
+    });
+    expect(r.isError).toBeFalsy();
+    expect(r.data.checkin).toMatchObject({ kpi_id: kpiId, value: 55, date: '2026-11-20' });
+    const list = await t.req({
+      method: 'GET',
+      url: `/api/strategic-goals/${goalId}/kpis/${kpiId}/checkins`,
+      token: ceo.token,
+    });
+    expect(JSON.stringify(list.json())).toContain('2026-11-20');
+    const other = await connect(await keyFor(otherCeo, ['write:goals']));
+    const refused = await call(other, 'record_kpi_checkin', { goal_id: goalId, kpi_id: kpiId, value: 1 });
+    expect(refused.isError).toBe(true);
   });
 
   it('drafts a comms reply as the thread’s suggestion, never a sent message', async () => {

@@ -6,6 +6,7 @@ import {
   ZCreateJournalRequest,
   ZGoalListQuery,
   ZJournalListQuery,
+  ZKpiCheckinRequest,
   ZTaskListQuery,
 } from '@cc/contract';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -20,6 +21,7 @@ import { recordActivitySafely } from '../activity/activity.ledger.ts';
 import { putSuggestion } from '../comms/comms.suggestions.ts';
 import { getContact, listContacts } from '../contacts/contacts.service.ts';
 import { getGoal, listGoals } from '../goals/goals.service.ts';
+import { recordCheckin } from '../goals/kpi-checkins.service.ts';
 import { createJournal, getJournal, listJournals } from '../journals/journals.service.ts';
 import { proposeTask } from '../task-suggestions/task-suggestions.service.ts';
 import { getTask, listTasks } from '../tasks/tasks.service.ts';
@@ -241,6 +243,34 @@ export function registerWorkspaceTools(
         annotations: { readOnlyHint: true },
       },
       ({ id }) => run(async () => ({ note: await getJournal(ctx, user, id) })),
+    );
+  }
+
+  if (can('write:goals')) {
+    server.registerTool(
+      'record_kpi_checkin',
+      {
+        description:
+          "Record a KPI's value for a date (YYYY-MM-DD, default today); a second check-in on the same date replaces it.",
+        inputSchema: {
+          goal_id: z.string().min(1).max(64),
+          kpi_id: z.string().min(1).max(64),
+          value: z.number().finite(),
+          date: z.string().optional(),
+          note: z.string().max(1000).optional(),
+        },
+      },
+      ({ goal_id, kpi_id, value, date, note }) =>
+        run(async () => {
+          const checkin = await recordCheckin(
+            ctx,
+            user,
+            goal_id,
+            kpi_id,
+            ZKpiCheckinRequest.parse({ value, date, note }),
+          );
+          return { checkin, citation: cite('goal', goal_id, 'KPI check-in') };
+        }),
     );
   }
 
