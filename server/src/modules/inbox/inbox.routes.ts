@@ -18,6 +18,7 @@ import * as inbox from './inbox.service.ts';
 
 const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 409: ZErrorBody, 422: ZErrorBody };
 const tags = ['inbox'];
+const INBOX_TABLES = ['inbox_items'];
 
 /** The approvals inbox: the caller's own items only (someone else's is 404). */
 export const inboxRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -30,6 +31,8 @@ export const inboxRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         querystring: ZInboxListQuery,
         response: { 200: ZInboxList, ...errors },
       },
+      // A page depends only on the caller and inbox_items: served from the read cache until an item changes.
+      config: { cache: INBOX_TABLES },
     },
     async (req) => inbox.listInbox(ctx, currentUser(req), req.query),
   );
@@ -42,6 +45,7 @@ export const inboxRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         summary: 'How many items wait for the caller',
         response: { 200: ZInboxCount, ...errors },
       },
+      config: { cache: INBOX_TABLES },
     },
     async (req) => inbox.countInbox(ctx, currentUser(req)),
   );

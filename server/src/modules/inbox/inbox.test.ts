@@ -359,4 +359,27 @@ apiSuite('approvals inbox', () => {
     expectIndexedPlan(page, 'inbox_items');
     expect(page.join('\n')).toContain('inbox_items_assignee_status_idx');
   });
+  it.runIf(TEST_DB === 'sqlite')(
+    'the list and count come from the read cache until an item changes (SQLite)',
+    async () => {
+      const get = (url: string) => t.req({ method: 'GET', url, token: ceo.token });
+      for (const url of ['/api/inbox/', '/api/inbox/count']) {
+        await get(url);
+        expect((await get(url)).headers['x-cache'], url).toBe('hit');
+      }
+      expect((await post(ceo, '/api/tasks/', { title: 'Plan the board pack' })).statusCode).toBe(201);
+      expect((await post(ceo, '/api/task-suggestions/generate')).statusCode).toBe(200);
+      const fresh = await get('/api/inbox/count');
+      expect(fresh.headers['x-cache']).toBe('miss');
+      expect(fresh.json().count).toBe(
+        await t.ctx.db
+          .selectFrom('inbox_items')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('assignee_user_id', '=', ceo.id)
+          .where('status', '=', 'pending')
+          .executeTakeFirstOrThrow()
+          .then((r) => Number(r.n)),
+      );
+    },
+  );
 });
