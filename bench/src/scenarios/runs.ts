@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { pct, readEvents, signIn, startOwnServer } from '../own-server.ts';
+import net, { type AddressInfo } from 'node:net';
+import { pct, signIn, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
 
 /**
@@ -80,8 +80,14 @@ interface Follow {
   ended: Promise<boolean>;
 }
 
-/** An SSE client on a run's stream; records write→receive latency of each event; resolves at the end. */
-function follow(baseURL: string, runId: string, token: string, agent: http.Agent): Follow {
+/**
+ * An SSE client on a run's stream, on a raw socket of its own: it writes the GET itself and reads only
+ * each event's `ts` and `type`. A thousand streams share this process with the mock model, so an HTTP
+ * client's parser, string decoding and a JSON.parse per event would be the bench's own latency, not
+ * the server's (the comms fan-out client does the same). Records write→receive latency of each event
+ * written after the stream opened; resolves at the end.
+ */
+function follow(baseURL: string, runId: string, token: string): Follow {
   const latencies: number[] = [];
   const requestedAt = Date.now();
   let markOpen: (ms: number) => void = () => {};
@@ -89,35 +95,56 @@ function follow(baseURL: string, runId: string, token: string, agent: http.Agent
     markOpen = r;
   });
   const ended = new Promise<boolean>((resolve) => {
-    const req = http.get(
-      `${baseURL}/api/crew-runs/${runId}/events?token=${encodeURIComponent(token)}`,
-      { agent, headers: { accept: 'text/event-stream' } },
-      (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
+    const { hostname, port } = new URL(baseURL);
+    const socket = net.connect({ host: hostname, port: Number(port) });
+    socket.setNoDelay(true);
+    let openedAt = 0;
+    let terminal = false;
+    let buffered = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      const now = Date.now();
+      if (openedAt === 0) {
+        if (!chunk.startsWith('HTTP/1.1 200')) {
+          socket.destroy();
           return resolve(false);
         }
         // Only events written after the stream opened are deliveries; the ones before it are replayed
         // history, whose wait is the stream's opening time (reported on its own).
-        const openedAt = Date.now();
+        openedAt = now;
         markOpen(openedAt - requestedAt);
-        let terminal = false;
-        readEvents(res, (data) => {
-          const ev = JSON.parse(data) as { ts: string; type: string };
-          const written = Date.parse(ev.ts);
-          if (written >= openedAt) latencies.push(Date.now() - written);
-          if (ev.type === 'crew_end' || ev.type === 'crew_error') terminal = true;
-        });
-        res.on('end', () => resolve(terminal));
-        res.on('error', () => resolve(false));
-      },
+      }
+      buffered += chunk;
+      const cut = buffered.lastIndexOf('\n\n');
+      if (cut < 0) return;
+      const complete = buffered.slice(0, cut);
+      buffered = buffered.slice(cut + 2);
+      for (const m of complete.matchAll(TS_AND_TYPE)) {
+        const written = Date.parse(m[1] ?? m[4]);
+        const type = m[2] ?? m[3];
+        if (written >= openedAt) latencies.push(now - written);
+        if (type === 'crew_end' || type === 'crew_error') terminal = true;
+      }
+      // The stream's last event: the server keeps the connection for the next request, so close it here.
+      if (terminal) {
+        socket.destroy();
+        resolve(true);
+      }
+    });
+    socket.on('close', () => resolve(terminal));
+    socket.on('error', () => resolve(false));
+    socket.write(
+      `GET /api/crew-runs/${runId}/events?token=${encodeURIComponent(token)} HTTP/1.1\r\n` +
+        `Host: ${hostname}:${port}\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n`,
     );
-    req.on('error', () => resolve(false));
   });
   // A stream that failed never opens: its open time is NaN (left out of the figures).
   void ended.then(() => markOpen(Number.NaN));
   return { latencies, opened, ended };
 }
+
+/** An event's write time and type, in either order, from its `data:` JSON. */
+const TS_AND_TYPE = /"ts":"([^"]+)"[^\n]*?"type":"([^"]+)"|"type":"([^"]+)"[^\n]*?"ts":"([^"]+)"/g;
 
 async function api(baseURL: string, token: string, method: string, url: string, body?: unknown) {
   const res = await fetch(baseURL + url, {
@@ -165,7 +192,7 @@ export const runsBench: ScenarioGroup = {
       // 1. Throughput and delivery latency with one follower per run.
       const t0 = Date.now();
       const ids = await startRuns(CONCURRENT_RUNS);
-      const follows = ids.map((id) => follow(server.baseURL, id, token, agent));
+      const follows = ids.map((id) => follow(server.baseURL, id, token));
       const ends = await Promise.all(follows.map((f) => f.ended));
       const seconds = (Date.now() - t0) / 1000;
       const lat = follows.flatMap((f) => f.latencies);
@@ -181,7 +208,7 @@ export const runsBench: ScenarioGroup = {
       model.closeGate();
       const runIds = await startRuns(FOLLOWED_RUNS);
       const fans = runIds.flatMap((id) =>
-        Array.from({ length: CLIENTS_PER_RUN }, () => follow(server.baseURL, id, token, agent)),
+        Array.from({ length: CLIENTS_PER_RUN }, () => follow(server.baseURL, id, token)),
       );
       const openTimes = (await Promise.all(fans.map((f) => f.opened))).filter((ms) => !Number.isNaN(ms));
       model.openGate();

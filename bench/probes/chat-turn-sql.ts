@@ -1,0 +1,82 @@
+/**
+ * What a chat turn does before its model request leaves (issue #18's burst of turns): every statement
+ * from the POST to the mock model's receipt of the request, with times, and the server CPU per turn.
+ * Usage: npx tsx bench/probes/chat-turn-sql.ts   (a throwaway SQLite database; TURNS=20 by default)
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../server/src/app.ts';
+import { loadConfig } from '../../server/src/config.ts';
+import { seedIfEmpty } from '../../server/src/db/seed/demo.ts';
+import { startMockOpenAI } from '../../server/test/mock-openai.ts';
+import { DEMO_PASSWORD } from '../src/config.ts';
+
+async function main() {
+  const mock = await startMockOpenAI({ models: ['gpt-5-chat'] });
+  const dir = mkdtempSync(path.join(tmpdir(), 'chat-probe-'));
+  const config = loadConfig({
+    ...process.env,
+    OPENAI_API_KEY: 'probe',
+    OPENAI_BASE_URL: mock.url,
+    DATABASE_URL: `file:${dir}/app.db`,
+    FILES_DIR: `${dir}/files`,
+    DEMO_SEED: 'true',
+    DEMO_PASSWORD,
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    LOG_LEVEL: 'warn',
+  });
+  const { app, ctx } = await buildApp(config, { serveWeb: false });
+  await seedIfEmpty(ctx);
+  const tok = await app.inject({
+    method: 'POST',
+    url: '/api/auth/token',
+    payload: new URLSearchParams({ username: 'ceo@demo.example', password: DEMO_PASSWORD }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  const auth = { authorization: `Bearer ${tok.json().access_token}` };
+  const conv = await app.inject({ method: 'POST', url: '/api/conversations/', headers: auth, payload: {} });
+  const id = conv.json().id as string;
+  const turn = () =>
+    app.inject({
+      method: 'POST',
+      url: `/api/conversations/${id}/chat`,
+      headers: auth,
+      payload: { message_text: 'Hello there', model: 'gpt-5-chat', context_messages: 0 },
+    });
+  for (let i = 0; i < 3; i++) await turn();
+  const log: [number, string][] = [];
+  let t0 = 0;
+  const changes = ctx.changes;
+  if (changes) {
+    changes.onRead = (q) => log.push([performance.now() - t0, `read  ${q.slice(0, 150)}`]);
+    const changed = changes.changed.bind(changes);
+    changes.changed = (tables) => {
+      log.push([performance.now() - t0, `write ${JSON.stringify(tables)}`]);
+      return changed(tables);
+    };
+  }
+  const before = mock.chatRequests().length;
+  t0 = performance.now();
+  const res = await turn();
+  const req = mock.chatRequests()[before];
+  for (const [t, q] of log) if (t <= req.receivedAt - t0 + 1) console.log(`${t.toFixed(2).padStart(7)} ms  ${q}`);
+  console.log(`model request received at ${(req.receivedAt - t0).toFixed(2)} ms; answered ${res.statusCode}`);
+  if (changes) changes.onRead = null;
+  const n = Number(process.env.TURNS ?? 20);
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  for (let i = 0; i < n; i++) await turn();
+  const used = process.cpuUsage(cpu);
+  console.log(
+    `per turn (server + mock in this process): cpu ${((used.user + used.system) / n / 1000).toFixed(2)} ms, wall ${((performance.now() - t) / n).toFixed(2)} ms`,
+  );
+  await app.close();
+  await mock.close();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
