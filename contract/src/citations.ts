@@ -33,6 +33,8 @@ export function citationUrl(type: string, id: string): string {
       return `/app/files?file=${q}`;
     case 'thread':
       return `/app/comms?thread=${q}`;
+    case 'inbox':
+      return `/app/inbox?item=${q}`;
     case 'web':
       return id;
     default:

@@ -12,6 +12,7 @@ const TYPE_LABEL: Record<string, string> = {
   thread: 'Thread',
   run: 'Run',
   suggestion: 'Suggestion',
+  inbox: 'Inbox item',
   web: 'Web',
 };
 
