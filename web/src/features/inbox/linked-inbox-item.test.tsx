@@ -1,5 +1,5 @@
 import type { TInboxItem } from '@cc/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../test/fixtures';
@@ -7,8 +7,14 @@ import { mockApi } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
 import { INBOX_LINKED_GONE, INBOX_LINKED_NOT_SHOWN } from './use-linked-inbox-item';
 
-// The shell's inbox stream is not under test here.
-vi.mock('../../lib/event-stream', () => ({ useEventStream: () => 'open' }));
+// The shell's inbox stream: a test pushes its note through the handler the shell registered.
+const streams = new Map<string, (msg: { data: unknown }) => void>();
+vi.mock('../../lib/event-stream', () => ({
+  useEventStream: (path: string | null, opts: { onMessage(m: { data: unknown }): void }) => {
+    if (path) streams.set(path, opts.onMessage);
+    return path ? 'open' : 'closed';
+  },
+}));
 
 function makeItem(id: string, title: string): TInboxItem {
   return {
@@ -24,12 +30,18 @@ function makeItem(id: string, title: string): TInboxItem {
 }
 
 function open(path: string, items: TInboxItem[], total = items.length) {
+  let current = items;
   const api = mockApi({
     'GET /api/users/me': { body: makeUser({ id: 'user-ceo', user_level: 'ceo' }) },
-    'GET /api/inbox/': { body: { items, total } },
-    'GET /api/inbox/count': { body: { count: total } },
-    'POST /api/inbox/item-2/approve': {
-      body: { id: 'item-2', status: 'approved', assignee_user_id: 'user-ceo' },
+    'GET /api/inbox/': () => ({ body: { items: current, total: Math.max(total, current.length) } }),
+    'GET /api/inbox/count': () => ({ body: { count: current.length } }),
+    'POST /api/inbox/item-2/approve': async () => {
+      // As on a real server, the stream's note can reload the list (and unmount the item's card)
+      // before the action's own answer arrives.
+      current = current.filter((i) => i.id !== 'item-2');
+      act(() => streams.get('/api/inbox/events')?.({ data: { kind: 'inbox_changed' } }));
+      await waitFor(() => expect(screen.queryByText('Call top customers', { selector: 'h2' })).toBeNull());
+      return { body: { id: 'item-2', status: 'approved', assignee_user_id: 'user-ceo' } };
     },
   });
   const { router } = renderApp({ path, token: 'tok' });
@@ -58,6 +70,8 @@ describe('Inbox page: a linked item (/app/inbox?item=…)', () => {
 
     await userEvent.setup().click(within(linked).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(api.callsTo('POST', '/api/inbox/item-2/approve')).toHaveLength(1));
+    // The item left the list (its card unmounted first), and the person is still told it was approved.
+    expect(await screen.findByText('Approved')).toBeInTheDocument();
   });
 
   it('says so when the linked item no longer waits for the reader', async () => {
