@@ -370,7 +370,12 @@ apiSuite('executive brief: facts from a seeded week', () => {
             citations: [
               goalCite(ids.arr, 'Grow ARR'),
               taskCite(ids.acme, 'Close Acme deal'),
-              { type: 'run', id: ids.pipeline, title: 'Pipeline review', url: '/app/ai-factory' },
+              {
+                type: 'run',
+                id: ids.pipeline,
+                title: 'Pipeline review',
+                url: `/app/runs/flow/${ids.pipeline}`,
+              },
               {
                 type: 'thread',
                 id: ids.patThread,
