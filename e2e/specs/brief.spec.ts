@@ -70,3 +70,73 @@ test.describe('executive brief', () => {
     });
   });
 });
+
+test('an action about a waiting item opens it in the inbox, focused, where the ceo approves it', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const token = await loginViaApi(page, DEMO.ceo.email, DEMO.ceo.password);
+  const taskTitle = `Brief inbox task ${Date.now().toString(36)}`;
+  const suggestionTitle = `Find an owner for “${taskTitle}”`;
+  let itemId = '';
+
+  await test.step('a task suggestion is the one item waiting in the ceo inbox', async () => {
+    const task = await request.post('/api/tasks/', {
+      headers: bearer(token),
+      data: { title: taskTitle, priority: 'Urgent' },
+    });
+    expect(task.status(), await task.text()).toBe(201);
+    const generated = await request.post('/api/task-suggestions/generate', { headers: bearer(token) });
+    expect(generated.status(), await generated.text()).toBe(200);
+    const inbox = await request.get('/api/inbox/?limit=100', { headers: bearer(token) });
+    const items = (await inbox.json()).items as { id: string; title: string }[];
+    const ours = items.find((i) => i.title === suggestionTitle);
+    expect(ours, 'the suggestion waits in the inbox').toBeDefined();
+    itemId = ours?.id ?? '';
+    // Everything else the demo ceo has waiting is settled, so this item is the brief's first waiting fact.
+    for (const other of items.filter((i) => i.id !== itemId)) {
+      await request.post(`/api/inbox/${other.id}/reject`, {
+        headers: bearer(token),
+        data: { reason: 'Cleared by the brief journey' },
+      });
+    }
+  });
+
+  await test.step('the brief lists it and its action links to the inbox item', async () => {
+    await page.goto('/app/brief');
+    await page.getByRole('button', { name: 'Generate brief now' }).click();
+    await expect(toast(page, 'Your brief is ready')).toBeVisible();
+    await expect(factOf(page, `Task suggestion “${suggestionTitle}” waits for your approval.`)).toBeVisible();
+    await expect(
+      factOf(page, `Task suggestion “${suggestionTitle}”`).getByRole('link', {
+        name: `Inbox item: ${suggestionTitle}`,
+      }),
+    ).toHaveAttribute('href', `/app/inbox?item=${itemId}`);
+    const action = page
+      .getByRole('article', { name: 'Brief' })
+      .getByRole('link', { name: `Decide on “${suggestionTitle}” in your inbox.` });
+    await expect(action).toHaveAttribute('href', `/app/inbox?item=${itemId}`);
+    await action.click();
+  });
+
+  await test.step('the inbox shows that item focused and marked; the ceo approves it there', async () => {
+    await expect(page).toHaveURL(/\/app\/inbox$/);
+    const current = page.locator('li[aria-current="true"]');
+    await expect(current).toHaveCount(1);
+    await expect(current.getByRole('heading', { name: suggestionTitle })).toBeVisible();
+    await expect(current).toBeFocused();
+    await expect(page.getByText('This item is no longer waiting for you.')).toHaveCount(0);
+    await current.getByRole('button', { name: 'Approve' }).click();
+    await expect(toast(page, 'Approved')).toBeVisible();
+    await expect(page.getByRole('listitem').filter({ hasText: suggestionTitle })).toHaveCount(0);
+    const after = await request.get('/api/inbox/', { headers: bearer(token) });
+    expect(((await after.json()).items as { id: string }[]).map((i) => i.id)).not.toContain(itemId);
+  });
+
+  await test.step('followed again, the link says the item no longer waits', async () => {
+    await page.goto(`/app/inbox?item=${itemId}`);
+    await expect(page.getByText('This item is no longer waiting for you.')).toBeVisible();
+    await expect(page).toHaveURL(/\/app\/inbox$/);
+  });
+});

@@ -22,6 +22,7 @@ const ConversationPage = lazy(() => import('./routes/conversation-route'));
 const TestRunPage = lazy(() => import('../features/run-controls/pages/test-run-page'));
 const InboxPage = lazy(() => import('../features/inbox/pages/inbox-page'));
 const RunDetailPage = lazy(() => import('../features/run-controls/pages/run-detail-page'));
+const RunLinkPage = lazy(() => import('../features/run-controls/pages/run-link-page'));
 const NotesPage = lazy(() => import('../features/notes/pages/notes-page'));
 const FilesPage = lazy(() => import('../features/files/pages/files-page'));
 const CommsPage = lazy(() => import('../features/comms/pages/comms-page'));
@@ -72,6 +73,7 @@ export const routes: RouteObject[] = [
               { path: 'test-run', element: <TestRunPage /> },
               { path: 'inbox', element: <InboxPage /> },
               { path: 'runs/:kind/:runId', element: <RunDetailPage /> },
+              { path: 'runs/:runId', element: <RunLinkPage /> },
               { path: 'notes', element: <NotesPage /> },
               { path: 'files', element: <FilesPage /> },
               { path: 'comms', element: <CommsPage /> },

@@ -1,7 +1,8 @@
 import { NO_WORKSPACE_RECORD_TEXT, type TRecordCitation } from '@cc/contract';
 import { Link } from 'react-router';
 
-const TYPE_LABEL: Record<string, string> = {
+/** Every record type a chip names; each one opens a page (`citationUrl`, tested in citation-chips.test.tsx). */
+export const TYPE_LABEL: Record<string, string> = {
   goal: 'Goal',
   kpi: 'KPI',
   advice: 'Advice',
@@ -12,6 +13,7 @@ const TYPE_LABEL: Record<string, string> = {
   thread: 'Thread',
   run: 'Run',
   suggestion: 'Suggestion',
+  inbox: 'Inbox item',
   web: 'Web',
 };
 

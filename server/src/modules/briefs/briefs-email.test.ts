@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
-import { seedTask } from './briefs-test-kit.ts';
+import { seedSuggestion, seedTask } from './briefs-test-kit.ts';
 
 interface Received {
   from: string;
@@ -86,6 +86,7 @@ apiSuite('executive brief: e-mail delivery', () => {
       priority: 'High',
       due: '2026-06-10',
     });
+    const waiting = await seedSuggestion(t, ceo, 'Call top customers');
     const res = await t.req({ method: 'POST', url: '/api/briefs/generate', token: ceo.token });
     expect(res.statusCode, res.body).toBe(201);
     const brief = res.json();
@@ -102,6 +103,11 @@ apiSuite('executive brief: e-mail delivery', () => {
     expect(raw).toContain('Content-Type: text/html');
     expect(raw).toContain(`Board deck: https://cc.example/app/my-tasks?task=${task.id}`);
     expect(raw).toContain(`<a href="https://cc.example/app/my-tasks?task=${task.id}">Board deck</a>`);
+    // A waiting item's link opens it in the inbox, like its chip and action in the app.
+    expect(raw).toContain(`Call top customers: https://cc.example/app/inbox?item=${waiting.itemId}`);
+    expect(raw).toContain(
+      `<a href="https://cc.example/app/inbox?item=${waiting.itemId}">Call top customers</a>`,
+    );
     expect(raw).toContain(`https://cc.example/app/brief?id=${brief.id}`);
 
     // The stored brief says so too.

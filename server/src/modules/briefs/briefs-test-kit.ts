@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TestApp, TestUser } from '../../../test/helpers.ts';
+import { openDraftItem } from '../comms/comms.inbox.ts';
 import { storeMessage } from '../comms/comms.service.ts';
+import { inboxPortOf, runInputSourceId } from '../runs/engine/engine-registry.ts';
+import { openSuggestionItem } from '../task-suggestions/task-suggestions.inbox.ts';
 
 /**
  * Seeding for the brief's tests: rows written with chosen times (a week of check-ins, tasks, runs and
@@ -136,9 +139,18 @@ export async function seedRun(
   return { id, title: o.name };
 }
 
-export async function seedSuggestion(t: TestApp, user: TestUser, title: string) {
+/**
+ * A pending suggestion and its inbox item, opened by the suggestions' own code (as generating does);
+ * the item is dated `at` so the inbox order is known.
+ */
+export async function seedSuggestion(
+  t: TestApp,
+  user: TestUser,
+  title: string,
+  at = '2026-06-14T00:00:00.000Z',
+) {
   const id = randomUUID();
-  await t.ctx.db
+  const row = await t.ctx.db
     .insertInto('task_suggestions')
     .values({
       id,
@@ -157,11 +169,90 @@ export async function seedSuggestion(t: TestApp, user: TestUser, title: string) 
       title_key: title.toLowerCase(),
       organization_id: null,
       task_id: null,
-      created_at: '2026-06-14T00:00:00.000Z',
-      updated_at: '2026-06-14T00:00:00.000Z',
+      created_at: at,
+      updated_at: at,
     })
-    .execute();
-  return { id, title };
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await openSuggestionItem(t.ctx, row);
+  return { id, title, itemId: await dateInboxItem(t, 'task_suggestion', id, at) };
+}
+
+/** Dates the source's pending inbox item (items are opened "now"); returns its id. */
+async function dateInboxItem(t: TestApp, kind: string, sourceId: string, at: string): Promise<string> {
+  const row = await t.ctx.db
+    .updateTable('inbox_items')
+    .set({ created_at: at })
+    .where('kind', '=', kind)
+    .where('source_id', '=', sourceId)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The inbox item of a run waiting for its owner's answer, opened through the engine's inbox port. */
+export async function seedRunInputItem(
+  t: TestApp,
+  run: { id: string; title: string; user: TestUser; prompt: string },
+  at: string,
+): Promise<string> {
+  const sourceId = runInputSourceId(run.id, 0);
+  await inboxPortOf(t.ctx).open({
+    kind: 'run_input',
+    sourceId,
+    runId: run.id,
+    assigneeUserId: run.user.id,
+    title: `${run.title}: waiting for your input`,
+    summary: run.prompt,
+    sourceUrl: '/app/run',
+    details: {
+      run_id: run.id,
+      run_kind: 'flow',
+      step: 'Ask',
+      prompt: run.prompt,
+      answer: '',
+      based_on: null,
+    },
+  });
+  return dateInboxItem(t, 'run_input', sourceId, at);
+}
+
+/** The inbox item of a run's tool call waiting for approval, opened through the engine's inbox port. */
+export async function seedToolApprovalItem(
+  t: TestApp,
+  run: { id: string; title: string; user: TestUser },
+  call: { tool: string; method: string; url: string },
+  at: string,
+): Promise<string> {
+  const approvalId = randomUUID();
+  await inboxPortOf(t.ctx).open({
+    kind: 'tool_approval',
+    sourceId: approvalId,
+    runId: run.id,
+    assigneeUserId: run.user.id,
+    title: `Approve a call of ${call.tool}`,
+    summary: `${call.method} ${call.url} (run “${run.title}”)`,
+    sourceUrl: `/app/runs/flow/${run.id}`,
+    details: { approval_id: approvalId, ...call, headers: {}, body: null },
+  });
+  return dateInboxItem(t, 'tool_approval', approvalId, at);
+}
+
+/** An AI-drafted reply waiting for `user`'s review, opened by the comms module's own code. */
+export async function seedDraftItem(
+  t: TestApp,
+  o: { threadId: string; user: TestUser; text: string; replyTo: string },
+  at: string,
+): Promise<string> {
+  await openDraftItem(t.ctx, {
+    threadId: o.threadId,
+    userId: o.user.id,
+    text: o.text,
+    basedOn: null,
+    replyTo: o.replyTo,
+  });
+  return dateInboxItem(t, 'comms_draft', `${o.threadId}:${o.user.id}`, at);
 }
 
 /** A thread (through the API) between `a` and `b`. */

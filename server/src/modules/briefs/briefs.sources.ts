@@ -1,3 +1,4 @@
+import { runUrl } from '@cc/contract';
 import { loadViewer, type Viewer } from '../../platform/viewer.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { messagesOfUserBetween, threadsAwaitingReply } from '../comms/comms.service.ts';
@@ -125,9 +126,8 @@ async function evidenceFor(
         .map((r) => ({
           id: r.id,
           title: r.definition_name,
-          url: r.conversation_id
-            ? `/app/conversations/${encodeURIComponent(r.conversation_id)}`
-            : '/app/ai-factory',
+          // The run's own page (its timeline and result), not the conversation it ran in.
+          url: runUrl(r.kind === 'flow' ? 'flow' : 'crew', r.id),
         })),
       messages: messages
         .filter((m) => mentions(m.text, goal))

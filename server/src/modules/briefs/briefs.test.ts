@@ -3,14 +3,18 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import {
   seedCheckin,
+  seedDraftItem,
   seedGoal,
   seedMessage,
   seedRun,
+  seedRunInputItem,
   seedSuggestion,
   seedTask,
   seedThread,
+  seedToolApprovalItem,
 } from './briefs-test-kit.ts';
 import { generateBrief } from './briefs.service.ts';
+import { itemsWaitingFor } from './briefs.waiting.ts';
 
 /** Monday 2026-06-15, 08:00 UTC: the seeded week is the seven days before it. */
 const NOW = new Date('2026-06-15T08:00:00.000Z');
@@ -147,24 +151,63 @@ apiSuite('executive brief: facts from a seeded week', () => {
       created: '2026-06-13T11:00:00.000Z',
       finished: '2026-06-13T12:00:00.000Z',
     });
-    ids.boardPrep = (
-      await seedRun(t, {
-        user: ceo,
-        name: 'Board prep',
-        status: 'awaiting_human_input',
-        prompt: 'Which quarter?',
-        created: '2026-06-14T09:00:00.000Z',
-      })
-    ).id;
-    await seedRun(t, {
+    // Waiting in the ceo's approvals inbox (opened by each source's own code): a run's question, a
+    // tool call to approve, a task suggestion and (below) an AI-drafted reply. Another person's items,
+    // a suggestion already decided and one delegated to Pat must not be listed.
+    const boardPrep = await seedRun(t, {
+      user: ceo,
+      name: 'Board prep',
+      status: 'awaiting_human_input',
+      prompt: 'Which quarter?',
+      created: '2026-06-14T09:00:00.000Z',
+    });
+    ids.boardPrep = boardPrep.id;
+    ids.boardPrepItem = await seedRunInputItem(
+      t,
+      { ...boardPrep, user: ceo, prompt: 'Which quarter?' },
+      '2026-06-14T09:00:00.000Z',
+    );
+    const vendorCheck = await seedRun(t, {
+      user: ceo,
+      name: 'Vendor check',
+      status: 'paused',
+      created: '2026-06-14T10:00:00.000Z',
+    });
+    ids.vendorItem = await seedToolApprovalItem(
+      t,
+      { ...vendorCheck, user: ceo },
+      { tool: 'web_fetch', method: 'GET', url: 'https://vendors.example/list' },
+      '2026-06-14T10:00:00.000Z',
+    );
+    const ottoRun = await seedRun(t, {
       user: outsider,
       name: 'Otto run',
       status: 'paused',
       prompt: 'Go?',
       created: '2026-06-14T09:00:00.000Z',
     });
-    ids.callCustomers = (await seedSuggestion(t, ceo, 'Call top customers')).id;
+    await seedRunInputItem(t, { ...ottoRun, user: outsider, prompt: 'Go?' }, '2026-06-14T09:00:00.000Z');
+    const callCustomers = await seedSuggestion(t, ceo, 'Call top customers');
+    ids.callCustomers = callCustomers.id;
+    ids.callCustomersItem = callCustomers.itemId;
     await seedSuggestion(t, outsider, 'Otto suggestion');
+    const decided = await seedSuggestion(t, ceo, 'Old idea', '2026-06-12T00:00:00.000Z');
+    const rejected = await t.req({
+      method: 'POST',
+      url: `/api/task-suggestions/${decided.id}/reject`,
+      token: ceo.token,
+      body: { reason: 'Not now' },
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    const delegated = await seedSuggestion(t, ceo, 'Plan offsite', '2026-06-13T00:00:00.000Z');
+    ids.delegatedItem = delegated.itemId;
+    const handed = await t.req({
+      method: 'POST',
+      url: `/api/inbox/${delegated.itemId}/delegate`,
+      token: ceo.token,
+      body: { user_id: peer.id },
+    });
+    expect(handed.statusCode, handed.body).toBe(200);
 
     // Comms: Pat waits 30 hours for a reply; Cole wrote 2 hours ago (not yet overdue); a thread the
     // ceo is not in mentions the goal too and must not count.
@@ -189,6 +232,11 @@ apiSuite('executive brief: facts from a seeded week', () => {
       'Grow ARR is slipping',
       '2026-06-13T09:00:00.000Z',
     );
+    ids.draftItem = await seedDraftItem(
+      t,
+      { threadId: ids.patThread, user: ceo, text: 'Congratulations on the renewals!', replyTo: 'Pat Tester' },
+      '2026-06-14T11:00:00.000Z',
+    );
 
     brief = await generateBrief(t.ctx, ceo.id, { trigger: 'manual', now: NOW });
   });
@@ -205,6 +253,12 @@ apiSuite('executive brief: facts from a seeded week', () => {
     id,
     title,
     url: `/app/my-tasks?task=${id}`,
+  });
+  const inboxCite = (id: string, title: string) => ({
+    type: 'inbox',
+    id,
+    title,
+    url: `/app/inbox?item=${id}`,
   });
 
   it('states every section exactly, with its numbers and citations', () => {
@@ -271,19 +325,20 @@ apiSuite('executive brief: facts from a seeded week', () => {
         enough_data: true,
         items: [
           {
-            text: 'Run “Board prep” waits for your answer: Which quarter?',
-            citations: [{ type: 'run', id: ids.boardPrep, title: 'Board prep', url: '/app/ai-factory' }],
+            text: 'Task suggestion “Call top customers” waits for your approval.',
+            citations: [inboxCite(ids.callCustomersItem, 'Call top customers')],
           },
           {
-            text: 'Task suggestion “Call top customers” waits for your approval.',
-            citations: [
-              {
-                type: 'suggestion',
-                id: ids.callCustomers,
-                title: 'Call top customers',
-                url: '/app/my-tasks#task-suggestions',
-              },
-            ],
+            text: 'Run “Board prep” waits for your answer: Which quarter?',
+            citations: [inboxCite(ids.boardPrepItem, 'Board prep')],
+          },
+          {
+            text: 'Run “Vendor check” asks to call web_fetch (GET https://vendors.example/list).',
+            citations: [inboxCite(ids.vendorItem, 'Vendor check')],
+          },
+          {
+            text: 'AI draft reply in “Pat Tester” waits for your review.',
+            citations: [inboxCite(ids.draftItem, 'Pat Tester')],
           },
         ],
       },
@@ -315,7 +370,12 @@ apiSuite('executive brief: facts from a seeded week', () => {
             citations: [
               goalCite(ids.arr, 'Grow ARR'),
               taskCite(ids.acme, 'Close Acme deal'),
-              { type: 'run', id: ids.pipeline, title: 'Pipeline review', url: '/app/ai-factory' },
+              {
+                type: 'run',
+                id: ids.pipeline,
+                title: 'Pipeline review',
+                url: `/app/runs/flow/${ids.pipeline}`,
+              },
               {
                 type: 'thread',
                 id: ids.patThread,
@@ -332,7 +392,7 @@ apiSuite('executive brief: facts from a seeded week', () => {
   it('writes a checked summary and the top three actions from the facts (offline engine)', () => {
     expect(brief.summary_status).toBe('checked');
     expect(brief.summary).toBe(
-      'Since the previous brief: 1 KPI moved; 2 goals are at risk; 3 tasks need you; 2 items are waiting; ' +
+      'Since the previous brief: 1 KPI moved; 2 goals are at risk; 3 tasks need you; 4 items are waiting; ' +
         '1 thread awaits your reply. Most pressing: Goal “Grow ARR” is due 2026-06-22 (in 7 days) at 40% ' +
         'progress, below the 80% expected by now.',
     );
@@ -343,8 +403,8 @@ apiSuite('executive brief: facts from a seeded week', () => {
         citations: [taskCite(ids.sendContracts, 'Send contracts')],
       },
       {
-        text: 'Answer run “Board prep”.',
-        citations: [{ type: 'run', id: ids.boardPrep, title: 'Board prep', url: '/app/ai-factory' }],
+        text: 'Decide on “Call top customers” in your inbox.',
+        citations: [inboxCite(ids.callCustomersItem, 'Call top customers')],
       },
     ]);
   });
@@ -352,8 +412,19 @@ apiSuite('executive brief: facts from a seeded week', () => {
   it('never cites a record of another tenant', () => {
     const cited = JSON.stringify([brief.sections, brief.actions]);
     expect(cited).not.toContain(ids.secret);
-    for (const word of ['Secret merger', 'Otto', 'Hidden work', 'slipping'])
+    for (const word of ['Secret merger', 'Otto', 'Hidden work', 'slipping', 'Old idea', 'Plan offsite'])
       expect(cited).not.toContain(word);
+  });
+
+  it('lists the oldest pending inbox items first, as many as asked; a delegated item waits for its delegate', async () => {
+    const two = await itemsWaitingFor(t.ctx, ceo.id, 2);
+    expect(two.map((w) => w.citation.id)).toEqual([ids.callCustomersItem, ids.boardPrepItem]);
+    expect(await itemsWaitingFor(t.ctx, peer.id, 10)).toEqual([
+      {
+        text: 'Task suggestion “Plan offsite” waits for your approval.',
+        citation: inboxCite(ids.delegatedItem, 'Plan offsite'),
+      },
+    ]);
   });
 
   it('measures the next brief from the previous one and says "Not enough data" when nothing moved', async () => {
@@ -396,7 +467,15 @@ apiSuite('executive brief: facts from a seeded week', () => {
   it("builds another person's brief from what they see: no ceo-only records", async () => {
     const theirs = await generateBrief(t.ctx, outsider.id, { trigger: 'manual', now: NOW });
     const cited = JSON.stringify(theirs.sections);
-    for (const id of [ids.arr, ids.berlin, ids.boardDeck, ids.patThread, ids.boardPrep, ids.callCustomers])
+    for (const id of [
+      ids.arr,
+      ids.berlin,
+      ids.boardDeck,
+      ids.patThread,
+      ids.boardPrepItem,
+      ids.callCustomersItem,
+      ids.draftItem,
+    ])
       expect(cited).not.toContain(id);
     expect(cited).toContain(ids.secret);
   });

@@ -1,42 +1,90 @@
+import { citationUrl, type TInboxItem } from '@cc/contract';
 import type { AppContext } from '../../platform/context.ts';
-import { runsAwaitingInputOf } from '../runs/runs.service.ts';
-import { pendingSuggestionsOf } from '../task-suggestions/task-suggestions.service.ts';
+import { threadNameFor } from '../comms/comms.service.ts';
+import { pendingItemsOf } from '../inbox/inbox.service.ts';
+import { runNamesOf } from '../runs/runs.service.ts';
 import type { FactWaiting } from './briefs.facts.ts';
 
 /**
- * "Items waiting" for the person: the one place the brief learns what waits for them. Until the
- * approvals inbox exists this is their runs awaiting an answer and their pending task suggestions;
- * when the inbox lands, point this function at it (the brief needs `{citation, text}` per item).
+ * "Items waiting" for the person: their PENDING approvals-inbox items (every kind, oldest first, at
+ * most `limit`), each cited as the inbox item so the brief's chip and action open it in the inbox.
+ * Only the reader's own pending items are read: one delegated away or already decided is not listed.
  */
 export async function itemsWaitingFor(
   ctx: AppContext,
   userId: string,
   limit: number,
 ): Promise<FactWaiting[]> {
-  const [runs, suggestions] = await Promise.all([
-    runsAwaitingInputOf(ctx, userId, limit),
-    pendingSuggestionsOf(ctx, userId, limit),
+  const items = await pendingItemsOf(ctx, userId, limit);
+  const names = await namesFor(ctx, userId, items);
+  return items.map((item) => {
+    const { subject, text } = wording(item, names);
+    return {
+      text,
+      citation: { type: 'inbox', id: item.id, title: subject, url: citationUrl('inbox', item.id) },
+    };
+  });
+}
+
+interface Names {
+  runs: Map<string, string>;
+  threads: Map<string, string | null>;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
+
+/** The run and thread names the wording uses, read in one go for all items. */
+async function namesFor(ctx: AppContext, userId: string, items: TInboxItem[]): Promise<Names> {
+  const runIds = items.flatMap((i) => {
+    const id = i.kind === 'run_input' || i.kind === 'tool_approval' ? str(i.details.run_id) : null;
+    return id ? [id] : [];
+  });
+  const threadIds = [
+    ...new Set(items.flatMap((i) => (i.kind === 'comms_draft' ? [str(i.details.thread_id) ?? ''] : []))),
+  ].filter(Boolean);
+  const [runs, threadNames] = await Promise.all([
+    runNamesOf(ctx, runIds),
+    // A delegated draft's reader may not be in the thread: no name then (the item's title speaks).
+    Promise.all(threadIds.map((id) => threadNameFor(ctx, userId, id))),
   ]);
-  const runItems: FactWaiting[] = runs
-    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
-    .map((r) => ({
-      text: `Run “${r.definition_name}” waits for your answer${r.human_prompt ? `: ${clip(r.human_prompt)}` : '.'}`,
-      citation: {
-        type: 'run',
-        id: r.id,
-        title: r.definition_name,
-        url: r.conversation_id
-          ? `/app/conversations/${encodeURIComponent(r.conversation_id)}`
-          : '/app/ai-factory',
-      },
-    }));
-  const suggestionItems: FactWaiting[] = suggestions
-    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
-    .map((s) => ({
-      text: `Task suggestion “${s.title}” waits for your approval.`,
-      citation: { type: 'suggestion', id: s.id, title: s.title, url: '/app/my-tasks#task-suggestions' },
-    }));
-  return [...runItems, ...suggestionItems].slice(0, limit);
+  return { runs, threads: new Map(threadIds.map((id, i) => [id, threadNames[i]])) };
+}
+
+/**
+ * One sentence per kind (docs/decisions.md, 2026-11-25). `subject` is the citation's title and is
+ * always part of `text`, so an action worded from the citation states no number the facts lack.
+ */
+function wording(item: TInboxItem, names: Names): { subject: string; text: string } {
+  const d = item.details;
+  switch (item.kind) {
+    case 'task_suggestion':
+      return {
+        subject: item.title,
+        text: `Task suggestion “${item.title}” waits for your approval.`,
+      };
+    case 'run_input': {
+      const subject = names.runs.get(str(d.run_id) ?? '') ?? item.title;
+      const prompt = str(d.prompt) ?? str(item.summary);
+      return { subject, text: `Run “${subject}” waits for your answer${prompt ? `: ${clip(prompt)}` : '.'}` };
+    }
+    case 'tool_approval': {
+      const subject = names.runs.get(str(d.run_id) ?? '') ?? item.title;
+      const tool = str(d.tool) ?? 'a tool';
+      const call = [str(d.method), str(d.url)].filter(Boolean).join(' ');
+      return {
+        subject,
+        text: `Run “${subject}” asks to call ${tool}${call ? ` (${clip(call)})` : ''}.`,
+      };
+    }
+    case 'comms_draft': {
+      const thread = names.threads.get(str(d.thread_id) ?? '') ?? null;
+      return thread
+        ? { subject: thread, text: `AI draft reply in “${thread}” waits for your review.` }
+        : { subject: item.title, text: `AI draft “${item.title}” waits for your review.` };
+    }
+    default:
+      return { subject: item.title, text: `“${item.title}” waits for you in your inbox.` };
+  }
 }
 
 function clip(text: string): string {

@@ -204,6 +204,16 @@ export async function senderOf(ctx: AppContext, userId: string): Promise<{ id: s
   return { id: userId, name: u ? displayName(u) : 'Unknown user' };
 }
 
+/** The thread's name as this participant sees it; null when they are not one (or it is gone). */
+export async function threadNameFor(
+  ctx: AppContext,
+  userId: string,
+  threadId: string,
+): Promise<string | null> {
+  const row = await repo.findThreadFor(ctx.db, threadId, userId);
+  return row ? (await presentRows(ctx, userId, [row]))[0].name : null;
+}
+
 /** Threads the person takes part in whose last message is someone else's and older than `before`. */
 export function threadsAwaitingReply(ctx: AppContext, userId: string, before: string, scan: number) {
   return repo.threadsAwaitingReply(ctx.db, { userId, before, scan });

@@ -6,6 +6,7 @@ import {
   INBOX_NOT_FOUND,
   type TInboxActionResponse,
   type TInboxCount,
+  type TInboxItem,
   type TInboxKind,
   type TInboxList,
 } from '@cc/contract';
@@ -108,6 +109,12 @@ export async function listInbox(
     repo.countPending(ctx.db, caller.id),
   ]);
   return { items: rows.map(presentInboxItem), total };
+}
+
+/** The person's pending items, oldest first, at most `limit` (the brief's "Waiting for you"). */
+export async function pendingItemsOf(ctx: AppContext, userId: string, limit: number): Promise<TInboxItem[]> {
+  const rows = await repo.listPendingQuery(ctx.db, userId, 0, limit).execute();
+  return rows.map(presentInboxItem);
 }
 
 export async function countInbox(ctx: AppContext, caller: AuthUser): Promise<TInboxCount> {

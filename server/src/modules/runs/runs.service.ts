@@ -427,9 +427,12 @@ export async function runStreamOptions(ctx: AppContext, caller: AuthUser, kind: 
   };
 }
 
-/** The person's runs waiting for their answer (awaiting_human_input / paused): runs are their owner's alone. */
-export function runsAwaitingInputOf(ctx: AppContext, userId: string, limit: number) {
-  return repo.runsOfUserIn(ctx.db, { userId, statuses: ['awaiting_human_input', 'paused'], limit });
+/**
+ * The names of the runs the reader's inbox items wait in (the brief's wording): the item, not the
+ * run, is the reader's (a delegated item's run is its owner's), and the item already names the run.
+ */
+export function runNamesOf(ctx: AppContext, runIds: readonly string[]) {
+  return repo.runNames(ctx.db, [...new Set(runIds)]);
 }
 
 /** The person's runs that completed in [since, until) (the brief's "why it moved" evidence). */

@@ -346,16 +346,6 @@ async function rejectOwnSuggestion(
   return rejected;
 }
 
-/** The person's pending task suggestions, newest first (the brief's "items waiting"): theirs alone. */
-export async function pendingSuggestionsOf(
-  ctx: AppContext,
-  userId: string,
-  limit: number,
-): Promise<{ id: string; title: string; created_at: string }[]> {
-  const rows = await repo.listPending(ctx.db, userId, limit);
-  return rows.map((r) => ({ id: r.id, title: r.title, created_at: r.created_at }));
-}
-
 /**
  * A task another tool proposes for the caller (the workspace's MCP server): it waits as a pending
  * suggestion for the person to review, never as a task. The same title twice is one suggestion.

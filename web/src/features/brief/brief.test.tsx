@@ -93,6 +93,37 @@ describe('Brief page', () => {
     expect(screen.getByText(/named a number that is not in the facts/)).toBeInTheDocument();
   });
 
+  it('opens a waiting item in the inbox from its action and from its chip', async () => {
+    const inbox = { type: 'inbox', id: 'i1', title: 'Call top customers', url: '/app/inbox?item=i1' };
+    const waiting = makeBrief({
+      actions: [{ text: 'Decide on “Call top customers” in your inbox.', citations: [inbox] }],
+      sections: [
+        {
+          key: 'items_waiting',
+          title: 'Waiting for you',
+          enough_data: true,
+          items: [
+            { text: 'Task suggestion “Call top customers” waits for your approval.', citations: [inbox] },
+          ],
+        },
+      ],
+    });
+    mockApi({
+      'GET /api/users/me': { body: makeUser({ user_level: 'ceo' }) },
+      'GET /api/briefs/': { body: [waiting] },
+      'GET /api/briefs/b1': { body: waiting },
+    });
+    renderApp({ path: '/app/brief', token: 'tok' });
+    const brief = await screen.findByRole('article', { name: 'Brief' });
+    expect(
+      within(brief).getByRole('link', { name: 'Decide on “Call top customers” in your inbox.' }),
+    ).toHaveAttribute('href', '/app/inbox?item=i1');
+    expect(within(brief).getByRole('link', { name: 'Inbox item: Call top customers' })).toHaveAttribute(
+      'href',
+      '/app/inbox?item=i1',
+    );
+  });
+
   it('generates a brief now and shows it', async () => {
     const fresh = makeBrief({ id: 'b2', summary: 'Fresh brief.' });
     let made = false;

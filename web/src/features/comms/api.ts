@@ -6,7 +6,7 @@ import type {
   TCommsThread,
 } from '@cc/contract';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api';
+import { api, isApiError } from '../../lib/api';
 
 export type Thread = TCommsThread;
 export type Message = TCommsMessage;
@@ -37,6 +37,8 @@ export const useThread = (id: string | null) =>
     queryKey: commsKeys.thread(id ?? ''),
     queryFn: ({ signal }) => api<Thread>(threadPath(id ?? ''), { signal }),
     enabled: Boolean(id),
+    // A thread the reader is not in (a link, a citation) is 404 at once: asking again changes nothing.
+    retry: (failures, err) => !(isApiError(err) && err.status === 404) && failures < 1,
   });
 
 export const useMessages = (id: string | null) =>

@@ -25,6 +25,9 @@ export const useFiles = (search: string) =>
     placeholderData: keepPreviousData,
   });
 
+/** One file's record (a citation link opens its preview). */
+export const readFile = (id: string) => api<TFileItem>(filePath(id));
+
 /** Uploads files in one request; `onProgress` gets 0..1 for the whole request. */
 export function uploadFiles(
   files: readonly File[],

@@ -10,7 +10,7 @@ import type {
   TToolApproval,
 } from '@cc/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api';
+import { api, isApiError } from '../../lib/api';
 
 export type RunKind = 'crew' | 'flow';
 
@@ -25,6 +25,22 @@ export const runKeys = {
 const base = (kind: RunKind) => (kind === 'crew' ? '/api/crew-runs/' : '/api/flow-runs/');
 export const runPath = (kind: RunKind, id: string) => `${base(kind)}${encodeURIComponent(id)}`;
 export const runEventsPath = (kind: RunKind, id: string) => `${runPath(kind, id)}/events`;
+
+/**
+ * Whether a run id is a crew run or a flow run (a citation names a run by id alone): its kind, or null
+ * when neither is the caller's (both answer 404).
+ */
+export async function findRunKind(id: string): Promise<RunKind | null> {
+  for (const kind of ['crew', 'flow'] as const) {
+    try {
+      await api<unknown>(runPath(kind, id));
+      return kind;
+    } catch (err) {
+      if (!(isApiError(err) && err.status === 404)) throw err;
+    }
+  }
+  return null;
+}
 
 export const inputSchemaQuery = (crewId: string) => ({
   queryKey: runKeys.inputSchema(crewId),

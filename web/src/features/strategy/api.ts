@@ -1,6 +1,7 @@
 import {
   DEFAULT_GOAL_SORT,
   GOALS_STALE_MS,
+  MAX_PAGE_SIZE,
   type TAdvice,
   type TCreateAdviceRequest,
   type TCreateGoalRequest,
@@ -93,6 +94,17 @@ function useInvalidate(key: readonly string[]) {
 /** One goal / one advice as stored now (an edit form's fresh version after a refused save). */
 export const readGoal = (id: string) => api<TGoal>(goalPath(id));
 export const readAdvice = (id: string) => api<TAdvice>(advicePath(id));
+
+/**
+ * The goal a KPI belongs to, among the goals the reader may see (completed ones included); null when
+ * none of them has it (a KPI of a hidden or deleted goal). A KPI citation opens this goal.
+ */
+export async function readGoalOfKpi(kpiId: string): Promise<TGoal | null> {
+  const goals = await api<TGoal[]>('/api/strategic-goals', {
+    query: { include_completed: true, limit: MAX_PAGE_SIZE },
+  });
+  return goals.find((g) => g.kpis.some((k) => k.id === kpiId)) ?? null;
+}
 
 export function useSaveGoal() {
   const invalidate = useInvalidate(strategyKeys.goals);

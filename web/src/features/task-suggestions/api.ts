@@ -4,7 +4,7 @@ import type {
   TGenerateSuggestionsResponse,
   TTaskSuggestion,
 } from '@cc/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryRoots } from '../../lib/queries/query-roots';
 
@@ -14,11 +14,13 @@ export const suggestionKeys = {
   list: () => [...suggestionKeys.all, 'list'] as const,
 };
 
-export const useTaskSuggestions = () =>
-  useQuery({
+export const taskSuggestionsQuery = () =>
+  queryOptions({
     queryKey: suggestionKeys.list(),
     queryFn: ({ signal }) => api<TTaskSuggestion[]>('/api/task-suggestions/', { signal }),
   });
+
+export const useTaskSuggestions = () => useQuery(taskSuggestionsQuery());
 
 export function useGenerateSuggestions() {
   const queryClient = useQueryClient();

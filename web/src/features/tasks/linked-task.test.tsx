@@ -1,5 +1,5 @@
 import type { TTask } from '@cc/contract';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
 import { mockApi } from '../../test/mock-api';
@@ -37,4 +37,18 @@ it('opens the task a link names (/app/my-tasks?task=…), as a brief citation do
   renderApp({ path: '/app/my-tasks?task=task-9', token: 'tok' });
   const dialog = await screen.findByRole('dialog');
   expect(within(dialog).getByLabelText('Title')).toHaveValue('Board deck');
+});
+
+it('a link to a task the reader cannot see shows "This record is not available", not the task', async () => {
+  mockApi({
+    'GET /api/users/me': { body: makeUser({ id: 'user-ceo', user_level: 'ceo' }) },
+    'GET /api/tasks': { body: [] },
+    'GET /api/tasks/task-x': { status: 404, body: { detail: 'Task not found' } },
+    'GET /api/organizations': { body: [] },
+    'GET /api/contacts/assignable': { body: [] },
+  });
+  const { router } = renderApp({ path: '/app/my-tasks?task=task-x', token: 'tok' });
+  expect(await screen.findByText('This record is not available')).toBeInTheDocument();
+  expect(screen.queryByRole('dialog')).toBeNull();
+  await waitFor(() => expect(router.state.location.search).toBe(''));
 });

@@ -19,8 +19,7 @@ const VERB: Record<string, (title: string) => string> = {
   goal: (t) => `Review the plan of goal “${t}”`,
   kpi: (t) => `Check in KPI “${t}”`,
   task: (t) => `Finish or re-date task “${t}”`,
-  run: (t) => `Answer run “${t}”`,
-  suggestion: (t) => `Approve or reject the suggestion “${t}”`,
+  inbox: (t) => `Decide on “${t}” in your inbox`,
   thread: (t) => `Reply in ${t}`,
 };
 

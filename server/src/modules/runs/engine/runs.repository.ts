@@ -198,22 +198,15 @@ const briefRunColumns = [
   'conversation_id',
 ] as const;
 
-/** The user's runs in one of `statuses`, newest first (runs_user_idx, per kind). */
-export async function runsOfUserIn(
-  db: Db,
-  o: { userId: string; statuses: readonly string[]; limit: number },
-): Promise<BriefRunRow[]> {
-  const kind = (k: RunKind) =>
-    db
-      .selectFrom('runs')
-      .select([...briefRunColumns])
-      .where('user_id', '=', o.userId)
-      .where('kind', '=', k)
-      .where('status', 'in', [...o.statuses])
-      .orderBy('created_at', 'desc')
-      .limit(o.limit)
-      .execute();
-  return (await Promise.all([kind('crew'), kind('flow')])).flat();
+/** Run names by id (the brief names the run an inbox item waits in; the item is the reader's). */
+export async function runNames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('runs')
+    .select(['id', 'definition_name'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.definition_name]));
 }
 
 /** The user's runs created before `until` that finished (completed) in [since, until). */

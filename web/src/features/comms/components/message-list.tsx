@@ -19,12 +19,15 @@ const timeOf = (iso: string) => {
 export function MessageList({
   messages,
   meId,
+  highlightId = null,
   canLoadEarlier,
   loadingEarlier,
   onLoadEarlier,
 }: {
   messages: Message[];
   meId: string | undefined;
+  /** The message a link names (a citation): scrolled to once it is loaded, and marked. */
+  highlightId?: string | null;
   canLoadEarlier: boolean;
   loadingEarlier: boolean;
   onLoadEarlier: () => void;
@@ -39,6 +42,15 @@ export function MessageList({
     const el = box.current;
     if (el && nearBottom.current) el.scrollTop = el.scrollHeight;
   }, [lastId]);
+
+  const highlightShown = highlightId !== null && messages.some((m) => m.id === highlightId);
+  // Runs after the follow-the-bottom scroll above, so the linked message wins (no scrollIntoView in jsdom).
+  useLayoutEffect(() => {
+    if (!highlightShown || !highlightId) return;
+    nearBottom.current = false;
+    const rows = box.current?.querySelectorAll<HTMLElement>('[data-message-id]') ?? [];
+    [...rows].find((el) => el.dataset.messageId === highlightId)?.scrollIntoView?.({ block: 'center' });
+  }, [highlightShown, highlightId]);
 
   return (
     <div
@@ -83,10 +95,13 @@ export function MessageList({
           <div
             key={m.id}
             data-testid="comms-message"
+            data-message-id={m.id}
             data-own={own ? 'true' : 'false'}
+            aria-current={m.id === highlightId || undefined}
             className={cn(
               'flex max-w-[85%] flex-col gap-0.5 sm:max-w-[70%]',
               own ? 'items-end self-end' : 'items-start self-start',
+              m.id === highlightId && 'rounded-2xl ring-2 ring-primary/70 ring-offset-2 ring-offset-card',
             )}
           >
             {!own ? <span className="px-1 text-xs text-muted-foreground">{m.sender_name}</span> : null}

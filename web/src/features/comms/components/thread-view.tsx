@@ -43,10 +43,13 @@ const isMessage = (data: unknown): data is Message =>
 export function ThreadView({
   threadId,
   meId,
+  highlightMessageId = null,
   onBack,
 }: {
   threadId: string;
   meId: string | undefined;
+  /** A message a link names: scrolled to and marked. */
+  highlightMessageId?: string | null;
   onBack: () => void;
 }) {
   const qc = useQueryClient();
@@ -157,6 +160,7 @@ export function ThreadView({
         <MessageList
           messages={messages.data ?? []}
           meId={meId}
+          highlightId={highlightMessageId}
           canLoadEarlier={earlier.more && (messages.data?.length ?? 0) >= COMMS_MESSAGES_PAGE_SIZE}
           loadingEarlier={earlier.loading}
           onLoadEarlier={() => void loadEarlier()}

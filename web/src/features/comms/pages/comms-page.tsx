@@ -10,7 +10,8 @@ import { useAuth } from '../../../lib/auth';
 import { notify } from '../../../lib/toast';
 import { cn } from '../../../lib/utils';
 import { useAssignableUsers } from '../../../lib/queries/users';
-import { commsKeys, useCreateThread, useThreads } from '../api';
+import { notifyLinkFailed } from '../../../lib/use-linked-record';
+import { commsKeys, useCreateThread, useThread, useThreads } from '../api';
 import { CreateConversationDialog } from '../components/create-conversation-dialog';
 import { ThreadList } from '../components/thread-list';
 import { ThreadView } from '../components/thread-view';
@@ -33,7 +34,18 @@ export default function CommsPage() {
   const [preparing, setPreparing] = useState(false);
   const handled = useRef<string | null>(null);
 
+  // A citation may name a message of the thread (?thread=…&message=…): it is scrolled to and marked.
+  const messageId = params.get('message');
+  const active = useThread(activeId);
+
   const select = (id: string | null) => setParams(id ? { thread: id } : {}, { replace: false });
+
+  // A link to a thread the reader is not in (404) says so and leaves the link, instead of an empty view.
+  useEffect(() => {
+    if (!activeId || !active.isError) return;
+    notifyLinkFailed('conversation', active.error);
+    setParams({}, { replace: true });
+  }, [activeId, active.isError, active.error, setParams]);
 
   // Entry points from other screens: activateThreadId, or recipientName + initialAiSuggestionText.
   useEffect(() => {
@@ -99,7 +111,13 @@ export default function CommsPage() {
           </div>
           <div className={cn('min-h-0 min-w-0 flex-1', activeId ? 'block' : 'hidden lg:block')}>
             {activeId ? (
-              <ThreadView key={activeId} threadId={activeId} meId={user?.id} onBack={() => select(null)} />
+              <ThreadView
+                key={activeId}
+                threadId={activeId}
+                meId={user?.id}
+                highlightMessageId={messageId}
+                onBack={() => select(null)}
+              />
             ) : (
               <div className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center text-muted-foreground">
                 <MessagesSquare aria-hidden="true" className="size-8" />

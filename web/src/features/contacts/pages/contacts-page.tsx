@@ -16,6 +16,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../../lib/auth';
 import { useDebounced } from '../../../lib/use-debounced';
 import { notify } from '../../../lib/toast';
+import { useLinkedRecord } from '../../../lib/use-linked-record';
 import { useStaleVersion } from '../../../lib/use-stale-version';
 import { cn } from '../../../lib/utils';
 import { useOrganizations } from '../../../lib/queries/organizations';
@@ -64,7 +65,13 @@ export default function ContactsPage() {
   // Searched on the server, a page at a time; the open contact is read from the cached list, so every
   // change shows at once.
   const list = contacts.contacts;
-  const open = list.find((c) => c.id === openId) ?? null;
+  // A citation link (?contact=<id>) opens that contact's card, even one beyond the loaded pages.
+  const [linked, setLinked] = useState<Contact | null>(null);
+  useLinkedRecord('contact', 'contact', readContact, (c) => {
+    setLinked(c);
+    setOpenId(c.id);
+  });
+  const open = list.find((c) => c.id === openId) ?? (linked?.id === openId ? linked : null);
   const myOrgs: OrganizationRef[] = (orgs.data ?? []).filter((o) => o.my_access_level !== null);
   const defaultOwnerOrgId =
     user?.organization_id && myOrgs.some((o) => o.id === user.organization_id) ? user.organization_id : null;

@@ -13,8 +13,9 @@ import { serverDetail } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { notify } from '../../../lib/toast';
 import { useDebounced } from '../../../lib/use-debounced';
+import { useLinkedRecord } from '../../../lib/use-linked-record';
 import { useOrganizations } from '../../../lib/queries/organizations';
-import { downloadFile, useDeleteFile, useFiles, useUpdateFile } from '../api';
+import { downloadFile, readFile, useDeleteFile, useFiles, useUpdateFile } from '../api';
 import { RenameDialog, ShareFileDialog } from '../components/file-dialogs';
 import { FileList } from '../components/file-list';
 import { PreviewDialog } from '../components/preview-dialog';
@@ -36,6 +37,8 @@ export default function FilesPage() {
   const [sharing, setSharing] = useState<TFileItem | null>(null);
   const [deleting, setDeleting] = useState<TFileItem | null>(null);
   const [downloadingId, setDownloadingId] = useState<string | null>(null);
+  // A citation link (?file=<id>) opens the file's preview.
+  useLinkedRecord('file', 'file', readFile, setPreviewing);
 
   const list = files.data?.pages.flat() ?? [];
 

@@ -28,14 +28,16 @@ export function InboxItemCard({ item }: { item: TInboxItem }) {
   // A run's question needs an answer: Approve opens the answer form.
   const needsInput = item.kind === 'run_input';
 
+  // mutateAsync, not mutate's callbacks: the inbox stream may reload the list and unmount this card
+  // before the answer arrives, and mutate's callbacks do not run for an unmounted card (no toast).
   const run = (a: InboxAction) =>
-    action.mutate(a, {
-      onSuccess: () => {
+    action.mutateAsync(a).then(
+      () => {
         setDialog(null);
         notify.success(DONE[a.action], item.title);
       },
-      onError: (err) => notify.error(INBOX_ACTION_FAILED, serverDetail(err)),
-    });
+      (err: Error) => notify.error(INBOX_ACTION_FAILED, serverDetail(err)),
+    );
 
   return (
     <Card>

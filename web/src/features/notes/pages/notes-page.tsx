@@ -25,6 +25,7 @@ import {
   useUpdateNote,
 } from '../api';
 import { useDebounced } from '../../../lib/use-debounced';
+import { useLinkedRecord } from '../../../lib/use-linked-record';
 import { useStaleVersion } from '../../../lib/use-stale-version';
 import { NoteCard } from '../components/note-card';
 import { type NoteDraft, NoteEditorDialog } from '../components/note-editor-dialog';
@@ -67,6 +68,9 @@ export default function NotesPage() {
     setEditing(entry);
     setEditorOpen(true);
   };
+
+  // A citation link (?note=<id>) opens the entry in the editor, as a click on Edit does.
+  useLinkedRecord('note', 'note', readNote, openEdit);
 
   const stale = useStaleVersion(readNote);
   const setOpen = (open: boolean) => {

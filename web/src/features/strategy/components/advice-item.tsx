@@ -9,6 +9,7 @@ import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
 import { formatDay } from '../../../lib/format';
+import { cn } from '../../../lib/utils';
 
 /** Long content gets Show More / Show Less even before it can be measured (and in tests). */
 const LONG_CONTENT_CHARS = 240;
@@ -19,9 +20,18 @@ interface AdviceItemProps {
   onSaveFeedback: (advice: TAdvice, feedback: string) => void;
   onEdit: (advice: TAdvice) => void;
   onDelete: (advice: TAdvice) => void;
+  /** Opened from a link (`?advice=<id>`, a citation chip): scrolled to, expanded and marked. */
+  highlighted?: boolean;
 }
 
-export function AdviceItem({ advice, feedbackPending, onSaveFeedback, onEdit, onDelete }: AdviceItemProps) {
+export function AdviceItem({
+  advice,
+  feedbackPending,
+  onSaveFeedback,
+  onEdit,
+  onDelete,
+  highlighted = false,
+}: AdviceItemProps) {
   const [expanded, setExpanded] = useState(false);
   const [overflows, setOverflows] = useState(
     advice.content.length > LONG_CONTENT_CHARS || advice.content.split('\n').length > 4,
@@ -31,6 +41,14 @@ export function AdviceItem({ advice, feedbackPending, onSaveFeedback, onEdit, on
   useEffect(() => setFeedback(advice.feedback ?? ''), [advice.feedback]);
   const title = advice.advice_title || 'Strategic advice';
   const contentId = `advice-${advice.id}-content`;
+  const itemId = `advice-${advice.id}`;
+
+  // A linked item is read in full where it stands in the list (scrollIntoView is absent in jsdom).
+  useEffect(() => {
+    if (!highlighted) return;
+    setExpanded(true);
+    document.getElementById(itemId)?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+  }, [highlighted, itemId]);
 
   // Measure the rendered markdown: the toggle appears only when the preview cuts something off.
   useLayoutEffect(() => {
@@ -46,7 +64,16 @@ export function AdviceItem({ advice, feedbackPending, onSaveFeedback, onEdit, on
   }, []);
 
   return (
-    <Card className="flex flex-col gap-3 p-4 sm:p-5" role="article" aria-label={title}>
+    <Card
+      id={itemId}
+      className={cn(
+        'flex scroll-mt-20 flex-col gap-3 p-4 sm:p-5',
+        highlighted && 'border-primary ring-2 ring-primary/60',
+      )}
+      role="article"
+      aria-label={title}
+      aria-current={highlighted || undefined}
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="flex min-w-0 flex-col gap-0.5">
           <h3 className="font-semibold break-words">{title}</h3>

@@ -15,6 +15,7 @@ import {
   type GoalFilters as Filters,
   readAdvice,
   readGoal,
+  readGoalOfKpi,
   useAdviceList,
   useDeleteAdvice,
   useDeleteGoal,
@@ -30,6 +31,7 @@ import { KpiCheckinDialog } from '../components/kpi-checkin-dialog';
 import { GoalDialog, type GoalFormValues, goalBody } from '../components/goal-dialog';
 import { GoalFilters } from '../components/goal-filters';
 import { useDebounced } from '../../../lib/use-debounced';
+import { useLinkedRecord } from '../../../lib/use-linked-record';
 import { useStaleVersion } from '../../../lib/use-stale-version';
 
 function ListSkeleton({ label }: { label: string }) {
@@ -71,6 +73,12 @@ export default function StrategyPage() {
   const [adviceDialog, setAdviceDialog] = useState<{ advice: TAdvice | null } | null>(null);
   const [deletingAdvice, setDeletingAdvice] = useState<TAdvice | null>(null);
   const [feedbackId, setFeedbackId] = useState<string | null>(null);
+  const [linkedAdvice, setLinkedAdvice] = useState<TAdvice | null>(null);
+
+  // Citation links: ?goal= and ?kpi= open the goal's dialog, ?advice= marks the item in the list.
+  useLinkedRecord('goal', 'goal', readGoal, (goal) => setGoalDialog({ goal }));
+  useLinkedRecord('kpi', 'KPI', readGoalOfKpi, (goal) => setGoalDialog({ goal }));
+  useLinkedRecord('advice', 'advice', readAdvice, setLinkedAdvice);
 
   const staleGoal = useStaleVersion(readGoal);
   const staleAdvice = useStaleVersion(readAdvice);
@@ -147,6 +155,7 @@ export default function StrategyPage() {
     if (!deletingAdvice) return;
     deleteAdvice.mutate(deletingAdvice.id, {
       onSuccess: () => {
+        if (linkedAdvice?.id === deletingAdvice.id) setLinkedAdvice(null);
         setDeletingAdvice(null);
         notify.success('Advice deleted');
       },
@@ -167,7 +176,12 @@ export default function StrategyPage() {
   };
 
   const goalList = goals.data ?? [];
-  const adviceList = advice.data ?? [];
+  const loadedAdvice = advice.data ?? [];
+  // A linked item beyond the loaded page is shown on top, so the link always shows it.
+  const adviceList =
+    linkedAdvice && !loadedAdvice.some((a) => a.id === linkedAdvice.id)
+      ? [linkedAdvice, ...loadedAdvice]
+      : loadedAdvice;
 
   return (
     <div className="flex flex-col gap-8">
@@ -238,6 +252,7 @@ export default function StrategyPage() {
               <AdviceItem
                 key={a.id}
                 advice={a}
+                highlighted={a.id === linkedAdvice?.id}
                 feedbackPending={feedbackId === a.id}
                 onSaveFeedback={onSaveFeedback}
                 onEdit={(item) => setAdviceDialog({ advice: item })}

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Sparkles } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -5,7 +6,8 @@ import { Card } from '../../../components/ui/card';
 import { useAuth } from '../../../lib/auth';
 import { assignablePeople } from '../../../lib/assignable-people';
 import { useAssignableUsers } from '../../../lib/queries/users';
-import { useTaskSuggestions } from '../api';
+import { useLinkedRecord } from '../../../lib/use-linked-record';
+import { taskSuggestionsQuery, useTaskSuggestions } from '../api';
 import { GenerateTasksButton } from './generate-tasks-button';
 import { ReviewDialog } from './review-dialog';
 
@@ -28,6 +30,14 @@ function TaskSuggestionsPanel() {
   const assignable = useAssignableUsers();
   const people = useMemo(() => assignablePeople(user, assignable.data ?? []), [user, assignable.data]);
   const [reviewing, setReviewing] = useState(false);
+  const queryClient = useQueryClient();
+  // A citation link (?suggestion=<id>, the brief's waiting items) opens the review while it is pending.
+  useLinkedRecord(
+    'suggestion',
+    'suggestion',
+    async (id) => (await queryClient.fetchQuery(taskSuggestionsQuery())).find((s) => s.id === id) ?? null,
+    () => setReviewing(true),
+  );
   const pending = suggestions.data ?? [];
   const n = pending.length;
 
