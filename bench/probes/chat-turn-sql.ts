@@ -61,7 +61,8 @@ async function main() {
   t0 = performance.now();
   const res = await turn();
   const req = mock.chatRequests()[before];
-  for (const [t, q] of log) if (t <= req.receivedAt - t0 + 1) console.log(`${t.toFixed(2).padStart(7)} ms  ${q}`);
+  for (const [t, q] of log)
+    if (t <= req.receivedAt - t0 + 1) console.log(`${t.toFixed(2).padStart(7)} ms  ${q}`);
   console.log(`model request received at ${(req.receivedAt - t0).toFixed(2)} ms; answered ${res.statusCode}`);
   if (changes) changes.onRead = null;
   const n = Number(process.env.TURNS ?? 20);

@@ -423,8 +423,14 @@ export const chat: ScenarioGroup = {
       notes.push(
         `per-chunk added latency at ${CONCURRENT_STREAMS} concurrent streams: p50 ${pct(concurrent, 50)} ms, p99 ${cP99} ms (budget ${CONCURRENT_P99_BUDGET_MS}): ${cP99 <= CONCURRENT_P99_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
           `first token of ${CONCURRENT_STREAMS} turns sent at once: p50 ${burstFirst} ms after the POST (budget ${BURST_FIRST_TOKEN_BUDGET_MS}): ${burstFirst <= BURST_FIRST_TOKEN_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
-          `of it POST → model request p50 ${pct(apps.map((a) => a.toModel ?? Number.NaN), 50)} ms, ` +
-          `model's first chunk → client p50 ${pct(apps.map((a) => a.firstChunkOut ?? Number.NaN), 50)} ms`,
+          `of it POST → model request p50 ${pct(
+            apps.map((a) => a.toModel ?? Number.NaN),
+            50,
+          )} ms, ` +
+          `model's first chunk → client p50 ${pct(
+            apps.map((a) => a.firstChunkOut ?? Number.NaN),
+            50,
+          )} ms`,
       );
     } finally {
       await server.stop();
