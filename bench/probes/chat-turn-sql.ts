@@ -73,6 +73,37 @@ async function main() {
   console.log(
     `per turn (server + mock in this process): cpu ${((used.user + used.system) / n / 1000).toFixed(2)} ms, wall ${((performance.now() - t) / n).toFixed(2)} ms`,
   );
+  // A burst: BURST turns in as many conversations at once, POST → the model request, per turn.
+  const burst = Number(process.env.BURST ?? 50);
+  const ids = await Promise.all(
+    Array.from(
+      { length: burst },
+      async () =>
+        (await app.inject({ method: 'POST', url: '/api/conversations/', headers: auth, payload: {} })).json()
+          .id as string,
+    ),
+  );
+  const start = mock.chatRequests().length;
+  const sent = performance.now();
+  const markers = ids.map((_, i) => `burst-${i}-${randomBytes(3).toString('hex')}`);
+  await Promise.all(
+    ids.map((cid, i) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/conversations/${cid}/chat`,
+        headers: auth,
+        payload: { message_text: markers[i], model: 'gpt-5-chat', context_messages: 0 },
+      }),
+    ),
+  );
+  const got = mock
+    .chatRequests()
+    .slice(start)
+    .map((r) => r.receivedAt - sent)
+    .sort((a, b) => a - b);
+  console.log(
+    `burst of ${burst}: POST → model request p50 ${got[Math.floor(got.length / 2)].toFixed(1)} ms, max ${got[got.length - 1].toFixed(1)} ms`,
+  );
   await app.close();
   await mock.close();
 }

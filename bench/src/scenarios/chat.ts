@@ -6,6 +6,7 @@ import { withLeanStream } from '../../../server/src/ai/stream/compat-chat-stream
 import { streamModelSteps } from '../../../server/src/ai/stream/model-steps.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../server/test/mock-openai.ts';
 import { measure } from '../http.ts';
+import { startMockModelProcess, type UpstreamTimes } from '../mock-model-process.ts';
 import { openSeedDb } from '../seed-db.ts';
 import { pct as rankPct, readEvents, signIn, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
@@ -176,7 +177,7 @@ async function appTurn(
   conversationId: string,
   token: string,
   stream: AppStream,
-  mock: MockOpenAI,
+  lookup: (marker: string) => Promise<UpstreamTimes>,
 ): Promise<RawTiming> {
   stream.mark();
   const marker = `bench-turn-${randomUUID()}`;
@@ -206,7 +207,7 @@ async function appTurn(
     req.end(body);
   });
   await stream.waitFor(CHUNKS);
-  const upstream = upstreamOf(mock, marker);
+  const upstream = await lookup(marker);
   const deltas = [...stream.deltas];
   return {
     first: deltas[0] - sent,
@@ -218,11 +219,17 @@ async function appTurn(
 
 /** The request a turn's marker went into; it must have streamed every chunk. */
 function upstreamOf(mock: MockOpenAI, marker: string) {
-  const upstream = mock.chatRequests().find((r) => JSON.stringify(r.body).includes(marker));
+  return streamedAll(mock.chatRequests().find((r) => JSON.stringify(r.body).includes(marker)));
+}
+
+function streamedAll<T extends UpstreamTimes>(upstream: T | null | undefined): T {
   if (!upstream || upstream.contentSentAt.length < CHUNKS)
     throw new Error('the model request of a turn was not found');
   return upstream;
 }
+
+/** A turn's model request in the in-process mock. */
+const inProcess = (mock: MockOpenAI) => async (marker: string) => upstreamOf(mock, marker);
 
 /** Raw latencies of one turn: request → first token, and per chunk its arrival − when the model wrote it. */
 interface RawTiming {
@@ -296,14 +303,62 @@ async function modelLayerTurn(mock: MockOpenAI): Promise<RawTiming> {
   return { first: arrivals[0] - sent, chunks: upstream.contentSentAt.map((at, i) => arrivals[i] - at) };
 }
 
-const script = (mock: MockOpenAI, n: number) =>
-  mock.script(
-    ...Array.from({ length: n }, () => ({
-      kind: 'text' as const,
-      chunks: Array.from({ length: CHUNKS }, (_, i) => `tok${i} `),
-      delayMs: CHUNK_DELAY_MS,
-    })),
-  );
+/** n streamed replies of CHUNKS chunks, CHUNK_DELAY_MS apart. */
+const replies = (n: number) =>
+  Array.from({ length: n }, () => ({
+    kind: 'text' as const,
+    chunks: Array.from({ length: CHUNKS }, (_, i) => `tok${i} `),
+    delayMs: CHUNK_DELAY_MS,
+  }));
+const script = (mock: MockOpenAI, n: number) => mock.script(...replies(n));
+
+async function createConversation(baseURL: string, token: string): Promise<string> {
+  const res = await fetch(`${baseURL}/api/conversations/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  return ((await res.json()) as { id: string }).id;
+}
+
+/**
+ * CONCURRENT_STREAMS turns sent at once, each in a conversation of its own followed by its stream.
+ * The model here is a process of its own (a model is another machine in production): with the mock
+ * in this process, its receipt of each request waited on this process's own work for the fifty
+ * clients, which is no part of what a user sees. A server of its own, warmed by a few turns first.
+ */
+async function burstOfTurns(email: string): Promise<RawTiming[]> {
+  const model = await startMockModelProcess();
+  const server = await startOwnServer({
+    name: 'chat-burst',
+    env: { OPENAI_BASE_URL: model.url },
+    withoutEnv: ['OPENAI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
+  });
+  const lookup = async (marker: string) => streamedAll(await model.find(marker));
+  try {
+    const token = await signIn(server.baseURL, email);
+    const warmId = await createConversation(server.baseURL, token);
+    const warm = await openAppStream(server.baseURL, warmId, token);
+    for (let i = 0; i < 5; i++) {
+      await model.script(replies(1));
+      await appTurn(server.baseURL, warmId, token, warm, lookup);
+    }
+    warm.close();
+    const ids = await Promise.all(
+      Array.from({ length: CONCURRENT_STREAMS }, () => createConversation(server.baseURL, token)),
+    );
+    const streams = await Promise.all(ids.map((cid) => openAppStream(server.baseURL, cid, token)));
+    await model.script(replies(CONCURRENT_STREAMS));
+    const apps = await Promise.all(
+      ids.map((cid, i) => appTurn(server.baseURL, cid, token, streams[i], lookup)),
+    );
+    for (const s of streams) s.close();
+    return apps;
+  } finally {
+    await server.stop();
+    await model.close();
+  }
+}
 
 export const chat: ScenarioGroup = {
   name: 'chat',
@@ -352,14 +407,7 @@ export const chat: ScenarioGroup = {
     });
     try {
       const appToken = await signIn(server.baseURL, ceo);
-      const newConversation = async () => {
-        const res = await fetch(`${server.baseURL}/api/conversations/`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${appToken}`, 'content-type': 'application/json' },
-          body: '{}',
-        });
-        return ((await res.json()) as { id: string }).id;
-      };
+      const newConversation = () => createConversation(server.baseURL, appToken);
 
       // Warm up every path.
       const warmId = await newConversation();
@@ -368,7 +416,7 @@ export const chat: ScenarioGroup = {
         script(mock, 3);
         await directTurn(mock);
         await modelLayerTurn(mock);
-        await appTurn(server.baseURL, warmId, appToken, warm, mock);
+        await appTurn(server.baseURL, warmId, appToken, warm, inProcess(mock));
       }
       warm.close();
 
@@ -382,7 +430,7 @@ export const chat: ScenarioGroup = {
         script(mock, 3);
         direct.push(await directTurn(mock));
         sdk.push(await modelLayerTurn(mock));
-        app.push(await appTurn(server.baseURL, id, appToken, stream, mock));
+        app.push(await appTurn(server.baseURL, id, appToken, stream, inProcess(mock)));
       }
       stream.close();
       const p50 = (turns: RawTiming[], of: 'first' | 'chunks') =>
@@ -406,14 +454,7 @@ export const chat: ScenarioGroup = {
           )} ms`,
       );
 
-      // 50 concurrent streams.
-      const ids = await Promise.all(Array.from({ length: CONCURRENT_STREAMS }, () => newConversation()));
-      const streams = await Promise.all(ids.map((cid) => openAppStream(server.baseURL, cid, appToken)));
-      script(mock, CONCURRENT_STREAMS);
-      const apps = await Promise.all(
-        ids.map((cid, i) => appTurn(server.baseURL, cid, appToken, streams[i], mock)),
-      );
-      for (const s of streams) s.close();
+      const apps = await burstOfTurns(ceo);
       const concurrent = apps.flatMap((a) => a.chunks.map((ms) => ms - directChunk));
       const cP99 = pct(concurrent, 99);
       const burstFirst = pct(

@@ -94,7 +94,7 @@ async function seedUsagePostgres(databaseUrl: string): Promise<void> {
         select 'bench-usage-' || lpad(s.i::text, 9, '0'), to_char(s.at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
           to_char(s.at, 'YYYY-MM-DD'), u.id, u.organization_id, (${models})[s.i % ${MODELS.length} + 1], 'openai',
           (${features})[s.i % ${FEATURES.length} + 1], null, null, null, s.input, s.output,
-          (s.input * 1250000 + s.output * 10000000 + 999999) / 1000000, 300 + (s.i % 2000), 'ok'
+          (s.input::bigint * 1250000 + s.output::bigint * 10000000 + 999999) / 1000000, 300 + (s.i % 2000), 'ok'
         from s cross join c join u on u.n = s.i % c.k`);
     }
     await db.all(`insert into usage_daily (day, user_id, organization_id, model, feature, calls, input_tokens,
