@@ -86,15 +86,19 @@ async function main() {
   const start = mock.chatRequests().length;
   const sent = performance.now();
   const markers = ids.map((_, i) => `burst-${i}-${randomBytes(3).toString('hex')}`);
+  // BURST_HTTP=1: the turns over real sockets to the listening app (else app.inject, no sockets).
+  const base = process.env.BURST_HTTP ? await app.listen({ port: 0, host: '127.0.0.1' }) : null;
   await Promise.all(
-    ids.map((cid, i) =>
-      app.inject({
+    ids.map((cid, i) => {
+      const payload = { message_text: markers[i], model: 'gpt-5-chat', context_messages: 0 };
+      if (!base)
+        return app.inject({ method: 'POST', url: `/api/conversations/${cid}/chat`, headers: auth, payload });
+      return fetch(`${base}/api/conversations/${cid}/chat`, {
         method: 'POST',
-        url: `/api/conversations/${cid}/chat`,
-        headers: auth,
-        payload: { message_text: markers[i], model: 'gpt-5-chat', context_messages: 0 },
-      }),
-    ),
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      }).then((r) => r.arrayBuffer());
+    }),
   );
   const got = mock
     .chatRequests()
