@@ -7,37 +7,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { seedIfEmpty } from '../../server/src/db/seed/demo.ts';
 import { startMockOpenAI } from '../../server/test/mock-openai.ts';
 import { DEMO_PASSWORD } from '../src/config.ts';
-
-/** TURN_SQL_TIMES=1: time every statement (better-sqlite3's Statement#run and #all) of the measured turns. */
-const times = new Map<string, { n: number; ms: number }>();
-let timing = false;
-function timeStatements() {
-  const proto = Object.getPrototypeOf(new Database(':memory:').prepare('select 1'));
-  for (const method of ['run', 'all'] as const) {
-    const original = proto[method];
-    proto[method] = function (this: { source: string }, ...args: unknown[]) {
-      if (!timing) return original.apply(this, args);
-      const t = performance.now();
-      try {
-        return original.apply(this, args);
-      } finally {
-        const e = times.get(this.source) ?? { n: 0, ms: 0 };
-        e.n++;
-        e.ms += performance.now() - t;
-        times.set(this.source, e);
-      }
-    };
-  }
-}
+import { timeStatements } from './statement-times.ts';
 
 async function main() {
-  if (process.env.TURN_SQL_TIMES) timeStatements();
+  // TURN_SQL_TIMES=1: time every statement of the measured turns, by SQL.
+  let timing = false;
+  const statements = process.env.TURN_SQL_TIMES ? timeStatements(() => timing) : null;
   const mock = await startMockOpenAI({ models: ['gpt-5-chat'] });
   const dir = mkdtempSync(path.join(tmpdir(), 'chat-probe-'));
   const config = loadConfig({
@@ -96,10 +76,7 @@ async function main() {
   for (let i = 0; i < n; i++) await turn();
   timing = false;
   const used = process.cpuUsage(cpu);
-  for (const [q, e] of [...times].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12))
-    console.log(
-      `${(e.ms / n).toFixed(3).padStart(7)} ms/turn ${String(e.n).padStart(6)}x  ${q.slice(0, 120)}`,
-    );
+  statements?.print(n, 'turn');
   console.log(
     `per turn (server + mock in this process): cpu ${((used.user + used.system) / n / 1000).toFixed(2)} ms, wall ${((performance.now() - t) / n).toFixed(2)} ms`,
   );

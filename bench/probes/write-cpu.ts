@@ -7,35 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { seedIfEmpty } from '../../server/src/db/seed/demo.ts';
 import { DEMO_PASSWORD } from '../src/config.ts';
-
-/** WRITE_SQL_TIMES=1: time every statement run (better-sqlite3's Statement#run and #all), by SQL. */
-const times = new Map<string, { n: number; ms: number }>();
-function timeStatements() {
-  const proto = Object.getPrototypeOf(new Database(':memory:').prepare('select 1'));
-  for (const method of ['run', 'all'] as const) {
-    const original = proto[method];
-    proto[method] = function (this: { source: string }, ...args: unknown[]) {
-      const t = performance.now();
-      try {
-        return original.apply(this, args);
-      } finally {
-        const e = times.get(this.source) ?? { n: 0, ms: 0 };
-        e.n++;
-        e.ms += performance.now() - t;
-        times.set(this.source, e);
-      }
-    };
-  }
-}
+import { timeStatements } from './statement-times.ts';
 
 async function main() {
-  if (process.env.WRITE_SQL_TIMES) timeStatements();
+  // WRITE_SQL_TIMES=1: time every statement of the run, by SQL.
+  const statements = process.env.WRITE_SQL_TIMES ? timeStatements() : null;
   const dir = mkdtempSync(path.join(tmpdir(), 'write-probe-'));
   const config = loadConfig({
     ...process.env,
@@ -82,10 +63,7 @@ async function main() {
   console.log(
     `POST /api/tasks/: cpu ${((used.user + used.system) / n / 1000).toFixed(3)} ms/write, wall ${((performance.now() - t) / n).toFixed(3)} ms/write, flushes ${ctx.durability?.flushes}`,
   );
-  if (process.env.WRITE_SQL_TIMES) {
-    for (const [q, e] of [...times].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12))
-      console.log(`${e.ms.toFixed(1).padStart(8)} ms ${String(e.n).padStart(6)}x  ${q.slice(0, 140)}`);
-  }
+  statements?.print(n, 'write');
   await app.close();
 }
 
