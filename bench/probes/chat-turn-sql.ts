@@ -4,14 +4,8 @@
  * Usage: npx tsx bench/probes/chat-turn-sql.ts   (a throwaway SQLite database; TURNS=20 by default)
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../../server/src/app.ts';
-import { loadConfig } from '../../server/src/config.ts';
-import { seedIfEmpty } from '../../server/src/db/seed/demo.ts';
 import { startMockOpenAI } from '../../server/test/mock-openai.ts';
-import { DEMO_PASSWORD } from '../src/config.ts';
+import { probeApp } from './probe-app.ts';
 import { timeStatements } from './statement-times.ts';
 
 async function main() {
@@ -19,27 +13,10 @@ async function main() {
   let timing = false;
   const statements = process.env.TURN_SQL_TIMES ? timeStatements(() => timing) : null;
   const mock = await startMockOpenAI({ models: ['gpt-5-chat'] });
-  const dir = mkdtempSync(path.join(tmpdir(), 'chat-probe-'));
-  const config = loadConfig({
-    ...process.env,
+  const { app, ctx, auth } = await probeApp('chat-probe', {
     OPENAI_API_KEY: 'probe',
     OPENAI_BASE_URL: mock.url,
-    DATABASE_URL: `file:${dir}/app.db`,
-    FILES_DIR: `${dir}/files`,
-    DEMO_SEED: 'true',
-    DEMO_PASSWORD,
-    JWT_SECRET: randomBytes(48).toString('base64url'),
-    LOG_LEVEL: 'warn',
   });
-  const { app, ctx } = await buildApp(config, { serveWeb: false });
-  await seedIfEmpty(ctx);
-  const tok = await app.inject({
-    method: 'POST',
-    url: '/api/auth/token',
-    payload: new URLSearchParams({ username: 'ceo@demo.example', password: DEMO_PASSWORD }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  const auth = { authorization: `Bearer ${tok.json().access_token}` };
   const conv = await app.inject({ method: 'POST', url: '/api/conversations/', headers: auth, payload: {} });
   const id = conv.json().id as string;
   const turn = () =>

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../server/src/app.ts';
+import { loadConfig } from '../../server/src/config.ts';
+import { seedIfEmpty } from '../../server/src/db/seed/demo.ts';
+import { DEMO_PASSWORD } from '../src/config.ts';
+
+/**
+ * The app in this process on a throwaway SQLite database with the demo workspace (the probes measure
+ * server CPU through app.inject), and the demo ceo's Authorization header. `env` adds settings.
+ */
+export async function probeApp(name: string, env: Record<string, string> = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: `file:${dir}/app.db`,
+    FILES_DIR: `${dir}/files`,
+    DEMO_SEED: 'true',
+    DEMO_PASSWORD,
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  const { app, ctx } = await buildApp(config, { serveWeb: false });
+  await seedIfEmpty(ctx);
+  const tok = await app.inject({
+    method: 'POST',
+    url: '/api/auth/token',
+    payload: new URLSearchParams({ username: 'ceo@demo.example', password: DEMO_PASSWORD }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  const auth = { authorization: `Bearer ${tok.json().access_token}` };
+  return { app, ctx, auth };
+}
