@@ -5,7 +5,7 @@ import { createTestApp, TEST_DB, type TestApp, type TestUser } from '../../test/
 import type { ChangeTracker } from './change-tracker.ts';
 import { cascadeReach } from './change-tracker.ts';
 
-// The tracker exists on SQLite only (PostgreSQL deployments cache nothing: see db/index.ts).
+// SQLite's tracker (PostgreSQL's change feed: pg-change-feed.test.ts).
 describe.skipIf(TEST_DB !== 'sqlite')('change tracker (SQLite)', () => {
   let t: TestApp;
   let changes: ChangeTracker;

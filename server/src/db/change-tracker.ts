@@ -1,68 +1,45 @@
 import type SQLite from 'better-sqlite3';
+import { TableClock } from './table-clock.ts';
 
 /**
- * Knows, for each table, when it last changed, so a cached read can prove it is still current: it
- * takes a {@link ChangeTracker.stamp} before reading and is current while none of the tables it read
- * changed after that stamp. Only exact where one process sees every write: the embedded SQLite
- * deployment (see docs/decisions.md, "Read cache"). Writes are reported by the tracking dialect
- * (tracking-dialect.ts) before each write statement and again when its transaction ends; a write
- * also marks every table it can change through a cascading foreign key or a trigger; and a commit by
- * another connection to the same file (PRAGMA data_version) counts as a change to everything.
+ * The SQLite deployment's {@link TableClock}: exact because one process sees every write (see
+ * docs/decisions.md, "Read cache"). Writes are reported by the tracking dialect (tracking-dialect.ts)
+ * before each write statement and again when its transaction ends; a write also marks every table it
+ * can change through a cascading foreign key or a trigger; and a commit by another connection to the
+ * same file (PRAGMA data_version) counts as a change to everything.
  */
-export class ChangeTracker {
-  private clock = 0;
-  /** The last time everything counted as changed (a schema change, an unparsed write, another process). */
-  private allChangedAt = 0;
-  private readonly changedAt = new Map<string, number>();
+export class ChangeTracker extends TableClock {
   /** Table → the tables a write to it can also change (cascades and triggers, transitively). */
   private reach: Map<string, readonly string[]> | null = null;
   private readonly dataVersion: SQLite.Statement;
   private lastDataVersion: number;
-  /** Another connection's commits are looked for once per event-loop turn (see checkOtherConnections). */
+  /** Another connection's commits are looked for once per event-loop turn (see beforeUse). */
   private checkedThisTurn = false;
   private readonly nextTurn = () => {
     this.checkedThisTurn = false;
   };
-  /** Under tests: told the SQL of every read (the response cache checks what a route reads). */
-  onRead: ((sql: string) => void) | null = null;
 
   constructor(private readonly sqlite: SQLite.Database) {
+    super();
     this.dataVersion = sqlite.prepare('pragma data_version').pluck();
     this.lastDataVersion = this.dataVersion.get() as number;
   }
 
-  /** The current time; take it before the reads a cached value is made from. */
-  stamp(): number {
-    this.checkOtherConnections();
-    return this.clock;
-  }
+  readonly needsSync = false;
 
-  /** True while none of `tables` changed after `stamp`. */
-  unchangedSince(stamp: number, tables: readonly string[]): boolean {
-    this.checkOtherConnections();
-    if (this.allChangedAt > stamp) return false;
-    for (const t of tables) if ((this.changedAt.get(t) ?? 0) > stamp) return false;
-    return true;
-  }
-
-  /** A write to these tables (and whatever they cascade into); 'all' when the tables are unknown. */
-  changed(tables: Iterable<string> | 'all'): void {
-    const now = ++this.clock;
-    if (tables === 'all') {
-      this.allChangedAt = now;
-      return;
-    }
-    const reach = this.reachMap();
-    for (const t of tables) {
-      this.changedAt.set(t, now);
-      for (const r of reach.get(t) ?? []) this.changedAt.set(r, now);
-    }
+  sync(): null {
+    return null;
   }
 
   /** The schema changed: everything counts as changed and the cascade map is read again. */
-  schemaChanged(): void {
+  override schemaChanged(): void {
     this.reach = null;
-    this.changed('all');
+    super.schemaChanged();
+  }
+
+  protected override alsoChanged(table: string): readonly string[] {
+    this.reach ??= cascadeReach(this.sqlite);
+    return this.reach.get(table) ?? [];
   }
 
   /**
@@ -70,7 +47,7 @@ export class ChangeTracker {
    * turn's check (a commit by another process during the turn is as if it came a moment later). A
    * value read after such a commit carries an earlier stamp, so the next turn's check drops it.
    */
-  private checkOtherConnections() {
+  protected override beforeUse() {
     if (this.checkedThisTurn) return;
     this.checkedThisTurn = true;
     setImmediate(this.nextTurn);
@@ -79,11 +56,6 @@ export class ChangeTracker {
       this.lastDataVersion = v;
       this.schemaChanged();
     }
-  }
-
-  private reachMap(): Map<string, readonly string[]> {
-    this.reach ??= cascadeReach(this.sqlite);
-    return this.reach;
   }
 }
 

@@ -6,7 +6,9 @@ import pg from 'pg';
 import type { DbConfig } from '../config.ts';
 import { ChangeTracker } from './change-tracker.ts';
 import { type SyncFn, WalDurability } from './durability.ts';
+import { PgChangeFeed } from './pg-change-feed.ts';
 import { withStatementCache } from './sqlite-statements.ts';
+import type { TableClock } from './table-clock.ts';
 import { trackingDialect } from './tracking-dialect.ts';
 import type { Database } from './types.ts';
 
@@ -17,11 +19,11 @@ export interface DbHandle {
   db: Db;
   dialect: Dialect;
   /**
-   * When each table last changed, for reads cached in this process. Only on SQLite: there one process
-   * sees every write (another process's commit counts as a change to everything); PostgreSQL is the
-   * scale-out deployment, where other instances write unseen, so nothing is cached there.
+   * When each table last changed, for reads cached in this process: on SQLite from the writes this
+   * process makes (another process's commit counts as a change to everything), on PostgreSQL from the
+   * database's change log, which sees every instance's commits (see PgChangeFeed).
    */
-  changes: ChangeTracker | null;
+  changes: TableClock;
   /**
    * SQLite's group commit (see {@link WalDurability}): readers await `settled()` before showing what
    * they read. Null on PostgreSQL (its commits are durable when they return) and in memory.
@@ -47,8 +49,13 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
     pool.on('connect', (client) => {
       client.on('error', () => {});
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', changes: null, durability: null, close: () => db.destroy() };
+    const changes = new PgChangeFeed(pool);
+    const db = new Kysely<Database>({ dialect: trackingDialect(new PostgresDialect({ pool }), changes) });
+    const close = async () => {
+      changes.close();
+      await db.destroy();
+    };
+    return { db, dialect: 'postgres', changes, durability: null, close };
   }
   if (cfg.file !== ':memory:') mkdirSync(path.dirname(cfg.file), { recursive: true });
   const sqlite = new SQLite(cfg.file);

@@ -7,7 +7,7 @@ import type {
   QueryResult,
   TransactionSettings,
 } from 'kysely';
-import type { ChangeTracker } from './change-tracker.ts';
+import type { TableClock } from './table-clock.ts';
 import type { WalDurability } from './durability.ts';
 
 /**
@@ -75,7 +75,7 @@ class TrackingConnection implements DatabaseConnection {
 
   constructor(
     readonly inner: DatabaseConnection,
-    private readonly changes: ChangeTracker,
+    private readonly changes: TableClock,
     private readonly durability: WalDurability | null,
   ) {}
 
@@ -143,7 +143,7 @@ class TrackingDriver implements Driver {
 
   constructor(
     private readonly inner: Driver,
-    private readonly changes: ChangeTracker,
+    private readonly changes: TableClock,
     private readonly durability: WalDurability | null,
   ) {
     // Savepoints run inside the transaction; its end marks what they wrote.
@@ -213,12 +213,12 @@ class TrackingDriver implements Driver {
 }
 
 /**
- * A dialect whose driver reports every write to `changes` (see {@link ChangeTracker}) and, with
+ * A dialect whose driver reports every write to `changes` (see {@link TableClock}) and, with
  * `durability`, makes each caller that committed a write wait until it is on disk (see {@link WalDurability}).
  */
 export function trackingDialect(
   inner: Dialect,
-  changes: ChangeTracker,
+  changes: TableClock,
   durability: WalDurability | null = null,
 ): Dialect {
   return {

@@ -20,6 +20,7 @@ describe('isDatabaseUnavailable', () => {
     ['the WAL flush failed', withCode('EIO')],
     ['a closed SQLite handle', new TypeError('The database connection is not open')],
     ['a destroyed Kysely driver', new Error('driver has already been destroyed')],
+    ['an ended pg pool', new Error('Cannot use a pool after calling end on the pool')],
     ['wrapped in a cause', new Error('query failed', { cause: withCode('ECONNREFUSED') })],
     ['inside an AggregateError', new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')])],
   ])('%s: yes', (_name, err) => {

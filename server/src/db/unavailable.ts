@@ -34,6 +34,8 @@ const PG_MESSAGES = [
   'timeout exceeded when trying to connect',
   'Client was closed and is not queryable',
   'Connection terminated due to connection timeout',
+  // The pool itself after it was ended (shutdown), asked directly (the read cache's change feed).
+  'Cannot use a pool after calling end on the pool',
 ];
 
 /** File system errors of the SQLite WAL flush (server/src/db/durability.ts). */

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.ts';
-import type { ChangeTracker } from '../db/change-tracker.ts';
+import type { TableClock } from '../db/table-clock.ts';
 import type { WalDurability } from '../db/durability.ts';
 import type { Db, Dialect } from '../db/index.ts';
 import type { LoginGuard } from './auth/login-guard.ts';
@@ -13,7 +13,7 @@ export interface AppContext {
   db: Db;
   dialect: Dialect;
   /** When tables last changed, for reads cached in this process (null: nothing is cached). */
-  changes: ChangeTracker | null;
+  changes: TableClock | null;
   /** SQLite's group commit: what is read is shown only once it is on disk (null: nothing to wait for). */
   durability: WalDurability | null;
   config: AppConfig;

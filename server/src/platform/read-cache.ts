@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ChangeTracker } from '../db/change-tracker.ts';
+import type { TableClock } from '../db/table-clock.ts';
 
 interface Entry<V> {
   stamp: number;
@@ -10,7 +10,7 @@ interface Entry<V> {
 
 /**
  * Values read from the database, each kept with the stamp taken before it was read and the tables it
- * was read from, and used only while none of those tables changed since (see ChangeTracker). Least
+ * was read from, and used only while none of those tables changed since (see TableClock). Least
  * recently used entries go first once the byte budget is spent; a stale entry is dropped when found.
  */
 export class ReadCache<V> {
@@ -18,7 +18,7 @@ export class ReadCache<V> {
   private bytes = 0;
 
   constructor(
-    private readonly changes: ChangeTracker,
+    private readonly changes: TableClock,
     private readonly maxBytes: number,
   ) {}
 

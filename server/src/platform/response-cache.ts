@@ -1,13 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import type { ChangeTracker } from '../db/change-tracker.ts';
+import type { TableClock } from '../db/table-clock.ts';
 import { ReadCache } from './read-cache.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * A GET whose 200 body depends only on the caller and the URL, read from these tables: the body
-     * is kept per caller and URL and served again while none of them changed (see ChangeTracker).
+     * is kept per caller and URL and served again while none of them changed (see TableClock).
      * `users` is always added: the caller's own row (their level) shapes every response.
      */
     cache?: readonly string[];
@@ -35,11 +35,19 @@ const TABLE_REF = /\b(?:from|join)\s+["`]?([A-Za-z_]\w*)/g;
 /**
  * Serves the JSON body of a `config.cache` GET route from memory while every table it was read from
  * is unchanged since it was read. The stamp is taken when the request arrives, before authentication
- * reads the caller, so nothing read for the response predates it. Only where the database reports
- * its changes (SQLite); a no-op otherwise.
+ * reads the caller, so nothing read for the response predates it. On PostgreSQL the request first
+ * learns what other instances committed (PgChangeFeed).
  */
-export function registerResponseCache(app: FastifyInstance, changes: ChangeTracker | null, bytes: number) {
+export function registerResponseCache(app: FastifyInstance, changes: TableClock | null, bytes: number) {
   if (!changes || bytes <= 0) return;
+  if (changes.needsSync) {
+    // PostgreSQL: before any stamp (this route's, the session lookup's), learn what every instance
+    // committed up to now, so nothing written before this request arrived is served stale.
+    app.addHook('onRequest', (req, _reply, done) => {
+      if (!req.url.startsWith('/api/')) return done();
+      (changes.sync() as Promise<void>).then(() => done(), done);
+    });
+  }
   // Pages get most of the budget; sessions have the rest (authenticate.ts).
   // Bodies are kept encoded: a hit writes the bytes as they are.
   const cache = new ReadCache<Buffer>(changes, Math.floor((bytes * 15) / 16));
@@ -81,6 +89,12 @@ export function registerResponseCache(app: FastifyInstance, changes: ChangeTrack
   app.addHook('preHandler', async (req, reply) => {
     const pending = (req as CachingRequest)[kPending];
     if (!pending || !req.user) return;
+    if (VERIFY) {
+      const unlogged = pending.tables.filter((t) => !changes.caches(t));
+      if (unlogged.length) {
+        throw new Error(`${req.routeOptions.url} caches ${unlogged.join(', ')}, whose writes are not logged`);
+      }
+    }
     pending.key = `${req.user.id}\n${req.url}`;
     const body = cache.get(pending.key);
     reply.header('x-cache', body === undefined ? 'miss' : 'hit');

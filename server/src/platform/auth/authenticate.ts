@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ChangeTracker } from '../../db/change-tracker.ts';
+import type { TableClock } from '../../db/table-clock.ts';
 import type { Db } from '../../db/index.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { ReadCache, readThrough } from '../read-cache.ts';
@@ -59,7 +59,7 @@ export interface SessionReader {
   cache: ReadCache<SessionUser> | null;
 }
 
-export function sessionReader(db: Db, signer: TokenSigner, changes: ChangeTracker | null, bytes: number) {
+export function sessionReader(db: Db, signer: TokenSigner, changes: TableClock | null, bytes: number) {
   // A session row with its user is about 300 bytes; sessions take a sixteenth of the budget.
   const cache = changes && bytes > 0 ? new ReadCache<SessionUser>(changes, Math.ceil(bytes / 16)) : null;
   return { db, signer, cache } satisfies SessionReader;

@@ -110,4 +110,26 @@ describe.runIf(pgReady)('two server instances on one PostgreSQL database', () =>
     ]);
     resumed.close();
   }, 60_000);
+  it("a cached page on one instance shows the other instance's write on the next request, and a sign-out ends the session on both", async () => {
+    const token = await signIn(a.url, admin.email, admin.password);
+    const task = await call(a.url, 'POST', '/api/tasks/', token, { title: 'Written on A' });
+    const listOnB = async () => {
+      const res = await fetch(`${b.url}/api/tasks/`, { headers: { authorization: `Bearer ${token}` } });
+      const body = res.ok ? ((await res.json()) as { id: string; title: string }[]) : [];
+      return { status: res.status, cache: res.headers.get('x-cache'), body };
+    };
+    await listOnB();
+    const cached = await listOnB();
+    expect(cached.cache).toBe('hit');
+    expect(cached.body.find((x) => x.id === task.id)?.title).toBe('Written on A');
+
+    await call(a.url, 'PUT', `/api/tasks/${task.id}`, token, { title: 'Renamed on A' });
+    const fresh = await listOnB();
+    expect(fresh.cache).toBe('miss');
+    expect(fresh.body.find((x) => x.id === task.id)?.title).toBe('Renamed on A');
+
+    // The session was cached on B too; signing out through A ends it there at once.
+    await call(a.url, 'POST', '/api/auth/logout', token);
+    expect((await listOnB()).status).toBe(401);
+  }, 60_000);
 });
