@@ -24,6 +24,7 @@ import * as m0020 from './0020_api_keys.ts';
 import * as m0021 from './0021_oidc.ts';
 import * as m0022 from './0022_search_statistics.ts';
 import * as m0023 from './0023_mcp_tools.ts';
+import * as m0025 from './0025_pg_list_plans.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0021_oidc': m0021,
   '0022_search_statistics': m0022,
   '0023_mcp_tools': m0023,
+  '0025_pg_list_plans': m0025,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
