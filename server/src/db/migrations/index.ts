@@ -25,6 +25,7 @@ import * as m0021 from './0021_oidc.ts';
 import * as m0022 from './0022_search_statistics.ts';
 import * as m0023 from './0023_mcp_tools.ts';
 import * as m0024 from './0024_read_changes.ts';
+import * as m0025 from './0025_pg_list_plans.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0022_search_statistics': m0022,
   '0023_mcp_tools': m0023,
   '0024_read_changes': m0024,
+  '0025_pg_list_plans': m0025,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -198,15 +198,17 @@ export function findGoal(db: Db, id: string) {
   return selectGoals(db).where('strategic_goals.id', '=', id).executeTakeFirst();
 }
 
-const kpisQuery = preparedQuery((db, p: { ids: string[]; max: number }) =>
+/** The KPIs of a page of goals, as built for these values (the query-plan tests read it). */
+export const listKpisQuery = (db: Db, p: { ids: string[]; max: number }) =>
   db
     .selectFrom('goal_kpis')
     .selectAll()
     .where('goal_id', 'in', p.ids)
     .orderBy('goal_id')
     .orderBy('position')
-    .limit(p.max),
-);
+    .limit(p.max);
+
+const kpisQuery = preparedQuery(listKpisQuery);
 
 /** The KPIs of these goals in their saved order (at most `perGoal` each; read for every page: prepared). */
 export function listKpis(db: Db, goalIds: readonly string[], perGoal: number): Promise<GoalKpisTable[]> {
