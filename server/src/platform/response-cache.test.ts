@@ -95,6 +95,16 @@ apiSuite('response cache', () => {
 describe('response cache checks under tests', () => {
   let app: FastifyInstance;
   let sqlite: SQLite.Database;
+  let gate: Promise<void> = Promise.resolve();
+  let open: () => void = () => {};
+  const closeGate = () => {
+    gate = new Promise((r) => {
+      open = r;
+    });
+  };
+  const ticks = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+  };
 
   beforeAll(async () => {
     sqlite = new SQLite(':memory:');
@@ -125,6 +135,12 @@ describe('response cache checks under tests', () => {
     app.get('/undeclared', { config: { cache: ['items'] } }, async () =>
       db.selectFrom('notes').select('body').execute(),
     );
+    // Reads the page, then holds it until the test opens the gate (to line requests up behind it).
+    app.get('/held-items', { config: { cache: ['items'] } }, async () => {
+      const rows = await db.selectFrom('items').select('name').execute();
+      await gate;
+      return rows;
+    });
     app.post('/items', async () => {
       await db.insertInto('items').values({ name: 'second' }).execute();
       return { ok: true };
@@ -149,6 +165,33 @@ describe('response cache checks under tests', () => {
     const res = await app.inject({ url: '/undeclared' });
     expect(res.statusCode).toBe(500);
     expect(res.json().message).toBe('/undeclared read notes, not in its config.cache tables');
+  });
+
+  it('requests that miss a page while it is being read wait for that read instead of reading it too', async () => {
+    await app.inject({ method: 'POST', url: '/items' });
+    closeGate();
+    const all = Array.from({ length: 4 }, () => app.inject({ url: '/held-items' }));
+    await ticks(20);
+    open();
+    const res = await Promise.all(all);
+    expect(res.map((r) => r.headers['x-cache']).sort()).toEqual(['hit', 'hit', 'hit', 'miss']);
+    expect(new Set(res.map((r) => r.body)).size).toBe(1);
+  });
+
+  it('a write during that read sends the waiting requests to the database for the new page', async () => {
+    await app.inject({ method: 'POST', url: '/items' });
+    closeGate();
+    const first = app.inject({ url: '/held-items' });
+    await ticks(20);
+    const behind = [app.inject({ url: '/held-items' }), app.inject({ url: '/held-items' })];
+    await ticks(20);
+    await app.inject({ method: 'POST', url: '/items' });
+    open();
+    const before = (await first).json() as unknown[];
+    for (const r of await Promise.all(behind)) {
+      expect(r.headers['x-cache']).toBe('miss');
+      expect((r.json() as unknown[]).length).toBe(before.length + 1);
+    }
   });
 
   it('a stale hit fails (a write that bypassed the data layer)', async () => {

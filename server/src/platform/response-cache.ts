@@ -25,7 +25,12 @@ interface Pending {
   expected?: Buffer;
   /** Under tests: the tables the handler read. */
   reads?: Set<string>;
+  /** This request is the one reading its key's page: tells the requests waiting for it (see preHandler). */
+  finish?: () => void;
 }
+
+/** The longest a request waits for another's read of the same page before reading it itself. */
+const WAIT_FOR_READER_MS = 1000;
 
 const kPending = Symbol('responseCache');
 type CachingRequest = FastifyRequest & { [kPending]?: Pending };
@@ -51,6 +56,9 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
   // Pages get most of the budget; sessions have the rest (authenticate.ts).
   // Bodies are kept encoded: a hit writes the bytes as they are.
   const cache = new ReadCache<Buffer>(changes, Math.floor((bytes * 15) / 16));
+  // Pages being read now, by key. When a write invalidates a busy page, the requests behind the first
+  // miss wait for its read and look again instead of all reading the same page at once.
+  const reading = new Map<string, Promise<void>>();
   const reads = VERIFY ? new AsyncLocalStorage<Set<string>>() : null;
   if (reads) {
     changes.onRead = (sql) => {
@@ -95,8 +103,30 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
         throw new Error(`${req.routeOptions.url} caches ${unlogged.join(', ')}, whose writes are not logged`);
       }
     }
-    pending.key = `${req.user.id}\n${req.url}`;
-    const body = cache.get(pending.key);
+    const key = `${req.user.id}\n${req.url}`;
+    pending.key = key;
+    let body = cache.get(key);
+    const under = body === undefined ? reading.get(key) : undefined;
+    if (under) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([under, new Promise((r) => (timer = setTimeout(r, WAIT_FOR_READER_MS)))]);
+      clearTimeout(timer);
+      // Kept only if still current (ReadCache.set / get): a write seen since makes this a miss too.
+      body = cache.get(key);
+    }
+    if (body === undefined && !reading.has(key)) {
+      let resolve: () => void = () => {};
+      const done = new Promise<void>((r) => {
+        resolve = r;
+      });
+      reading.set(key, done);
+      pending.finish = () => {
+        if (reading.get(key) === done) reading.delete(key);
+        resolve();
+      };
+      // Whatever becomes of this request (an error, a closed connection), the waiters go on.
+      reply.raw.once('close', pending.finish);
+    }
     reply.header('x-cache', body === undefined ? 'miss' : 'hit');
     if (body === undefined) return;
     if (VERIFY) {
@@ -110,6 +140,15 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
 
   app.addHook('onSend', async (req, reply, payload) => {
     const pending = (req as CachingRequest)[kPending];
+    try {
+      return keep(req, reply, payload, pending);
+    } finally {
+      pending?.finish?.();
+    }
+  });
+
+  /** Keeps a fresh 200 body (and, under tests, checks it); returns the payload to send. */
+  function keep(req: FastifyRequest, reply: FastifyReply, payload: unknown, pending: Pending | undefined) {
     if (!pending?.key || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     if (pending.reads) {
       const undeclared = [...pending.reads].filter((t) => !pending.tables.includes(t));
@@ -129,5 +168,5 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
     }
     cache.set(pending.key, pending.stamp, pending.tables, body, body.length);
     return body;
-  });
+  }
 }
