@@ -70,7 +70,6 @@ export async function reserveSpend(
   const refusedKey = await ctx.db
     .transaction()
     .execute(async (trx) => {
-      await repo.ensureCounters(trx, keys, month);
       for (const key of keys) {
         if (!(await repo.reserve(trx, key, month, micros))) {
           // Undo the reservations made so far: the transaction's rollback does it.

@@ -80,24 +80,18 @@ export function findCounter(db: Db, scopeKey: string, month: string) {
 }
 
 /**
- * Makes sure each scope has its counter row for `month` (one statement for all of them): a volatile
- * write like the reservation that follows (see {@link reserve}).
- */
-export async function ensureCounters(q: Q, scopeKeys: readonly string[], month: string): Promise<void> {
-  const rows = sql.join(scopeKeys.map((k) => sql`(${k}, ${month}, 0, 0, 0)`));
-  await sql`insert into usage_counters (scope_key, month, used_micros, reserved_micros, warned)
-    values ${rows} on conflict (scope_key, month) do nothing ${sql.raw(VOLATILE_WRITE)}`.execute(q);
-}
-
-/**
- * Reserves `micros` on a scope's counter for `month` (made by {@link ensureCounters}) when its budget
- * allows it: a conditional UPDATE, so concurrent reservations (on either engine: PostgreSQL re-checks
- * the condition on the locked row) never together pass the budget. A scope without a budget always
- * reserves (its spend is still counted). False when the budget is reached or would be exceeded.
+ * Reserves `micros` on a scope's counter for `month` when its budget allows it: a conditional UPDATE,
+ * so concurrent reservations (on either engine: PostgreSQL re-checks the condition on the locked row)
+ * never together pass the budget. A scope without a budget always reserves (its spend is still counted).
+ * False when the budget is reached or would be exceeded.
  */
 export async function reserve(q: Q, scopeKey: string, month: string, micros: number): Promise<boolean> {
   // Volatile writes: a reservation lost in a crash frees its hold, and a restart clears them anyway
   // (clearReservations); the call's first token does not wait for a disk flush.
+  await sql`insert into usage_counters (scope_key, month, used_micros, reserved_micros, warned)
+    values (${scopeKey}, ${month}, 0, 0, 0) on conflict (scope_key, month) do nothing ${sql.raw(VOLATILE_WRITE)}`.execute(
+    q,
+  );
   const limit = sql`(select b.monthly_micros from usage_budgets b where b.scope_key = ${scopeKey})`;
   const r = await sql<{
     scope_key: string;
