@@ -4,9 +4,29 @@
  * Usage: npx tsx bench/probes/chat-turn-sql.ts   (a throwaway SQLite database; TURNS=20 by default)
  */
 import { randomBytes } from 'node:crypto';
+import { subscribe } from 'node:diagnostics_channel';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { startMockOpenAI } from '../../server/test/mock-openai.ts';
 import { probeApp } from './probe-app.ts';
 import { timeStatements } from './statement-times.ts';
+
+/**
+ * CPU time of this process's main thread in µs (Linux schedstat: nanoseconds on the CPU), so helper
+ * threads (GC, the libuv pool's fsyncs) and other processes on a loaded machine weigh less than in
+ * process.cpuUsage(); elsewhere process.cpuUsage().
+ */
+const mainThreadCpu = (() => {
+  const file = `/proc/self/task/${process.pid}/schedstat`;
+  try {
+    readFileSync(file, 'utf8');
+    return () => Number(readFileSync(file, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return () => {
+      const u = process.cpuUsage();
+      return u.user + u.system;
+    };
+  }
+})();
 
 async function main() {
   // TURN_SQL_TIMES=1: time every statement of the measured turns, by SQL.
@@ -47,16 +67,39 @@ async function main() {
   console.log(`model request received at ${(req.receivedAt - t0).toFixed(2)} ms; answered ${res.statusCode}`);
   if (changes) changes.onRead = null;
   const n = Number(process.env.TURNS ?? 20);
+  // The setup of a turn: from its POST to its model request leaving the app (the moment the app's
+  // HTTP client creates it), in CPU; and each setup's bounds on the monotonic clock a --cpu-prof
+  // profile's timestamps use (µs), for TURN_WINDOWS_FILE.
+  let setupFrom: NodeJS.CpuUsage | null = null;
+  let setupCpu = 0;
+  const windows: [bigint, bigint][] = [];
+  subscribe('http.client.request.start', (m) => {
+    const path = (m as { request: { path: string } }).request.path;
+    if (!setupFrom || !path.endsWith('/chat/completions')) return;
+    const used = process.cpuUsage(setupFrom);
+    setupCpu += used.user + used.system;
+    setupFrom = null;
+    windows[windows.length - 1][1] = process.hrtime.bigint() / 1000n;
+  });
   const cpu = process.cpuUsage();
+  const mainCpu = mainThreadCpu();
   const t = performance.now();
   timing = true;
-  for (let i = 0; i < n; i++) await turn();
+  for (let i = 0; i < n; i++) {
+    windows.push([process.hrtime.bigint() / 1000n, 0n]);
+    setupFrom = process.cpuUsage();
+    await turn();
+  }
   timing = false;
   const used = process.cpuUsage(cpu);
+  const usedMain = mainThreadCpu() - mainCpu;
   statements?.print(n, 'turn');
   console.log(
-    `per turn (server + mock in this process): cpu ${((used.user + used.system) / n / 1000).toFixed(2)} ms, wall ${((performance.now() - t) / n).toFixed(2)} ms`,
+    `per turn (server + mock in this process): cpu ${((used.user + used.system) / n / 1000).toFixed(2)} ms (main thread ${(usedMain / n / 1000).toFixed(2)} ms), wall ${((performance.now() - t) / n).toFixed(2)} ms`,
   );
+  console.log(`setup per turn (POST → model request leaves): cpu ${(setupCpu / n / 1000).toFixed(2)} ms`);
+  if (process.env.TURN_WINDOWS_FILE)
+    writeFileSync(process.env.TURN_WINDOWS_FILE, windows.map(([a, b]) => `${a} ${b}`).join('\n'));
   // A burst: BURST turns in as many conversations at once, POST → the model request, per turn.
   const burst = Number(process.env.BURST ?? 50);
   const ids = await Promise.all(

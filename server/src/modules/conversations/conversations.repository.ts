@@ -59,12 +59,16 @@ export async function insertConversation(db: Db, row: ConversationsTable): Promi
   await db.insertInto('conversations').values(row).execute();
 }
 
-export async function updateConversation(
-  db: Db,
-  id: string,
-  set: Partial<Pick<ConversationsTable, 'name' | 'updated_at'>>,
-): Promise<void> {
-  await db.updateTable('conversations').set(set).where('id', '=', id).execute();
+type ConversationSet = Partial<Pick<ConversationsTable, 'name' | 'updated_at'>>;
+
+const conversationUpdate = preparedQuery((db, p: ConversationSet & { id: string }) => {
+  const { id, ...set } = p;
+  return db.updateTable('conversations').set(set).where('id', '=', id);
+});
+
+/** Changes a conversation (every chat turn touches its updated_at: prepared). */
+export async function updateConversation(db: Db, id: string, set: ConversationSet): Promise<void> {
+  await conversationUpdate(db, { ...set, id });
 }
 
 export async function deleteConversation(db: Db, id: string): Promise<void> {
@@ -76,33 +80,41 @@ export async function deleteConversation(db: Db, id: string): Promise<void> {
 
 export type NewMessage = Omit<ConversationMessagesTable, 'position' | 'seq'>;
 
+// The writes of every chat turn are prepared (built and compiled once per shape, see preparedQuery):
+// building them with Kysely on each turn was a large share of a turn's CPU (issue 18's burst).
+const messageInsert = preparedQuery((db, p: NewMessage) =>
+  db
+    .insertInto('conversation_messages')
+    .values({ ...p, seq: nextSeq(db) })
+    .returning(['position', 'seq']),
+);
+
 /** Inserts a message with the next cursor; returns its position and seq. */
 export async function insertMessage(db: Db, row: NewMessage): Promise<{ position: number; seq: number }> {
-  const out = await db
-    .insertInto('conversation_messages')
-    .values({ ...row, seq: nextSeq(db) })
-    .returning(['position', 'seq'])
-    .executeTakeFirstOrThrow();
+  const [out] = await messageInsert(db, { ...row });
+  if (!out) throw new Error('conversation message not inserted');
   return { position: Number(out.position), seq: Number(out.seq) };
 }
 
-/** Changes a message and moves it to the end of the stream (a new cursor), so streams re-send it. */
-export async function updateMessage(
-  db: Db,
-  id: string,
-  set: Partial<
-    Pick<
-      ConversationMessagesTable,
-      'text' | 'status' | 'model' | 'input_tokens' | 'output_tokens' | 'error' | 'updated_at' | 'citations'
-    >
-  >,
-): Promise<number | null> {
-  const row = await db
+type MessageSet = Partial<
+  Pick<
+    ConversationMessagesTable,
+    'text' | 'status' | 'model' | 'input_tokens' | 'output_tokens' | 'error' | 'updated_at' | 'citations'
+  >
+>;
+
+const messageUpdate = preparedQuery((db, p: MessageSet & { id: string }) => {
+  const { id, ...set } = p;
+  return db
     .updateTable('conversation_messages')
     .set({ ...set, seq: nextSeq(db) })
     .where('id', '=', id)
-    .returning('seq')
-    .executeTakeFirst();
+    .returning('seq');
+});
+
+/** Changes a message and moves it to the end of the stream (a new cursor), so streams re-send it. */
+export async function updateMessage(db: Db, id: string, set: MessageSet): Promise<number | null> {
+  const [row] = await messageUpdate(db, { ...set, id });
   return row ? Number(row.seq) : null;
 }
 
@@ -206,14 +218,20 @@ export async function contextMessages(
   beforePosition?: number,
 ) {
   if (count <= 0) return [];
-  let q = db
-    .selectFrom('conversation_messages')
-    .select(['sender', 'text', 'status'])
-    .where('conversation_id', '=', conversationId);
-  if (beforePosition !== undefined) q = q.where('position', '<', beforePosition);
-  const rows = await q.orderBy('position', 'desc').limit(count).execute();
+  const rows = await contextQuery(db, { conversationId, count, beforePosition: beforePosition ?? null });
   return rows.reverse();
 }
+
+const contextQuery = preparedQuery(
+  (db, p: { conversationId: string; count: number; beforePosition: number | null }) => {
+    let q = db
+      .selectFrom('conversation_messages')
+      .select(['sender', 'text', 'status'])
+      .where('conversation_id', '=', p.conversationId);
+    if (p.beforePosition !== null) q = q.where('position', '<', p.beforePosition);
+    return q.orderBy('position', 'desc').limit(p.count);
+  },
+);
 
 /** Whether a reply of this conversation is still being written. */
 export async function hasStreamingReply(db: Db, conversationId: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { FilesTable } from '../../db/types.ts';
 import { visibleFiles } from './files.policy.ts';
@@ -130,15 +131,14 @@ export async function replaceShares(db: Db, fileId: string, orgIds: readonly str
   }
 }
 
-/** Whether any file was attached in this conversation (one probe of files_conversation_idx). */
+const conversationFileProbe = preparedQuery((db, p: { conversationId: string }) =>
+  db.selectFrom('files').select('files.id').where('files.conversation_id', '=', p.conversationId).limit(1),
+);
+
+/** Whether any file was attached in this conversation (one probe of files_conversation_idx; prepared: every chat turn asks). */
 export async function hasConversationFiles(db: Db, conversationId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('files')
-    .select('files.id')
-    .where('files.conversation_id', '=', conversationId)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+  const rows = await conversationFileProbe(db, { conversationId });
+  return rows.length > 0;
 }
 
 /**

@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
 import { VOLATILE_WRITE } from '../../db/tracking-dialect.ts';
 import type { UsageEventsTable } from '../../db/usage-types.ts';
@@ -86,21 +87,38 @@ export function findCounter(db: Db, scopeKey: string, month: string) {
  * False when the budget is reached or would be exceeded.
  */
 export async function reserve(q: Q, scopeKey: string, month: string, micros: number): Promise<boolean> {
-  // Volatile writes: a reservation lost in a crash frees its hold, and a restart clears them anyway
-  // (clearReservations); the call's first token does not wait for a disk flush.
-  await sql`insert into usage_counters (scope_key, month, used_micros, reserved_micros, warned)
-    values (${scopeKey}, ${month}, 0, 0, 0) on conflict (scope_key, month) do nothing ${sql.raw(VOLATILE_WRITE)}`.execute(
-    q,
-  );
-  const limit = sql`(select b.monthly_micros from usage_budgets b where b.scope_key = ${scopeKey})`;
-  const r = await sql<{
-    scope_key: string;
-  }>`update usage_counters set reserved_micros = reserved_micros + ${micros}
-    where scope_key = ${scopeKey} and month = ${month}
-      and (${limit} is null or (used_micros + reserved_micros + ${micros} <= ${limit} and used_micros + reserved_micros < ${limit}))
-    returning scope_key ${sql.raw(VOLATILE_WRITE)}`.execute(q);
-  return r.rows.length > 0;
+  // The month's counter exists after a scope's first call: the update alone decides. Only when it
+  // changes nothing (no counter yet, or the budget refuses) is the counter made and the update retried.
+  if ((await reserveUpdate(q, { scopeKey, month, micros })).length > 0) return true;
+  await counterInsert(q, { scopeKey, month });
+  return (await reserveUpdate(q, { scopeKey, month, micros })).length > 0;
 }
+
+// Every model call reserves and settles: these statements are prepared (built and compiled once, see
+// preparedQuery), as building them with Kysely on each call was a visible share of a chat turn's CPU.
+// Volatile writes: a reservation lost in a crash frees its hold, and a restart clears them anyway
+// (clearReservations); the call's first token does not wait for a disk flush.
+const counterInsert = preparedQuery((db, p: { scopeKey: string; month: string }) =>
+  compilable(
+    db,
+    sql`insert into usage_counters (scope_key, month, used_micros, reserved_micros, warned)
+    values (${p.scopeKey}, ${p.month}, 0, 0, 0) on conflict (scope_key, month) do nothing ${sql.raw(VOLATILE_WRITE)}`,
+  ),
+);
+
+const reserveUpdate = preparedQuery((db, p: { scopeKey: string; month: string; micros: number }) => {
+  const limit = sql`(select b.monthly_micros from usage_budgets b where b.scope_key = ${p.scopeKey})`;
+  return compilable(
+    db,
+    sql<{ scope_key: string }>`update usage_counters set reserved_micros = reserved_micros + ${p.micros}
+    where scope_key = ${p.scopeKey} and month = ${p.month}
+      and (${limit} is null or (used_micros + reserved_micros + ${p.micros} <= ${limit} and used_micros + reserved_micros < ${limit}))
+    returning scope_key ${sql.raw(VOLATILE_WRITE)}`,
+  );
+});
+
+/** A raw statement as preparedQuery takes it (a RawBuilder compiles against an executor). */
+const compilable = <R>(db: Q, raw: RawBuilder<R>) => ({ compile: () => raw.compile(db) });
 
 /** On a single-process database nothing is in flight at start: holds left by a crash are dropped. */
 export async function clearReservations(db: Db): Promise<void> {
@@ -119,18 +137,22 @@ export async function settleCounter(
   reservedMicros: number,
   costMicros: number,
 ): Promise<{ used: number } | undefined> {
-  const row = await q
-    .updateTable('usage_counters')
-    .set({
-      reserved_micros: sql`case when reserved_micros > ${reservedMicros} then reserved_micros - ${reservedMicros} else 0 end`,
-      used_micros: sql`used_micros + ${costMicros}`,
-    })
-    .where('scope_key', '=', scopeKey)
-    .where('month', '=', month)
-    .returning('used_micros')
-    .executeTakeFirst();
+  const [row] = await counterSettle(q, { scopeKey, month, reservedMicros, costMicros });
   return row ? { used: Number(row.used_micros) } : undefined;
 }
+
+const counterSettle = preparedQuery(
+  (db, p: { scopeKey: string; month: string; reservedMicros: number; costMicros: number }) =>
+    db
+      .updateTable('usage_counters')
+      .set({
+        reserved_micros: sql`case when reserved_micros > ${p.reservedMicros} then reserved_micros - ${p.reservedMicros} else 0 end`,
+        used_micros: sql`used_micros + ${p.costMicros}`,
+      })
+      .where('scope_key', '=', p.scopeKey)
+      .where('month', '=', p.month)
+      .returning('used_micros'),
+);
 
 /** Marks the 80 % warning of a scope's month as given; true only for the call that marked it. */
 export async function markWarned(q: Q, scopeKey: string, month: string): Promise<boolean> {
@@ -147,30 +169,52 @@ export async function markWarned(q: Q, scopeKey: string, month: string): Promise
 // ---- events and the daily roll-up ----
 
 export async function insertEvent(q: Q, row: UsageEventsTable): Promise<void> {
-  await q.insertInto('usage_events').values(row).execute();
-  await q
-    .insertInto('usage_daily')
-    .values({
-      day: row.day,
-      user_id: row.user_id ?? '',
-      organization_id: row.organization_id ?? '',
-      model: row.model,
-      feature: row.feature,
-      calls: 1,
-      input_tokens: row.input_tokens,
-      output_tokens: row.output_tokens,
-      cost_micros: row.cost_micros,
-    })
-    .onConflict((oc) =>
-      oc.columns(['day', 'user_id', 'organization_id', 'model', 'feature']).doUpdateSet({
-        calls: sql`usage_daily.calls + 1`,
-        input_tokens: sql`usage_daily.input_tokens + ${row.input_tokens}`,
-        output_tokens: sql`usage_daily.output_tokens + ${row.output_tokens}`,
-        cost_micros: sql`usage_daily.cost_micros + ${row.cost_micros}`,
-      }),
-    )
-    .execute();
+  // A bigint (the column type allows one) goes as its decimal text: prepared values are strings or numbers.
+  const cost = typeof row.cost_micros === 'bigint' ? row.cost_micros.toString() : row.cost_micros;
+  await eventInsert(q, { ...row, cost_micros: cost });
+  await dailyUpsert(q, {
+    day: row.day,
+    user_id: row.user_id ?? '',
+    organization_id: row.organization_id ?? '',
+    model: row.model,
+    feature: row.feature,
+    input_tokens: row.input_tokens,
+    output_tokens: row.output_tokens,
+    cost_micros: cost,
+  });
 }
+
+const eventInsert = preparedQuery(
+  (db, p: Omit<UsageEventsTable, 'cost_micros'> & { cost_micros: number | string }) =>
+    db.insertInto('usage_events').values(p),
+);
+
+const dailyUpsert = preparedQuery(
+  (
+    db,
+    p: {
+      day: string;
+      user_id: string;
+      organization_id: string;
+      model: string;
+      feature: string;
+      input_tokens: number;
+      output_tokens: number;
+      cost_micros: number | string;
+    },
+  ) =>
+    db
+      .insertInto('usage_daily')
+      .values({ ...p, calls: 1 })
+      .onConflict((oc) =>
+        oc.columns(['day', 'user_id', 'organization_id', 'model', 'feature']).doUpdateSet({
+          calls: sql`usage_daily.calls + 1`,
+          input_tokens: sql`usage_daily.input_tokens + ${p.input_tokens}`,
+          output_tokens: sql`usage_daily.output_tokens + ${p.output_tokens}`,
+          cost_micros: sql`usage_daily.cost_micros + ${p.cost_micros}`,
+        }),
+      ),
+);
 
 export type GroupColumn = 'day' | 'user_id' | 'organization_id' | 'model' | 'feature';
 
