@@ -25,7 +25,7 @@ export interface ListBudget {
 /**
  * The list budgets per engine. SQLite: ARCHITECTURE.md section 8 (≥ 15 % of control, p99 ≤ 25 ms);
  * the same for the realistic misses (issue #18). PostgreSQL (issue #18): ≥ 10 %, p99 ≤ 40 ms, for the
- * cached and the miss runs alike (PostgreSQL has no read cache: every read there is a miss).
+ * cached and the miss runs alike.
  */
 export const LIST_BUDGETS: Record<Engine, ListBudget> = {
   sqlite: { minRatio: 0.15, maxP99: 25 },
