@@ -1,8 +1,46 @@
 import { lazy, Suspense } from 'react';
 import { cn } from '../../lib/utils';
 
-// The markdown stack (~40 KB gzip) loads only when a page first shows markdown.
-const MarkdownRenderer = lazy(() => import('./markdown-renderer'));
+type RendererModule = typeof import('./markdown-renderer');
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Loads the renderer, then runs it on a few small samples, one task each, before the first real use:
+ * the parser's first runs compile its code, which made the first markdown on a page one long task
+ * (Lighthouse's Total Blocking Time on the dashboard). A failed load is forgotten, so a later render
+ * tries again.
+ */
+let ready: Promise<RendererModule> | undefined;
+function loadRenderer(): Promise<RendererModule> {
+  ready ??= import('./markdown-renderer').then(
+    async (m) => {
+      for (const sample of m.WARM_UP_SAMPLES) {
+        await nextTask();
+        m.warmUpMarkdown(sample);
+      }
+      return m;
+    },
+    (err: unknown) => {
+      ready = undefined;
+      throw err;
+    },
+  );
+  return ready;
+}
+
+// The markdown stack (~40 KB gzip) loads only when a page first shows markdown (or preloads it).
+const MarkdownRenderer = lazy(loadRenderer);
+
+/**
+ * For a page that will show markdown once its data arrives: gets the renderer ready now, so the
+ * markdown then renders at once (no raw-text fallback) and in a short task. Safe to call repeatedly.
+ */
+export function preloadMarkdown(): void {
+  loadRenderer().catch(() => {
+    // The real render loads it again and shows its own error.
+  });
+}
 
 /** Sanitized markdown with the app's prose styles; shows the raw text while the renderer loads. */
 export function Markdown({ content, className }: { content: string; className?: string }) {
