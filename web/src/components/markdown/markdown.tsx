@@ -12,6 +12,8 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * tries again.
  */
 let ready: Promise<RendererModule> | undefined;
+/** The renderer once loaded and warmed: later markdown renders with it directly, never suspending. */
+let loaded: RendererModule | undefined;
 function loadRenderer(): Promise<RendererModule> {
   ready ??= import('./markdown-renderer').then(
     async (m) => {
@@ -19,6 +21,7 @@ function loadRenderer(): Promise<RendererModule> {
         await nextTask();
         m.warmUpMarkdown(sample);
       }
+      loaded = m;
       return m;
     },
     (err: unknown) => {
@@ -34,21 +37,28 @@ const MarkdownRenderer = lazy(loadRenderer);
 
 /**
  * For a page that will show markdown once its data arrives: gets the renderer ready now, so the
- * markdown then renders at once (no raw-text fallback) and in a short task. Safe to call repeatedly.
+ * markdown then renders at once (no raw-text fallback) and in a short task. Safe to call repeatedly;
+ * settles when the renderer is ready (or failed to load: the real render then tries again).
  */
-export function preloadMarkdown(): void {
-  loadRenderer().catch(() => {
-    // The real render loads it again and shows its own error.
-  });
+export function preloadMarkdown(): Promise<void> {
+  return loadRenderer().then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** Sanitized markdown with the app's prose styles; shows the raw text while the renderer loads. */
 export function Markdown({ content, className }: { content: string; className?: string }) {
+  const Ready = loaded?.default;
   return (
     <div className={cn('markdown-body', className)}>
-      <Suspense fallback={<p className="whitespace-pre-wrap">{content}</p>}>
-        <MarkdownRenderer content={content} />
-      </Suspense>
+      {Ready ? (
+        <Ready content={content} />
+      ) : (
+        <Suspense fallback={<p className="whitespace-pre-wrap">{content}</p>}>
+          <MarkdownRenderer content={content} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -60,7 +60,7 @@ export function AdviceCard() {
   // The advice is markdown: get the renderer ready while the advice loads (not when none is known).
   const noAdvice = advice.data === null;
   useEffect(() => {
-    if (!noAdvice) preloadMarkdown();
+    if (!noAdvice) void preloadMarkdown();
   }, [noAdvice]);
 
   // The run ends: the advice query was refreshed by useAdviceRun, so the new advice is on screen.
