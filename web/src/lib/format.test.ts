@@ -16,7 +16,10 @@ async function loadFormat() {
   } as unknown as typeof Intl.DateTimeFormat);
   vi.resetModules();
   const format = await import('./format');
-  return { ...format, built, runIdle: () => idle.splice(0).forEach((cb) => cb()) };
+  const runIdle = () => {
+    for (const cb of idle.splice(0)) cb();
+  };
+  return { ...format, built, runIdle };
 }
 
 afterEach(() => {
