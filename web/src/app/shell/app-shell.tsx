@@ -10,16 +10,24 @@ import { NavCountBadge } from './nav-count-badge';
 import { isNavItemActive, navItemsFor } from './nav-items';
 import { ProfileMenu } from './profile-menu';
 
+/**
+ * The inbox count (top bar, drawer, dashboard) and list refresh live in every open tab. A component of
+ * its own: the stream's status changes (connecting, open) re-render only this, not the whole shell.
+ */
+function InboxLiveUpdates({ enabled }: { enabled: boolean }) {
+  useInboxLive(enabled);
+  return null;
+}
+
 /** The signed-in frame: top bar with the main links, profile menu, mobile drawer, and the page. */
 export default function AppShell() {
   const { user } = useAuth();
   const items = navItemsFor(user?.user_level);
   const { pathname } = useLocation();
-  // The inbox count (top bar, drawer, dashboard) and list refresh live in every open tab.
-  useInboxLive(!!user);
 
   return (
     <div className="flex min-h-dvh flex-col">
+      <InboxLiveUpdates enabled={!!user} />
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[60] focus:rounded-md focus:bg-primary focus:px-3 focus:py-2 focus:text-primary-foreground"

@@ -183,6 +183,8 @@ describe('CEO dashboard', () => {
       },
     );
     expect(await screen.findByText('Focus on retention')).toBeInTheDocument();
+    // The content is rendered markdown (the renderer is preloaded and warmed while the advice loads).
+    await waitFor(() => expect(screen.getByText('Retention').tagName).toBe('STRONG'));
     expect(callsTo('GET', '/api/strategic-advice')[0].search.get('limit')).toBe('1');
     await userEvent.type(screen.getByLabelText('Your feedback'), 'Agreed');
     await userEvent.click(screen.getByRole('button', { name: 'Save feedback' }));

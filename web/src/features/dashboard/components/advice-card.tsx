@@ -1,7 +1,7 @@
 import type { TAdvice } from '@cc/contract';
 import { Lightbulb, Sparkles } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Markdown } from '../../../components/markdown/markdown';
+import { Markdown, preloadMarkdown } from '../../../components/markdown/markdown';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -57,6 +57,11 @@ export function AdviceCard() {
   const [runId, setRunId] = useState<string | null>(null);
   const run = useAdviceRun(runId);
   const generating = generate.isPending || runId !== null;
+  // The advice is markdown: get the renderer ready while the advice loads (not when none is known).
+  const noAdvice = advice.data === null;
+  useEffect(() => {
+    if (!noAdvice) void preloadMarkdown();
+  }, [noAdvice]);
 
   // The run ends: the advice query was refreshed by useAdviceRun, so the new advice is on screen.
   useEffect(() => {
