@@ -30,7 +30,11 @@ const closure = (roots) => {
   roots.forEach(walk);
   return seen;
 };
-const page = (name) => files.find((f) => f.startsWith(`${name}-`));
+const page = (name) => {
+  const f = files.find((x) => x.startsWith(`${name}-`));
+  if (!f) throw new Error(`no chunk named ${name}-*.js in dist/assets (was the page's file renamed?)`);
+  return f;
+};
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const sum = (set) => [...set].reduce((t, f) => t + gz.get(f), 0);
 
@@ -38,7 +42,7 @@ const routes = {
   '/': ['landing-page'],
   '/login': ['login-page'],
   '/signup': ['signup-page'],
-  '/app/ceodashboard': ['app-shell', 'ceo-dashboard-page'],
+  '/app/ceodashboard': ['app-shell', 'ceo-dashboard-route'],
 };
 const report = {};
 for (const [route, pages] of Object.entries(routes)) {
