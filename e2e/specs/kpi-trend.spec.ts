@@ -49,9 +49,9 @@ test.describe('KPI history', () => {
       await expect(card).toContainText('15 / 20 k€ · 75%');
       const figure = card.getByRole('figure', { name: 'Trend of ARR' });
       await expect(figure).toHaveAttribute('data-points', '4');
-      const dots = figure.locator('.recharts-line-dot');
+      const dots = figure.locator('.kpi-trend-dot');
       await expect(dots).toHaveCount(4);
-      await expect(figure.locator('.recharts-line-curve')).toHaveAttribute('d', /^M/);
+      await expect(figure.locator('.kpi-trend-line')).toHaveAttribute('d', /^M/);
       // The rendered points follow the values: each higher value sits higher (SVG y grows down),
       // and the points run left to right in date order.
       const points = await dots.evaluateAll((els) =>
@@ -72,7 +72,7 @@ test.describe('KPI history', () => {
       await page.getByRole('button', { name: `Edit ${title}` }).click();
       const dialog = page.getByRole('dialog');
       await expect(
-        dialog.getByRole('figure', { name: 'Trend of ARR' }).locator('.recharts-line-dot'),
+        dialog.getByRole('figure', { name: 'Trend of ARR' }).locator('.kpi-trend-dot'),
       ).toHaveCount(4);
       const tasks = dialog.getByRole('region', { name: 'Tasks of this goal' });
       await expect(tasks.getByRole('link', { name: `${title} task` })).toBeVisible();

@@ -26,13 +26,32 @@ describe('KPI trend', () => {
     const { container } = render(<KpiTrend kpi={makeKpi()} />);
     const figure = screen.getByRole('figure', { name: 'Trend of ARR' });
     expect(figure).toHaveAttribute('data-points', '3');
-    await waitFor(() => expect(container.querySelectorAll('.recharts-line-dot')).toHaveLength(3));
-    const line = container.querySelector('.recharts-line-curve');
+    await waitFor(() => expect(container.querySelectorAll('.kpi-trend-dot')).toHaveLength(3));
+    const line = container.querySelector('.kpi-trend-line');
     expect(line?.getAttribute('d')).toMatch(/^M/);
     // The dots rise with the values: SVG y grows downwards.
-    const ys = [...container.querySelectorAll('.recharts-line-dot')].map((d) => Number(d.getAttribute('cy')));
+    const ys = [...container.querySelectorAll('.kpi-trend-dot')].map((d) => Number(d.getAttribute('cy')));
     expect(ys[0]).toBeGreaterThan(ys[1]);
     expect(ys[1]).toBeGreaterThan(ys[2]);
+    // The target (100) is the dashed line above them all; each dot names its date and value.
+    const target = Number(container.querySelector('.kpi-trend-target')?.getAttribute('y1'));
+    expect(target).toBeLessThan(ys[2]);
+    expect([...container.querySelectorAll('.kpi-trend-dot title')].map((t) => t.textContent)).toEqual([
+      '2026-11-01: 10 k€',
+      '2026-11-08: 25 k€',
+      '2026-11-20: 40 k€',
+    ]);
+  });
+
+  it('draws a single check-in and a KPI without a target', async () => {
+    const { container } = render(
+      <KpiTrend kpi={makeKpi({ target_value: null, trend: [{ date: '2026-11-20', value: 40 }] })} />,
+    );
+    await waitFor(() => expect(container.querySelectorAll('.kpi-trend-dot')).toHaveLength(1));
+    expect(container.querySelector('.kpi-trend-target')).toBeNull();
+    const dot = container.querySelector('.kpi-trend-dot');
+    expect(Number(dot?.getAttribute('cx'))).toBe(110);
+    expect(Number(dot?.getAttribute('cy'))).toBe(28);
   });
 
   it('says so when there is no check-in to draw', () => {

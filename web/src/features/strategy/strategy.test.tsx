@@ -199,7 +199,7 @@ describe('Strategy Center: goals', () => {
     );
     const card = await screen.findByRole('article', { name: 'Grow revenue' });
     const arr = within(card).getByRole('figure', { name: 'Trend of ARR' });
-    await waitFor(() => expect(arr.querySelectorAll('.recharts-line-dot')).toHaveLength(2));
+    await waitFor(() => expect(arr.querySelectorAll('.kpi-trend-dot')).toHaveLength(2));
     expect(within(card).getAllByText('Stale')).toHaveLength(1);
     expect(within(card).getByText('NPS: no check-in for 14 days')).toBeInTheDocument();
     expect(callsTo('GET', '/api/strategic-goals/goal-1/tasks')).toHaveLength(0); // only the dialog reads them
