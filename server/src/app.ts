@@ -59,7 +59,7 @@ import { registerErrorHandler, sendNotFound } from './platform/error-handler.ts'
 import { registerDrainGate } from './platform/graceful-drain.ts';
 import { registerJsonCompression } from './platform/json-compression.ts';
 import { registerNulGuard } from './platform/nul-guard.ts';
-import { loggerOptions } from './platform/logging.ts';
+import { lazyChildLogger, loggerOptions } from './platform/logging.ts';
 import { type EventBus, InProcessEventBus } from './platform/realtime/event-bus.ts';
 import { PostgresEventBus } from './platform/realtime/pg-event-bus.ts';
 import { StreamRegistry } from './platform/realtime/stream-registry.ts';
@@ -111,6 +111,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
+    childLoggerFactory: lazyChildLogger,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();

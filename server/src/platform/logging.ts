@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 
 /** Removes secrets that can appear in URLs (the SSE `token` / `ticket` query parameters). */
 export function redactUrl(url: string): string {
@@ -16,3 +16,42 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
     },
   };
 }
+
+type ChildFactory = NonNullable<FastifyServerOptions['childLoggerFactory']>;
+type Parent = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
+/**
+ * Fastify's childLoggerFactory: a request's logger that becomes a real pino child only when a line
+ * at an enabled level is written. Fastify makes a child per request, and pino's child() (bindings,
+ * level, serializers) was a few per cent of a burst of chat turns' CPU, while at the usual levels
+ * most requests never log a line. A route's own level or serializers get a real child at once.
+ */
+export const lazyChildLogger: ChildFactory = (logger, bindings, opts) => {
+  if (opts && Object.keys(opts).length > 0) return logger.child(bindings, opts);
+  const parent = logger as Parent;
+  let real: Parent | null = null;
+  const child = () => {
+    real ??= parent.child(bindings) as Parent;
+    return real;
+  };
+  const lazy: Record<string, unknown> = {
+    isLevelEnabled: (level: string) => (real ?? parent).isLevelEnabled(level),
+    child: (b: Record<string, unknown>, o?: Record<string, unknown>) => child().child(b, o),
+    bindings: () => ({ ...((parent as { bindings?: () => object }).bindings?.() ?? {}), ...bindings }),
+    silent: () => {},
+  };
+  for (const level of LEVELS) {
+    lazy[level] = (...args: unknown[]) => {
+      if (!(real ?? parent).isLevelEnabled(level)) return;
+      (child()[level] as (...a: unknown[]) => void)(...args);
+    };
+  }
+  Object.defineProperty(lazy, 'level', {
+    get: () => (real ?? parent).level,
+    set: (value: string) => {
+      child().level = value;
+    },
+  });
+  return lazy as unknown as FastifyBaseLogger;
+};

@@ -11,6 +11,11 @@ describe('nulAt: where the first NUL of parsed input is', () => {
     expect(nulAt({ a: 'x', b: [1, true, null, { c: 'y' }] }, ['body'])).toBeNull();
   });
 
+  it('text that only spells \\u0000 (a backslash and five characters) is no NUL', () => {
+    expect(nulAt({ note: 'escape with \\u0000 in JSON' }, ['body'])).toBeNull();
+    expect(nulAt({ note: 'spelled \\u0000', real: ['x\u0000'] }, ['body'])).toEqual(['body', 'real', 0]);
+  });
+
   // 50,000 levels overflow a recursive walk's stack. No clock is read: a loaded machine must not fail
   // a correct walk (how fast it is belongs to the bench).
   it('walks a deeply nested body without the stack', { timeout: 60_000 }, () => {

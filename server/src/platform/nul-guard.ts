@@ -8,14 +8,13 @@ import { AppError } from './errors.ts';
  * refinement on each string schema: a new field or route is covered without anyone remembering to.
  */
 export function registerNulGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     const loc =
       nulAt(req.params, ['params']) ?? nulAt(req.query, ['querystring']) ?? nulAt(req.body, ['body']);
-    if (loc) {
-      throw new AppError(422, [
-        { loc, msg: 'Must not contain a NUL character (\\u0000)', type: 'nul_character' },
-      ]);
-    }
+    if (!loc) return done();
+    done(
+      new AppError(422, [{ loc, msg: 'Must not contain a NUL character (\\u0000)', type: 'nul_character' }]),
+    );
   });
 }
 
@@ -30,6 +29,11 @@ interface Visit {
  * parent (the path is built once, when found), so a deeply nested body costs linear time and no stack.
  */
 export function nulAt(root: unknown, base: (string | number)[]): (string | number)[] | null {
+  // Nearly every request has none: JSON escapes U+0000 as \u0000, so one native pass rules it out
+  // (text that merely spells "\u0000" falls through to the exact walk below).
+  if (root == null) return null;
+  if (typeof root === 'string') return root.includes('\u0000') ? base : null;
+  if (typeof root === 'object' && !Buffer.isBuffer(root) && !mayHoldNul(root)) return null;
   const pathOf = (v: Visit | null): (string | number)[] => {
     const keys: (string | number)[] = [];
     for (let n = v; n && n.key !== null; n = n.parent) keys.unshift(n.key);
@@ -52,4 +56,13 @@ export function nulAt(root: unknown, base: (string | number)[]): (string | numbe
     }
   }
   return null;
+}
+
+function mayHoldNul(value: object): boolean {
+  try {
+    return JSON.stringify(value).includes('\\u0000');
+  } catch {
+    // Not JSON (a cycle, a BigInt): the walk decides.
+    return true;
+  }
 }

@@ -27,6 +27,8 @@ it.skipIf(TEST_DB === 'postgres')(
       const out = server.output();
       expect(out).toContain('/api/conversations/c1/events?token=[REDACTED]&x=1');
       expect(out).not.toContain(secret);
+      // Written through the request's own logger: the line names the request.
+      expect(out.split('\n').find((l) => l.includes('[REDACTED]'))).toMatch(/"reqId":"[\w-]+"/);
       // The banner: from its first line to the last sign-in line, nothing but banner lines.
       const lines = out.split('\n');
       const first = lines.findIndex((l) => l.includes('Command Centre is running at'));

@@ -60,7 +60,7 @@ apiSuite('a chat turn before its model request', () => {
   }
 
   it.skipIf(TEST_DB !== 'sqlite')(
-    'reserves with one update per budget scope once the counters exist',
+    'reserves on both budget scopes with one update once the counters exist, outside a transaction',
     async () => {
       const id = await conversation();
       expect((await turn(id, 'first')).statusCode).toBe(200);
@@ -71,11 +71,12 @@ apiSuite('a chat turn before its model request', () => {
       const sentAt = mock.chatRequests()[before].receivedAt;
       const setup = statements.filter((s) => s.at <= sentAt).map((s) => s.sql);
       expect(setup.some((q) => /from "conversations"/.test(q))).toBe(true);
-      // The organization's and the member's counters: one conditional update each, nothing else.
+      // The organization's and the member's counters: one conditional update of both, nothing else,
+      // and no transaction holding the organization's row across round trips.
       expect(setup.filter((q) => /usage_counters/.test(q))).toEqual([
-        expect.stringMatching(/^update usage_counters set reserved_micros/),
-        expect.stringMatching(/^update usage_counters set reserved_micros/),
+        expect.stringMatching(/^update usage_counters set reserved_micros[\s\S]*scope_key in \(/),
       ]);
+      expect(setup.filter((q) => /^\s*begin/i.test(q))).toEqual([]);
     },
   );
 

@@ -195,6 +195,30 @@ apiSuite('monthly AI budgets', () => {
     expect(after.json()).toMatchObject({ used_usd: 5, remaining_usd: 5 });
   });
 
+  it("a reservation the member's budget refuses gives back what it held on the organization", async () => {
+    await put(`/api/organizations/${orgId}/budget`, ceo.token, 100);
+    await put(`/api/organizations/${orgId}/users/${member.id}/budget`, ceo.token, 3);
+    const target = { userId: member.id, organizationId: orgId };
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => reserveSpend(t.ctx, target, 1_000_000)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    const refused = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    expect(refused[0].reason).toMatchObject({ statusCode: 429 });
+    expect(refused[0].reason.message).toContain('of $3.00 used');
+    const held = await t.ctx.db
+      .selectFrom('usage_counters')
+      .select(['scope_key', 'reserved_micros'])
+      .where('month', '=', '2026-11')
+      .orderBy('scope_key')
+      .execute();
+    // Only the three calls let through hold anything, on both counters.
+    expect(held.map((r) => [r.scope_key, Number(r.reserved_micros)])).toEqual([
+      [`member:${orgId}:${member.id}`, 3_000_000],
+      [`org:${orgId}`, 3_000_000],
+    ]);
+  });
+
   it('50 concurrent chat turns against a budget that fits 10: at most 10 are answered, the rest 429', async () => {
     // Each turn reserves $1 (1,000 output tokens at $1,000 per million; the input is free) and uses
     // exactly that, so however the turns interleave, $10.50 lets 10 through and no more.

@@ -31,7 +31,7 @@ export const USAGE_WARNINGS_CHANNEL = 'usage-warnings';
 
 function scopeKeys(t: Pick<MeterTarget, 'userId' | 'organizationId'>): string[] {
   if (!t.organizationId) return [];
-  // The organization first, always in this order, so concurrent reservations lock rows alike.
+  // The organization first: a refusal names the organization's budget when both are reached.
   return [repo.orgKey(t.organizationId), ...(t.userId ? [repo.memberKey(t.organizationId, t.userId)] : [])];
 }
 
@@ -57,7 +57,7 @@ async function refusal(ctx: AppContext, key: string, month: string): Promise<App
 
 /**
  * Reserves a call's estimated cost on its organization's and its member's counters, in one
- * transaction; refuses (AppError 429) when either budget would be exceeded.
+ * statement; refuses (AppError 429) when either budget would be exceeded.
  */
 export async function reserveSpend(
   ctx: AppContext,
@@ -67,29 +67,9 @@ export async function reserveSpend(
   const month = monthOf(usageNow(ctx));
   const keys = scopeKeys(target);
   if (keys.length === 0) return { month, keys, micros };
-  const refusedKey = await ctx.db
-    .transaction()
-    .execute(async (trx) => {
-      for (const key of keys) {
-        if (!(await repo.reserve(trx, key, month, micros))) {
-          // Undo the reservations made so far: the transaction's rollback does it.
-          throw new RefusedScope(key);
-        }
-      }
-      return null;
-    })
-    .catch((err) => {
-      if (err instanceof RefusedScope) return err.key;
-      throw err;
-    });
+  const refusedKey = await repo.reserveAll(ctx.db, keys, month, micros);
   if (refusedKey) throw await refusal(ctx, refusedKey, month);
   return { month, keys, micros };
-}
-
-class RefusedScope extends Error {
-  constructor(readonly key: string) {
-    super('refused');
-  }
 }
 
 export interface CallOutcome {
@@ -111,12 +91,10 @@ export async function settleSpend(
   reservation: Reservation,
   o: CallOutcome,
 ): Promise<void> {
-  const crossed: { key: string; used: number }[] = [];
+  let settled: { key: string; used: number }[] = [];
+  // The counters last, so the transaction holds their rows (every call of an organization settles on
+  // the same row) for one round trip, not for the whole transaction.
   await ctx.db.transaction().execute(async (trx) => {
-    for (const key of reservation.keys) {
-      const after = await repo.settleCounter(trx, key, reservation.month, reservation.micros, o.costMicros);
-      if (after && o.costMicros > 0) crossed.push({ key, used: after.used });
-    }
     await repo.insertEvent(trx, {
       id: randomUUID(),
       at: o.at.toISOString(),
@@ -135,7 +113,15 @@ export async function settleSpend(
       duration_ms: Math.round(o.durationMs),
       outcome: o.outcome,
     });
+    settled = await repo.settleCounters(
+      trx,
+      reservation.keys,
+      reservation.month,
+      reservation.micros,
+      o.costMicros,
+    );
   });
+  const crossed = o.costMicros > 0 ? settled : [];
   for (const c of crossed) await warnWhenPast80(ctx, c.key, reservation.month, c.used);
 }
 
@@ -147,10 +133,7 @@ export function clearStaleReservations(ctx: AppContext): Promise<void> {
 /** Gives back a reservation no call used (a turn stopped before its first model call). */
 export async function releaseReservation(ctx: AppContext, reservation: Reservation): Promise<void> {
   if (reservation.keys.length === 0) return;
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const key of reservation.keys)
-      await repo.settleCounter(trx, key, reservation.month, reservation.micros, 0);
-  });
+  await repo.settleCounters(ctx.db, reservation.keys, reservation.month, reservation.micros, 0);
 }
 
 async function warnWhenPast80(

@@ -81,17 +81,43 @@ export function findCounter(db: Db, scopeKey: string, month: string) {
 }
 
 /**
- * Reserves `micros` on a scope's counter for `month` when its budget allows it: a conditional UPDATE,
- * so concurrent reservations (on either engine: PostgreSQL re-checks the condition on the locked row)
- * never together pass the budget. A scope without a budget always reserves (its spend is still counted).
- * False when the budget is reached or would be exceeded.
+ * Reserves `micros` on each scope's counter for `month` when every scope's budget allows it; returns
+ * the first scope (in `keys` order) whose budget refuses, or null when all are reserved.
+ *
+ * One conditional UPDATE over all the scopes: a statement locks its rows only until it ends, whereas
+ * a transaction of one update per scope held the organization's row across several round trips, and
+ * on PostgreSQL fifty turns at once queued behind each other's transactions. PostgreSQL re-checks each
+ * row's condition on the locked row, so concurrent reservations never together pass a budget. When a
+ * scope refuses, what the statement reserved on the others is given back at once; until then, another
+ * call near the same budget may be refused (never let through).
  */
-export async function reserve(q: Q, scopeKey: string, month: string, micros: number): Promise<boolean> {
-  // The month's counter exists after a scope's first call: the update alone decides. Only when it
-  // changes nothing (no counter yet, or the budget refuses) is the counter made and the update retried.
-  if ((await reserveUpdate(q, { scopeKey, month, micros })).length > 0) return true;
-  await counterInsert(q, { scopeKey, month });
-  return (await reserveUpdate(q, { scopeKey, month, micros })).length > 0;
+export async function reserveAll(
+  q: Q,
+  keys: readonly string[],
+  month: string,
+  micros: number,
+): Promise<string | null> {
+  // The month's counters exist after a scope's first call: the update alone decides. Only when it
+  // misses a scope (no counter yet, or the budget refuses) are the counters made and the update retried.
+  let reserved = await reserveUpdate(q, { keys: [...keys], month, micros });
+  if (reserved.length === keys.length) return null;
+  await giveBack(q, reserved, month, micros);
+  for (const scopeKey of keys) await counterInsert(q, { scopeKey, month });
+  reserved = await reserveUpdate(q, { keys: [...keys], month, micros });
+  if (reserved.length === keys.length) return null;
+  await giveBack(q, reserved, month, micros);
+  const got = new Set(reserved.map((r) => r.scope_key));
+  return keys.find((k) => !got.has(k)) ?? null;
+}
+
+async function giveBack(q: Q, rows: { scope_key: string }[], month: string, micros: number) {
+  if (rows.length === 0) return;
+  await counterSettle(q, {
+    keys: rows.map((r) => r.scope_key),
+    month,
+    reservedMicros: micros,
+    costMicros: 0,
+  });
 }
 
 // Every model call reserves and settles: these statements are prepared (built and compiled once, see
@@ -106,12 +132,12 @@ const counterInsert = preparedQuery((db, p: { scopeKey: string; month: string })
   ),
 );
 
-const reserveUpdate = preparedQuery((db, p: { scopeKey: string; month: string; micros: number }) => {
-  const limit = sql`(select b.monthly_micros from usage_budgets b where b.scope_key = ${p.scopeKey})`;
+const reserveUpdate = preparedQuery((db, p: { keys: string[]; month: string; micros: number }) => {
+  const limit = sql`(select b.monthly_micros from usage_budgets b where b.scope_key = usage_counters.scope_key)`;
   return compilable(
     db,
     sql<{ scope_key: string }>`update usage_counters set reserved_micros = reserved_micros + ${p.micros}
-    where scope_key = ${p.scopeKey} and month = ${p.month}
+    where scope_key in (${sql.join(p.keys)}) and month = ${p.month}
       and (${limit} is null or (used_micros + reserved_micros + ${p.micros} <= ${limit} and used_micros + reserved_micros < ${limit}))
     returning scope_key ${sql.raw(VOLATILE_WRITE)}`,
   );
@@ -129,29 +155,33 @@ export async function clearReservations(db: Db): Promise<void> {
     .execute();
 }
 
-/** Turns a reservation into spend: the estimate leaves `reserved`, the real cost joins `used`. */
-export async function settleCounter(
+/**
+ * Turns a reservation into spend on each scope: the estimate leaves `reserved`, the real cost joins
+ * `used`. One statement for all the scopes (see reserveAll); returns each scope's new `used`.
+ */
+export async function settleCounters(
   q: Q,
-  scopeKey: string,
+  keys: readonly string[],
   month: string,
   reservedMicros: number,
   costMicros: number,
-): Promise<{ used: number } | undefined> {
-  const [row] = await counterSettle(q, { scopeKey, month, reservedMicros, costMicros });
-  return row ? { used: Number(row.used_micros) } : undefined;
+): Promise<{ key: string; used: number }[]> {
+  if (keys.length === 0) return [];
+  const rows = await counterSettle(q, { keys: [...keys], month, reservedMicros, costMicros });
+  return rows.map((r) => ({ key: r.scope_key, used: Number(r.used_micros) }));
 }
 
 const counterSettle = preparedQuery(
-  (db, p: { scopeKey: string; month: string; reservedMicros: number; costMicros: number }) =>
+  (db, p: { keys: string[]; month: string; reservedMicros: number; costMicros: number }) =>
     db
       .updateTable('usage_counters')
       .set({
         reserved_micros: sql`case when reserved_micros > ${p.reservedMicros} then reserved_micros - ${p.reservedMicros} else 0 end`,
         used_micros: sql`used_micros + ${p.costMicros}`,
       })
-      .where('scope_key', '=', p.scopeKey)
+      .where('scope_key', 'in', p.keys)
       .where('month', '=', p.month)
-      .returning('used_micros'),
+      .returning(['scope_key', 'used_micros']),
 );
 
 /** Marks the 80 % warning of a scope's month as given; true only for the call that marked it. */

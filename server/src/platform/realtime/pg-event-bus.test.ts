@@ -58,10 +58,12 @@ describe.runIf(pgReady)('PostgreSQL event bus: local notes', () => {
   let here: PostgresEventBus;
   let there: PostgresEventBus;
   let releaseNotify: () => void = () => {};
+  let notifies = 0;
   beforeAll(async () => {
     admin = new pg.Client({ connectionString: url });
     await admin.connect();
     here = new PostgresEventBus(url, async (channel, text) => {
+      notifies++;
       // The round trip is held until the test lets it go.
       await new Promise<void>((r) => {
         releaseNotify = r;
@@ -100,6 +102,7 @@ describe.runIf(pgReady)('PostgreSQL event bus: local notes', () => {
     const gotThere: unknown[] = [];
     here.subscribe('order-test', (p) => gotHere.push(p));
     there.subscribe('order-test', (p) => gotThere.push(p));
+    const before = notifies;
     const published = [1, 2, 3].map((n) => here.publish('order-test', { n }));
     await new Promise((r) => setTimeout(r, 50));
     // The first NOTIFY is held: the local subscribers have all three anyway, in order.
@@ -116,5 +119,7 @@ describe.runIf(pgReady)('PostgreSQL event bus: local notes', () => {
     const deadline = Date.now() + 3000;
     while (gotThere.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(gotThere).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    // The notes published while the first NOTIFY was held went together in the next one.
+    expect(notifies - before).toBe(2);
   });
 });

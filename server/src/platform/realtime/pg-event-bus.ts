@@ -7,6 +7,15 @@ import { LocalFanout } from './event-bus.ts';
 const PG_CHANNEL = 'cc_events';
 /** NOTIFY payloads are limited to 8000 bytes; ours are ids and short deltas. */
 const MAX_PAYLOAD = 7900;
+/** One note, so that it fits in a payload with the batch's envelope. */
+const MAX_NOTE = MAX_PAYLOAD - 100;
+
+interface PendingNote {
+  text: string;
+  bytes: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
 
 /**
  * Several server instances on one database: publish is `pg_notify`, and each instance holds one
@@ -18,6 +27,10 @@ const MAX_PAYLOAD = 7900;
  * waiting for the NOTIFY round trip (a pool query per note, and one per token delta of every reply)
  * queued 50 replies' tokens behind each other. The NOTIFY carries the instance's origin id, and the
  * LISTEN side skips its own notes, so each subscriber still gets every note once.
+ *
+ * Notes published while a NOTIFY is under way go together in the next one (as many as its payload
+ * holds, in order): fifty streaming replies publish a note per token, and one round trip per note
+ * kept a pool connection busy for each, which the replies' own writes then waited for.
  */
 export class PostgresEventBus implements EventBus {
   private readonly fanout = new LocalFanout();
@@ -25,8 +38,9 @@ export class PostgresEventBus implements EventBus {
   private closed = false;
   private ready: Promise<void>;
   private retryDelay = 250;
-  /** The NOTIFY sent last (or under way): the next one follows it. */
-  private sending: Promise<void> = Promise.resolve();
+  /** Notes waiting for the next NOTIFY, in publish order. */
+  private pending: PendingNote[] = [];
+  private sending = false;
   /** Names this instance in its NOTIFY payloads, so its LISTEN skips what it delivered itself. */
   private readonly origin = randomUUID();
 
@@ -51,8 +65,12 @@ export class PostgresEventBus implements EventBus {
         client.on('notification', (n) => {
           if (n.channel !== PG_CHANNEL || !n.payload) return;
           try {
-            const { c, p, o } = JSON.parse(n.payload) as { c: string; p: BusPayload; o?: string };
-            if (o !== this.origin) this.fanout.deliver(c, p);
+            const { o, n: notes } = JSON.parse(n.payload) as {
+              o?: string;
+              n?: { c: string; p: BusPayload }[];
+            };
+            if (o === this.origin || !Array.isArray(notes)) return;
+            for (const { c, p } of notes) this.fanout.deliver(c, p);
           } catch {
             // Not ours or malformed: ignore.
           }
@@ -83,16 +101,39 @@ export class PostgresEventBus implements EventBus {
   }
 
   async publish(channel: string, payload: BusPayload): Promise<void> {
-    const text = JSON.stringify({ c: channel, p: payload, o: this.origin });
-    if (Buffer.byteLength(text) > MAX_PAYLOAD) {
+    const text = JSON.stringify({ c: channel, p: payload });
+    const bytes = Buffer.byteLength(text);
+    if (bytes > MAX_NOTE) {
       throw new Error(`event bus payload on ${channel} is too large; publish ids, not records`);
     }
     // A later tick, like the in-process bus: publishers never re-enter listeners.
     queueMicrotask(() => this.fanout.deliver(channel, payload));
-    // One NOTIFY at a time, in call order, so other instances get the notes in the order published.
-    const sent = this.sending.then(() => this.notify(PG_CHANNEL, text));
-    this.sending = sent.catch(() => {});
-    await sent;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ text, bytes, resolve, reject });
+      if (!this.sending) void this.sendPending();
+    });
+  }
+
+  /** One NOTIFY at a time, in call order, so other instances get the notes in the order published. */
+  private async sendPending(): Promise<void> {
+    this.sending = true;
+    const head = `{"o":${JSON.stringify(this.origin)},"n":[`;
+    while (this.pending.length > 0) {
+      let size = Buffer.byteLength(head) + 2;
+      let count = 0;
+      while (count < this.pending.length && size + this.pending[count].bytes + 1 <= MAX_PAYLOAD) {
+        size += this.pending[count].bytes + 1;
+        count++;
+      }
+      const batch = this.pending.splice(0, Math.max(count, 1));
+      try {
+        await this.notify(PG_CHANNEL, `${head}${batch.map((b) => b.text).join(',')}]}`);
+        for (const b of batch) b.resolve();
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    this.sending = false;
   }
 
   subscribe(channel: string, listener: BusListener): () => void {
