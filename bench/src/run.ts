@@ -34,6 +34,7 @@ import { LIGHTHOUSE_GOALS } from './scenarios/lighthouse.ts';
 import type { BenchContext, BundleResult, LighthouseResult, ScenarioGroup } from './scenarios/types.ts';
 import { startServer } from './server.ts';
 import { bundleTable, httpTable } from './table.ts';
+import { collectBenchGarbage } from './quiet-client.ts';
 
 function gitCommit(): string | null {
   try {
@@ -107,6 +108,7 @@ async function runEngine(
       const budgetEngine = group.once ? null : engine;
       const prefix = group.once ? group.name : `${engine} ${group.name}`;
       try {
+        collectBenchGarbage();
         const r = await group.run(ctx);
         out.http.push(...(r.http ?? []).map((h) => ({ ...h, engine })));
         out.bundles.push(...(r.bundles ?? []));

@@ -10,6 +10,7 @@ import { startMockModelProcess, type UpstreamTimes } from '../mock-model-process
 import { openSeedDb } from '../seed-db.ts';
 import { pct as rankPct, readEvents, signIn, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
+import { collectBenchGarbage } from '../quiet-client.ts';
 
 /**
  * Chat (issue 4, ARCHITECTURE.md section 8):
@@ -349,6 +350,7 @@ async function burstOfTurns(email: string): Promise<RawTiming[]> {
     );
     const streams = await Promise.all(ids.map((cid) => openAppStream(server.baseURL, cid, token)));
     await model.script(replies(CONCURRENT_STREAMS));
+    collectBenchGarbage();
     const apps = await Promise.all(
       ids.map((cid, i) => appTurn(server.baseURL, cid, token, streams[i], lookup)),
     );

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { pct as rankPct, signIn, sleep, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
+import { collectBenchGarbage } from '../quiet-client.ts';
 
 /**
  * Comms streams (issue 6), on a server process of its own so its memory is measured alone:
@@ -165,6 +166,7 @@ export const commsStreams: ScenarioGroup = {
         await post(round.warmUp);
         await arrival(round.warmUp);
         await sleep(500);
+        collectBenchGarbage();
         const latencies: number[] = [];
         let missing = 0;
         for (const marker of round.markers) {

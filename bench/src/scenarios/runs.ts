@@ -2,6 +2,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { pct, signIn, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
+import { collectBenchGarbage } from '../quiet-client.ts';
 
 /**
  * The run engine under load (issue 5): a server of its own (the built one) whose models are a local
@@ -211,6 +212,7 @@ export const runsBench: ScenarioGroup = {
         Array.from({ length: CLIENTS_PER_RUN }, () => follow(server.baseURL, id, token)),
       );
       const openTimes = (await Promise.all(fans.map((f) => f.opened))).filter((ms) => !Number.isNaN(ms));
+      collectBenchGarbage();
       model.openGate();
       const fanEnds = await Promise.all(fans.map((f) => f.ended));
       const fanLat = fans.flatMap((f) => f.latencies);

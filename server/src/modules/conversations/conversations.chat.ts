@@ -205,6 +205,14 @@ async function runChat(
   signal: AbortSignal,
   log?: FastifyBaseLogger,
 ): Promise<TChatResponse> {
+  // The context is what came before this message. Read beside the ownership check (reads only, one
+  // round trip fewer before the model call on PostgreSQL); used only once the conversation is found
+  // to be the caller's, and dropped with a refused turn.
+  const reads = Promise.all([
+    repo.contextMessages(ctx.db, conversationId, body.context_messages),
+    conversationFileTexts(ctx, caller, conversationId),
+  ]);
+  reads.catch(() => {});
   await ownConversation(ctx, caller, conversationId);
   const st = stateOf(ctx);
   const activeReplies = st.active;
@@ -219,12 +227,8 @@ async function runChat(
   signal.addEventListener('abort', abort);
   const unsubscribe = ctx.bus.subscribe(stopChannel(conversationId), abort);
   try {
-    // The context is what came before this message; the turn starts (and an unknown model is refused
-    // with 422) before anything is stored.
-    const [context, attachments] = await Promise.all([
-      repo.contextMessages(ctx.db, conversationId, body.context_messages),
-      conversationFileTexts(ctx, caller, conversationId),
-    ]);
+    // The turn starts (and an unknown model is refused with 422) before anything is stored.
+    const [context, attachments] = await reads;
     const history: AssistantTurnInput['history'] = context
       .filter((m) => m.status !== 'failed' && m.text.trim() !== '' && m.sender !== 'system')
       .map((m) => ({ role: m.sender === 'user' ? 'user' : 'assistant', content: m.text }));
