@@ -43,6 +43,8 @@ export class PostgresEventBus implements EventBus {
   private sending = false;
   /** Names this instance in its NOTIFY payloads, so its LISTEN skips what it delivered itself. */
   private readonly origin = randomUUID();
+  /** How this instance's NOTIFY payloads begin: its own notes come back on LISTEN and are skipped unparsed. */
+  private readonly head = `{"o":${JSON.stringify(this.origin)},"n":[`;
 
   constructor(
     private readonly url: string,
@@ -63,7 +65,7 @@ export class PostgresEventBus implements EventBus {
       try {
         await client.connect();
         client.on('notification', (n) => {
-          if (n.channel !== PG_CHANNEL || !n.payload) return;
+          if (n.channel !== PG_CHANNEL || !n.payload || n.payload.startsWith(this.head)) return;
           try {
             const { o, n: notes } = JSON.parse(n.payload) as {
               o?: string;
@@ -117,7 +119,7 @@ export class PostgresEventBus implements EventBus {
   /** One NOTIFY at a time, in call order, so other instances get the notes in the order published. */
   private async sendPending(): Promise<void> {
     this.sending = true;
-    const head = `{"o":${JSON.stringify(this.origin)},"n":[`;
+    const head = this.head;
     while (this.pending.length > 0) {
       let size = Buffer.byteLength(head) + 2;
       let count = 0;
