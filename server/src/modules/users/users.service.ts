@@ -402,13 +402,16 @@ export async function scheduledBriefUsers(
   ctx: AppContext,
   afterId: string,
   limit: number,
-): Promise<{ id: string; schedule: TBriefSchedule | null; since: string | null }[]> {
+): Promise<
+  { id: string; organization_id: string | null; schedule: TBriefSchedule | null; since: string | null }[]
+> {
   const rows = await repo.scheduledBriefUsers(ctx.db, afterId, limit);
   return rows.map((r) => {
     const { since, ...stored } = (safeJson(r.brief_schedule ?? null) ?? {}) as { since?: unknown };
     const parsed = ZBriefSchedule.safeParse(stored);
     return {
       id: r.id,
+      organization_id: r.organization_id,
       schedule: parsed.success ? parsed.data : null,
       since: typeof since === 'string' ? since : null,
     };
