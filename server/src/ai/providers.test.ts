@@ -54,7 +54,9 @@ apiSuite('AI providers against the mock OpenAI-compatible server', () => {
   it('resolves spec and endpoint models to the endpoint; unknown ids are 422', async () => {
     expect(resolveModel(t.ctx, 'gpt-5-chat', NO_USER).engine).toBe('openai-compatible');
     expect((await resolveModelFresh(t.ctx, 'mock-model', NO_USER)).id).toBe('mock-model');
-    await expect(resolveModelFresh(t.ctx, 'no-such-model', NO_USER)).rejects.toMatchObject({ statusCode: 422 });
+    await expect(resolveModelFresh(t.ctx, 'no-such-model', NO_USER)).rejects.toMatchObject({
+      statusCode: 422,
+    });
     const res = await t.req({ method: 'GET', url: '/api/models', token: user.token });
     expect(res.statusCode).toBe(200);
     const list = res.json() as { id: string; engine: string; available: boolean; is_default: boolean }[];
