@@ -9,7 +9,6 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { AppConfig } from './config.ts';
 import { createDb, type DbHandle } from './db/index.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
-import { bindRequestVia } from './modules/activity/activity.ledger.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { registerAdviceRunSteps } from './modules/advice/advice.run-step.ts';
 import { adviceRoutes } from './modules/advice/advice.routes.ts';
@@ -40,7 +39,6 @@ import { taskSuggestionsRoutes } from './modules/task-suggestions/task-suggestio
 import { taskSuggestionInboxHandler } from './modules/task-suggestions/task-suggestions.service.ts';
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
-import { registerMeterScope } from './modules/usage/usage-scope.hook.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
@@ -147,14 +145,11 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
 
   registerErrorHandler(app);
   registerNulGuard(app);
-  // Ledger entries written while handling a request say where it came from (web app or API client).
-  bindRequestVia(app);
   // The response cache first: its onRequest stamp must precede the session read of the auth hook.
   registerResponseCache(app, ctx.changes, config.readCacheBytes);
   await app.register(authPlugin, {
     sessions: sessionReader(ctx.db, ctx.signer, ctx.changes, config.readCacheBytes),
   });
-  registerMeterScope(app);
   registerEchoBodies(app);
   registerEtags(app);
   // After the cache's own onSend, so a page is stored (for the requests behind it) while it waits.

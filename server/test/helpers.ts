@@ -165,6 +165,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
           organization_id: null,
         },
         name,
+        'api',
       );
       return org.id;
     },
@@ -177,11 +178,17 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
         last_name: null,
         organization_id: null,
       });
-      const invite = await addMember(built.ctx, auth(owner), orgId, {
-        email: member.email.toLowerCase(),
-        org_access_level: level,
-      });
-      await acceptInvitation(built.ctx, auth(member), invite.id);
+      const invite = await addMember(
+        built.ctx,
+        auth(owner),
+        orgId,
+        {
+          email: member.email.toLowerCase(),
+          org_access_level: level,
+        },
+        'api',
+      );
+      await acceptInvitation(built.ctx, auth(member), invite.id, 'api');
     },
   };
 }

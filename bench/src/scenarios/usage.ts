@@ -164,7 +164,8 @@ export async function meteringOverhead(): Promise<{ metered: number[]; bare: num
       mock.script({ kind: 'text', chunks: Array.from({ length: 10 }, (_, i) => `tok${i} `) });
       const { model } = metered
         ? resolveModel(ctx, 'gpt-5-chat', { userId, organizationId: orgId, feature: 'chat' })
-        : resolveModel({ config: ctx.config }, 'gpt-5-chat');
+        : // bare: a config-only context is never metered (the scope is not read)
+          resolveModel({ config: ctx.config }, 'gpt-5-chat', { userId: null, organizationId: null });
       let first = 0;
       const sent = performance.now();
       await streamModelSteps({

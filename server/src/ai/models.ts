@@ -136,7 +136,12 @@ const unknownModel = (id: string) => new AppError(422, `Unknown model: ${id}`);
  * Unknown ids throw AppError 422. Synchronous; use {@link resolveModelFresh} to check the endpoint's
  * list first. Provider models carry the configured request and stream idle timeouts.
  */
-export function resolveModel(ctx: HasConfig, modelId?: string | null, meter?: MeterScope): ResolvedModel {
+export function resolveModel(
+  ctx: HasConfig,
+  modelId: string | null | undefined,
+  /** Whom the calls are metered to (required, so no model call goes unattributed). */
+  meter: MeterScope,
+): ResolvedModel {
   const resolved = resolveUnmetered(ctx, modelId);
   // Every model call of the app passes here: with an app context it is metered (usage, cost, budgets).
   if (!isAppContext(ctx)) return resolved;
@@ -182,8 +187,8 @@ function resolveUnmetered(ctx: HasConfig, modelId?: string | null): ResolvedMode
 /** Like {@link resolveModel}, after refreshing the endpoint's model list (cached a minute). */
 export async function resolveModelFresh(
   ctx: HasConfig,
-  modelId?: string | null,
-  meter?: MeterScope,
+  modelId: string | null | undefined,
+  meter: MeterScope,
 ): Promise<ResolvedModel> {
   const ai = ctx.config.ai;
   if (ai.openaiBaseUrl) {

@@ -6,6 +6,9 @@ import type { AuthUser } from '../platform/auth/authenticate.ts';
 import { AssistantTurnError, streamAssistantTurn } from './assistant.ts';
 import { resolveModel, resolveModelFresh } from './models.ts';
 
+/** These calls are made for no one: metered (where an app context meters) to no user. */
+const NO_USER = { userId: null, organizationId: null };
+
 const authUser = (u: TestUser): AuthUser => ({
   id: u.id,
   email: u.email,
@@ -49,9 +52,11 @@ apiSuite('AI providers against the mock OpenAI-compatible server', () => {
     });
 
   it('resolves spec and endpoint models to the endpoint; unknown ids are 422', async () => {
-    expect(resolveModel(t.ctx, 'gpt-5-chat').engine).toBe('openai-compatible');
-    expect((await resolveModelFresh(t.ctx, 'mock-model')).id).toBe('mock-model');
-    await expect(resolveModelFresh(t.ctx, 'no-such-model')).rejects.toMatchObject({ statusCode: 422 });
+    expect(resolveModel(t.ctx, 'gpt-5-chat', NO_USER).engine).toBe('openai-compatible');
+    expect((await resolveModelFresh(t.ctx, 'mock-model', NO_USER)).id).toBe('mock-model');
+    await expect(resolveModelFresh(t.ctx, 'no-such-model', NO_USER)).rejects.toMatchObject({
+      statusCode: 422,
+    });
     const res = await t.req({ method: 'GET', url: '/api/models', token: user.token });
     expect(res.statusCode).toBe(200);
     const list = res.json() as { id: string; engine: string; available: boolean; is_default: boolean }[];
@@ -196,7 +201,7 @@ apiSuite('AI providers against the mock OpenAI-compatible server', () => {
 
   it('generateText (non-streaming) goes through the same registry', async () => {
     mock.script({ kind: 'text', chunks: ['Plain answer.'] });
-    const { model } = resolveModel(t.ctx, 'mock-model');
+    const { model } = resolveModel(t.ctx, 'mock-model', NO_USER);
     const res = await generateText({ model, prompt: 'hi' });
     expect(res.text).toBe('Plain answer.');
     expect(res.usage.inputTokens).toBe(11);
@@ -214,7 +219,7 @@ describe('timeouts wrapper', () => {
         JWT_SECRET: 'x'.repeat(40),
       });
       mock.script({ kind: 'stall' });
-      const { model } = resolveModel({ config }, 'mock-model');
+      const { model } = resolveModel({ config }, 'mock-model', NO_USER);
       const r = streamText({ model, prompt: 'hi', maxRetries: 0, onError: () => {} });
       const parts: string[] = [];
       // Depending on where the error surfaces, it is an error part or the stream throws.
@@ -238,10 +243,10 @@ describe('endpoint model mapping', () => {
     try {
       const { loadConfig } = await import('../config.ts');
       const config = loadConfig({ OPENAI_BASE_URL: mock.url, JWT_SECRET: 'x'.repeat(40) });
-      expect((await resolveModelFresh({ config }, 'gpt-5-chat')).id).toBe('gpt-5-chat-latest');
-      expect((await resolveModelFresh({ config }, 'gpt-5-mini')).id).toBe('llama3.2');
-      expect((await resolveModelFresh({ config }, 'llama3.2')).engine).toBe('openai-compatible');
-      expect((await resolveModelFresh({ config }, 'gemini-2.5-pro')).engine).toBe('offline');
+      expect((await resolveModelFresh({ config }, 'gpt-5-chat', NO_USER)).id).toBe('gpt-5-chat-latest');
+      expect((await resolveModelFresh({ config }, 'gpt-5-mini', NO_USER)).id).toBe('llama3.2');
+      expect((await resolveModelFresh({ config }, 'llama3.2', NO_USER)).engine).toBe('openai-compatible');
+      expect((await resolveModelFresh({ config }, 'gemini-2.5-pro', NO_USER)).engine).toBe('offline');
     } finally {
       await mock.close();
     }

@@ -50,11 +50,17 @@ export function userPart(content: string): string {
  */
 export async function extractMemories(
   ctx: AppContext,
+  /** Whose request this is: the call is metered to them and their organization. */
+  requester: { id: string; organization_id: string | null },
   content: string,
   abortSignal?: AbortSignal,
 ): Promise<string[]> {
   if (!content.trim()) return [];
-  const { model } = resolveModel(ctx, null, { feature: 'memory' });
+  const { model } = resolveModel(ctx, null, {
+    userId: requester.id,
+    organizationId: requester.organization_id,
+    feature: 'memory',
+  });
   try {
     const { text } = await generateText({
       model,

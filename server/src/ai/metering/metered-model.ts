@@ -16,7 +16,7 @@ import { priceOf } from '../../modules/usage/usage-prices.service.ts';
 import { costMicros } from '../../modules/usage/usage-money.ts';
 import { usageNow } from '../../modules/usage/usage-clock.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { currentMeterScope, featureOf, type MeterScope } from './meter-scope.ts';
+import { featureOf, type MeterScope } from './meter-scope.ts';
 
 /** Output tokens a call is assumed to use when it sets no limit (reserved, then settled to the real figure). */
 export const DEFAULT_OUTPUT_ESTIMATE_TOKENS = 1_000;
@@ -55,7 +55,7 @@ export class MeteredModel implements LanguageModelV3 {
     private readonly ctx: AppContext,
     private readonly inner: LanguageModelV3,
     private readonly who: Who,
-    private readonly explicit: MeterScope | undefined,
+    private readonly scope: MeterScope,
   ) {}
 
   get provider() {
@@ -69,10 +69,7 @@ export class MeteredModel implements LanguageModelV3 {
   }
 
   private target(options: LanguageModelV3CallOptions): MeterTarget {
-    // The caller's own fields win; the ones it leaves undefined come from the ambient scope.
-    const s: MeterScope = { ...currentMeterScope() };
-    for (const [k, v] of Object.entries(this.explicit ?? {}))
-      if (v !== undefined) (s as Record<string, unknown>)[k] = v;
+    const s = this.scope;
     return {
       userId: s.userId ?? null,
       organizationId: s.organizationId ?? null,

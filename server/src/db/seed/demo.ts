@@ -94,7 +94,7 @@ export async function seedIfEmpty(ctx: AppContext): Promise<SeedResult> {
       user_level: 'ceo',
       organization_id: null,
     };
-    const org = await createOrganization(tctx, ceo, DEMO_ORGANIZATION);
+    const org = await createOrganization(tctx, ceo, DEMO_ORGANIZATION, 'api'); // a seed, not a request
     // The demo's people were created through its organization: members without an invitation, and
     // (but the platform admin) accounts the organization manages.
     const member = (email: string, level: string, managed = true) =>

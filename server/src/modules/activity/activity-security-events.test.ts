@@ -166,6 +166,37 @@ apiSuite('activity ledger: security events', () => {
     expect(deleted.before).toBe(JSON.stringify({ name: 'Short-lived' }));
   });
 
+  it('a signed-in write records ui from the web app and api from any other client', async () => {
+    const fromWeb = (method: 'POST' | 'PATCH', url: string, token: string, payload: object) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${token}`, 'x-cc-client': 'web' },
+        payload,
+      });
+    const webOrg = await one('organization.created', async () => {
+      const res = await fromWeb('POST', '/api/organizations', ceo.token, { name: 'From the web' });
+      expect(res.statusCode, res.body).toBe(201);
+    });
+    expect(webOrg).toMatchObject({ actor_user_id: ceo.id, via: 'ui' });
+    const apiOrg = await one('organization.created', async () => {
+      const res = await t.req({
+        method: 'POST',
+        url: '/api/organizations',
+        token: ceo.token,
+        body: { name: 'From a script' },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    });
+    expect(apiOrg.via).toBe('api');
+    const u = await t.createUser('waitlisted');
+    const level = await one('user.level_changed', async () => {
+      const res = await fromWeb('PATCH', `/api/users/${u.id}`, admin.token, { user_level: 'user' });
+      expect(res.statusCode, res.body).toBe(200);
+    });
+    expect(level).toMatchObject({ actor_user_id: admin.id, via: 'ui' });
+  });
+
   it('invitation sent, accepted and declined; membership level changed and removed', async () => {
     const joiner = await t.createUser('user');
     const decliner = await t.createUser('user');

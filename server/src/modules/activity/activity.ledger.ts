@@ -1,6 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { type Db, nowIso } from '../../db/index.ts';
 
 /**
@@ -14,8 +13,12 @@ export type ActivityVia = 'ui' | 'api' | 'ai' | `run:${string}`;
 
 export interface ActivityInput {
   actorUserId: string | null;
-  /** Default: where the current request came from (`ui` or `api`, see {@link bindRequestVia}). */
-  via?: ActivityVia;
+  /**
+   * Where the change came from: a request's {@link viaOf}, `ai`, a run, or `api` for a background job.
+   * Required and passed down explicitly: an AsyncLocalStorage holding the request's would turn on V8
+   * promise hooks for the whole process on Node 20 (a cost on every promise).
+   */
+  via: ActivityVia;
   /** `<entity>.<verb>`, e.g. `task.created`, `auth.sign_in_failed`. */
   action: string;
   entityType: string;
@@ -66,7 +69,7 @@ export async function recordActivity(db: Db, entry: ActivityInput): Promise<stri
       id,
       ts: nowIso(),
       actor_user_id: entry.actorUserId,
-      via: entry.via ?? requestVia.getStore() ?? 'api',
+      via: entry.via,
       action: entry.action,
       entity_type: entry.entityType,
       entity_id: entry.entityId ?? null,
@@ -98,17 +101,4 @@ export const CLIENT_HEADER = 'x-cc-client';
 /** Where a person's request came from: the web app (`ui`) or any other client (`api`). */
 export function viaOf(req: FastifyRequest | { headers: Record<string, unknown> }): ActivityVia {
   return req.headers[CLIENT_HEADER] === 'web' ? 'ui' : 'api';
-}
-
-/** The `via` of the request being handled, so services record it without passing it down every call. */
-const requestVia = new AsyncLocalStorage<ActivityVia>();
-
-/**
- * Runs every request inside its `via` (the pattern of @fastify/request-context: the rest of the
- * request's hooks and its handler continue in this async context).
- */
-export function bindRequestVia(app: FastifyInstance): void {
-  app.addHook('onRequest', (req, _reply, done) => {
-    requestVia.run(viaOf(req), done);
-  });
 }

@@ -49,7 +49,9 @@ apiSuite('generated advice cites its records, per reader', () => {
     t.req({ method: 'GET', url: `/api/strategic-advice/${id}`, token: u.token });
 
   it('its author sees every record it names; an organization member only those they may see', async () => {
-    const row = await generateStrategicAdvice(t.ctx, ceo.id);
+    const row = await generateStrategicAdvice(t.ctx, ceo.id, {
+      meter: { userId: ceo.id, organizationId: null, feature: 'advice' },
+    });
     const mine = (await get(ceo, row.id)).json() as TAdvice;
     expect(mine.citations).toEqual(
       expect.arrayContaining([

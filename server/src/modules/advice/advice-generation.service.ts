@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { generateText, type JSONValue } from 'ai';
 import { citationsNamedIn } from '../../ai/citations.ts';
 import { loadWorkspaceSnapshot, type WorkspaceSnapshot } from '../../ai/context/workspace-snapshot.ts';
+import type { MeterScope } from '../../ai/metering/meter-scope.ts';
 import { resolveModel } from '../../ai/models.ts';
 import { nowIso, withTx } from '../../db/index.ts';
 import type { StrategicAdviceTable } from '../../db/types.ts';
@@ -71,19 +72,17 @@ export async function generateStrategicAdvice(
   ctx: AppContext,
   userId: string,
   opts: {
+    /** Whom the call is metered to: the run's scope, or the signed-in user and organization. */
+    meter: MeterScope;
     signal?: AbortSignal;
     runId?: string | null;
     modelId?: string | null;
     /** Outputs of the flow's earlier steps, given to the model with the snapshot. */
     earlier?: readonly EarlierStep[];
-  } = {},
+  },
 ): Promise<StrategicAdviceTable> {
   const snapshot = await loadWorkspaceSnapshot(ctx, userId);
-  const { model } = resolveModel(ctx, opts.modelId, {
-    userId,
-    feature: 'advice',
-    runId: opts.runId ?? undefined,
-  });
+  const { model } = resolveModel(ctx, opts.modelId, opts.meter);
   const { text } = await generateText({
     model,
     system: SYSTEM,

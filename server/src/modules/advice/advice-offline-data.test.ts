@@ -27,6 +27,7 @@ apiSuite('the advice step builds on the review step (offline engine data)', () =
 
   it("passes the review step's output with the snapshot", async () => {
     const advice = await generateStrategicAdvice(t.ctx, ceo.id, {
+      meter: { userId: ceo.id, organizationId: null, feature: 'advice' },
       earlier: [
         { name: 'Review goals and KPIs', output: 'The DACH pipeline gap is the main risk.' },
         { name: 'Empty step', output: '  ' },

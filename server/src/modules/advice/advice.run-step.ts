@@ -7,6 +7,8 @@ import { generateStrategicAdvice } from './advice-generation.service.ts';
  */
 export const strategicAdviceStep: StepHandler = async (s) => {
   const advice = await generateStrategicAdvice(s.ctx, s.run.user_id, {
+    // The run's scope (its user's organization, the step's agent), as the advice feature.
+    meter: { ...s.meter, feature: 'advice' },
     signal: s.signal,
     runId: s.run.id,
     modelId: s.step.agent?.llm_model ?? null,

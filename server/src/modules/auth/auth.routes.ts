@@ -7,6 +7,7 @@ import { STREAM_TICKET_TTL_SECONDS, issueStreamTicket } from '../../platform/rea
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import { limitMessages } from '../../platform/limits/limit-messages.ts';
 import { enforceLimit } from '../../platform/limits/limits.ts';
+import { viaOf } from '../activity/activity.ledger.ts';
 import { login, logout } from './auth.service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -25,7 +26,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         response: { 200: ZTokenResponse, 401: ZErrorBody, 429: ZErrorBody },
       },
     },
-    async (req) => login(ctx, req.body, req.headers['user-agent'] ?? null),
+    async (req) => login(ctx, req.body, req.headers['user-agent'] ?? null, viaOf(req)),
   );
 
   app.post(
@@ -35,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       schema: { tags: ['auth'], summary: 'Revoke the current session', response: { 204: z.null() } },
     },
     async (req, reply) => {
-      if (req.sessionId) await logout(ctx, req.sessionId, req.user?.id ?? null);
+      if (req.sessionId) await logout(ctx, req.sessionId, req.user?.id ?? null, viaOf(req));
       return reply.code(204).send(null);
     },
   );
@@ -73,6 +74,6 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         response: { 201: ZUser, 409: ZErrorBody, 422: ZErrorBody },
       },
     },
-    async (req, reply) => reply.code(201).send(await register(ctx, req.body)),
+    async (req, reply) => reply.code(201).send(await register(ctx, req.body, viaOf(req))),
   );
 };

@@ -7,7 +7,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import { limitMessages } from '../../platform/limits/limit-messages.ts';
 import { lockoutError } from '../../platform/limits/limits.ts';
-import { recordActivity, recordActivitySafely } from '../activity/activity.ledger.ts';
+import { type ActivityVia, recordActivity, recordActivitySafely } from '../activity/activity.ledger.ts';
 import { findCredentials } from '../users/users.service.ts';
 
 const BAD_CREDENTIALS = 'Incorrect email or password';
@@ -17,6 +17,8 @@ export async function login(
   ctx: AppContext,
   input: { username: string; password: string; remember_me: boolean },
   userAgent: string | null,
+  /** Where the request came from (the ledger's `via`). */
+  via: ActivityVia,
 ): Promise<TTokenResponse> {
   const email = input.username.trim().toLowerCase();
   if (ctx.loginGuard.isLocked(email)) {
@@ -28,7 +30,7 @@ export async function login(
     : await dummyVerify(input.password);
   if (!user || !ok) {
     ctx.loginGuard.fail(email);
-    await recordFailedSignIn(ctx, email, user?.id ?? null);
+    await recordFailedSignIn(ctx, email, user?.id ?? null, via);
     throw unauthorized(BAD_CREDENTIALS);
   }
   ctx.loginGuard.succeed(email);
@@ -38,6 +40,7 @@ export async function login(
     input.remember_me ? REMEMBER_ME_TTL_SECONDS : SESSION_TTL_SECONDS,
     userAgent,
     `Signed in${input.remember_me ? ' (remember me)' : ''}`,
+    via,
   );
 }
 
@@ -49,6 +52,7 @@ export async function openSession(
   userAgent: string | null,
   /** How the person signed in, for the activity ledger. */
   summary: string,
+  via: ActivityVia,
 ): Promise<TTokenResponse> {
   const expires = new Date(Date.now() + ttlSeconds * 1000);
   const sid = randomUUID();
@@ -61,6 +65,7 @@ export async function openSession(
     });
     await recordActivity(trx, {
       actorUserId: userId,
+      via,
       action: 'auth.sign_in',
       entityType: 'user',
       entityId: userId,
@@ -73,10 +78,16 @@ export async function openSession(
 }
 
 /** A failed sign-in, and the lockout when this failure is the one that locks the account. */
-async function recordFailedSignIn(ctx: AppContext, email: string, userId: string | null): Promise<void> {
+async function recordFailedSignIn(
+  ctx: AppContext,
+  email: string,
+  userId: string | null,
+  via: ActivityVia,
+): Promise<void> {
   // No write to join: the entry stands alone, and a ledger fault never changes the answer (401).
   await recordActivitySafely(ctx.db, {
     actorUserId: userId,
+    via,
     action: 'auth.sign_in_failed',
     entityType: 'user',
     entityId: userId,
@@ -85,6 +96,7 @@ async function recordFailedSignIn(ctx: AppContext, email: string, userId: string
   if (ctx.loginGuard.isLocked(email)) {
     await recordActivitySafely(ctx.db, {
       actorUserId: userId,
+      via,
       action: 'auth.lockout',
       entityType: 'user',
       entityId: userId,
@@ -93,12 +105,18 @@ async function recordFailedSignIn(ctx: AppContext, email: string, userId: string
   }
 }
 
-export async function logout(ctx: AppContext, sessionId: string, userId: string | null): Promise<void> {
+export async function logout(
+  ctx: AppContext,
+  sessionId: string,
+  userId: string | null,
+  via: ActivityVia,
+): Promise<void> {
   await withTx(ctx.db, async (trx) => {
     await revokeSession(trx, sessionId);
     if (userId) {
       await recordActivity(trx, {
         actorUserId: userId,
+        via,
         action: 'auth.sign_out',
         entityType: 'user',
         entityId: userId,

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
+import { viaOf } from '../activity/activity.ledger.ts';
 import { exchangeCode, finishSignIn, SSO_FAILED, startSignIn } from './oidc.service.ts';
 
 export const OIDC_START_PATH = '/api/auth/oidc/start';
@@ -57,7 +58,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     async (req, reply) => {
       configured();
       try {
-        const code = await finishSignIn(ctx, new URL(req.url, originOf(req)));
+        const code = await finishSignIn(ctx, new URL(req.url, originOf(req)), viaOf(req));
         return reply.redirect(toLogin({ sso: code }));
       } catch (err) {
         const detail = err instanceof AppError && typeof err.detail === 'string' ? err.detail : SSO_FAILED;
@@ -80,7 +81,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     },
     async (req) => {
       configured();
-      return exchangeCode(ctx, req.body.code, req.headers['user-agent'] ?? null);
+      return exchangeCode(ctx, req.body.code, req.headers['user-agent'] ?? null, viaOf(req));
     },
   );
 };

@@ -5,6 +5,7 @@ import { nowIso } from '../../db/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { createSsoAccount, findCredentials } from '../users/users.service.ts';
+import type { ActivityVia } from '../activity/activity.ledger.ts';
 import { openSession } from './auth.service.ts';
 import * as repo from './oidc.repository.ts';
 
@@ -76,7 +77,7 @@ export async function startSignIn(ctx: AppContext, redirectUri: string): Promise
  * GET /api/auth/oidc/callback: checks the answer (state, PKCE, nonce, the ID token's issuer and
  * audience), finds or makes the account, and returns a one-time code for the web to exchange.
  */
-export async function finishSignIn(ctx: AppContext, currentUrl: URL): Promise<string> {
+export async function finishSignIn(ctx: AppContext, currentUrl: URL, via: ActivityVia): Promise<string> {
   const config = await providerConfig(ctx);
   const state = currentUrl.searchParams.get('state') ?? '';
   const started = state
@@ -104,7 +105,7 @@ export async function finishSignIn(ctx: AppContext, currentUrl: URL): Promise<st
   }
   const email = typeof profile.email === 'string' ? profile.email.trim().toLowerCase() : '';
   if (!email || profile.email_verified !== true) throw new SsoError(SSO_UNVERIFIED);
-  const userId = await accountFor(ctx, claims.iss, claims.sub, email, profile);
+  const userId = await accountFor(ctx, claims.iss, claims.sub, email, profile, via);
   const code = randomBytes(32).toString('base64url');
   await repo.insertExchange(ctx.db, {
     state: randomUUID(),
@@ -127,6 +128,7 @@ async function accountFor(
   subject: string,
   email: string,
   claims: Record<string, unknown>,
+  via: ActivityVia,
 ): Promise<string> {
   const linked = await repo.findIdentity(ctx.db, issuer, subject);
   if (linked) return linked.user_id;
@@ -134,14 +136,18 @@ async function accountFor(
   if (!userId) {
     const domain = email.split('@')[1] ?? '';
     const allowed = ctx.config.oidc?.allowedDomains.includes(domain) ?? false;
-    userId = await createSsoAccount(ctx, {
-      email,
-      // No password is ever told to anyone: this account signs in through its provider.
-      password: randomBytes(32).toString('base64url'),
-      user_level: allowed ? 'user' : 'waitlisted',
-      first_name: typeof claims.given_name === 'string' ? claims.given_name.slice(0, 100) : null,
-      last_name: typeof claims.family_name === 'string' ? claims.family_name.slice(0, 100) : null,
-    });
+    userId = await createSsoAccount(
+      ctx,
+      {
+        email,
+        // No password is ever told to anyone: this account signs in through its provider.
+        password: randomBytes(32).toString('base64url'),
+        user_level: allowed ? 'user' : 'waitlisted',
+        first_name: typeof claims.given_name === 'string' ? claims.given_name.slice(0, 100) : null,
+        last_name: typeof claims.family_name === 'string' ? claims.family_name.slice(0, 100) : null,
+      },
+      via,
+    );
   }
   await repo.insertIdentity(ctx.db, {
     id: randomUUID(),
@@ -158,6 +164,7 @@ export async function exchangeCode(
   ctx: AppContext,
   code: string,
   userAgent: string | null,
+  via: ActivityVia,
 ): Promise<TTokenResponse> {
   const userId = await repo.takeExchange(
     ctx.db,
@@ -166,5 +173,5 @@ export async function exchangeCode(
   );
   // 400 like an OAuth token endpoint's invalid_grant: the code is spent, unknown or too old.
   if (!userId) throw badRequest(SSO_LINK_USED);
-  return openSession(ctx, userId, SESSION_TTL_SECONDS, userAgent, 'Signed in with single sign-on');
+  return openSession(ctx, userId, SESSION_TTL_SECONDS, userAgent, 'Signed in with single sign-on', via);
 }

@@ -33,6 +33,7 @@ apiSuite('brief schedule (PATCH /api/users/me) and the scheduler', () => {
   let second: BuiltApp;
   let ceo: TestUser;
   let quiet: TestUser;
+  let orgId: string;
 
   beforeAll(async () => {
     t = await createTestApp({ BRIEF_SCHEDULER_POLL_MS: '0' });
@@ -41,6 +42,7 @@ apiSuite('brief schedule (PATCH /api/users/me) and the scheduler', () => {
     await second.app.ready();
     ceo = await t.createUser('ceo');
     quiet = await t.createUser('user');
+    orgId = await t.createOrg(ceo);
   });
   afterAll(async () => {
     await second.app.close();
@@ -114,6 +116,16 @@ apiSuite('brief schedule (PATCH /api/users/me) and the scheduler', () => {
     const after = await Promise.all([b.tick(back), a.tick(back)]);
     expect(after[0] + after[1]).toBe(1);
     expect(await scheduledCount(ceo)).toBe(2);
+    // A scheduled brief has no request: its words are metered to the brief's user and organization.
+    const metered = await t.ctx.db
+      .selectFrom('usage_events')
+      .select(['user_id', 'organization_id'])
+      .where('feature', '=', 'brief')
+      .execute();
+    expect(metered).toEqual([
+      { user_id: ceo.id, organization_id: orgId },
+      { user_id: ceo.id, organization_id: orgId },
+    ]);
     const slots = await t.ctx.db
       .selectFrom('brief_slots')
       .select('slot_at')

@@ -22,7 +22,7 @@ export const briefsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await briefs.generateBrief(ctx, currentUser(req).id, { trigger: 'manual' })),
+      reply.code(201).send(await briefs.generateBrief(ctx, currentUser(req), { trigger: 'manual' })),
   );
 
   app.get(

@@ -36,7 +36,7 @@ export class BriefScheduler {
         const slot = latestSlot(u.schedule, now, u.since);
         if (!slot) continue;
         try {
-          if (await this.produce(u.id, slot, now)) produced += 1;
+          if (await this.produce(u, slot, now)) produced += 1;
         } catch (err) {
           this.report(err);
         }
@@ -46,7 +46,12 @@ export class BriefScheduler {
     }
   }
 
-  private async produce(userId: string, slotAt: string, now: Date): Promise<boolean> {
+  private async produce(
+    user: { id: string; organization_id: string | null },
+    slotAt: string,
+    now: Date,
+  ): Promise<boolean> {
+    const userId = user.id;
     const claimed = await repo.claimSlot(this.ctx.db, {
       userId,
       slotAt,
@@ -55,7 +60,7 @@ export class BriefScheduler {
     });
     if (!claimed) return false;
     try {
-      const brief = await generateBrief(this.ctx, userId, { trigger: 'scheduled', now });
+      const brief = await generateBrief(this.ctx, user, { trigger: 'scheduled', now });
       await repo.completeSlot(this.ctx.db, userId, slotAt, brief.id);
       return true;
     } catch (err) {

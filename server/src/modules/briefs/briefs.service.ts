@@ -21,9 +21,11 @@ export const FIRST_BRIEF_PERIOD_DAYS = 7;
  */
 export async function generateBrief(
   ctx: AppContext,
-  userId: string,
+  /** The brief's person (its model call is metered to them and their organization). */
+  owner: { id: string; organization_id: string | null },
   o: { trigger: 'manual' | 'scheduled'; now?: Date },
 ): Promise<TBrief> {
+  const userId = owner.id;
   const now = o.now ?? new Date();
   const end = now.toISOString();
   const previous = await repo.latestPeriodEnd(ctx.db, userId);
@@ -34,7 +36,7 @@ export async function generateBrief(
   ].sort()[0];
   const input = await loadFactInput(ctx, userId, { start, end }, now);
   const sections = buildSections(input);
-  const words = await writeWords(ctx, sections);
+  const words = await writeWords(ctx, { userId, organizationId: owner.organization_id }, sections);
   const smtp = ctx.config.briefs.smtpUrl;
   const row: repo.BriefRow = {
     id: randomUUID(),

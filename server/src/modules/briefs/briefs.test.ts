@@ -238,7 +238,11 @@ apiSuite('executive brief: facts from a seeded week', () => {
       '2026-06-14T11:00:00.000Z',
     );
 
-    brief = await generateBrief(t.ctx, ceo.id, { trigger: 'manual', now: NOW });
+    brief = await generateBrief(
+      t.ctx,
+      { id: ceo.id, organization_id: null },
+      { trigger: 'manual', now: NOW },
+    );
   });
   afterAll(() => t.close());
 
@@ -428,10 +432,14 @@ apiSuite('executive brief: facts from a seeded week', () => {
   });
 
   it('measures the next brief from the previous one and says "Not enough data" when nothing moved', async () => {
-    const next = await generateBrief(t.ctx, ceo.id, {
-      trigger: 'manual',
-      now: new Date('2026-06-16T08:00:00.000Z'),
-    });
+    const next = await generateBrief(
+      t.ctx,
+      { id: ceo.id, organization_id: null },
+      {
+        trigger: 'manual',
+        now: new Date('2026-06-16T08:00:00.000Z'),
+      },
+    );
     expect(next.period_start).toBe(NOW.toISOString());
     const byKey = Object.fromEntries(next.sections.map((s) => [s.key, s]));
     expect(byKey.kpi_moves).toMatchObject({
@@ -465,7 +473,11 @@ apiSuite('executive brief: facts from a seeded week', () => {
   });
 
   it("builds another person's brief from what they see: no ceo-only records", async () => {
-    const theirs = await generateBrief(t.ctx, outsider.id, { trigger: 'manual', now: NOW });
+    const theirs = await generateBrief(
+      t.ctx,
+      { id: outsider.id, organization_id: null },
+      { trigger: 'manual', now: NOW },
+    );
     const cited = JSON.stringify(theirs.sections);
     for (const id of [
       ids.arr,

@@ -1,5 +1,6 @@
 import type { TBriefItem, TBriefSection } from '@cc/contract';
 import { generateText } from 'ai';
+import type { MeterScope } from '../../ai/metering/meter-scope.ts';
 import { resolveModel } from '../../ai/models.ts';
 import { actionsFromFacts, type BriefActionRef } from '../../ai/offline/handlers/brief.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -101,10 +102,15 @@ export function checkedWords(sections: readonly TBriefSection[], written: string
 }
 
 /** Asks the model for the words (never throws: a failed call is a replaced summary). */
-export async function writeWords(ctx: AppContext, sections: TBriefSection[]): Promise<BriefWords> {
+export async function writeWords(
+  ctx: AppContext,
+  /** Whom the call is metered to: the brief's user and organization. */
+  meter: MeterScope,
+  sections: TBriefSection[],
+): Promise<BriefWords> {
   let written: string | null = null;
   try {
-    const { model } = resolveModel(ctx);
+    const { model } = resolveModel(ctx, null, meter);
     const { text } = await generateText({
       model,
       system: SYSTEM,

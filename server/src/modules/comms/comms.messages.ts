@@ -1,4 +1,5 @@
 import { COMMS_SUGGESTION_DISMISSED_TEXT, type TCommsMessage, ZUseSuggestionRequest } from '@cc/contract';
+import { type MeterScope, meterScopeOf } from '../../ai/metering/meter-scope.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
@@ -24,6 +25,8 @@ async function deliver(
   threadId: string,
   sender: { id: string; name: string },
   text: string,
+  /** The signed-in user whose request this is: the suggestions it sets off are metered to them. */
+  meter: MeterScope,
   aiSuggested = false,
 ): Promise<TCommsMessage> {
   const message = await storeMessage(ctx, { threadId, sender, text, aiSuggested });
@@ -34,11 +37,11 @@ async function deliver(
   const others = participants.filter((id) => id !== sender.id);
   const scripted = new Set((await repo.scriptedUsers(ctx.db, others)).map((b) => b.user_id));
   for (const id of others) {
-    if (!scripted.has(id)) await requestSuggestion(ctx, threadId, id, message.seq);
+    if (!scripted.has(id)) await requestSuggestion(ctx, threadId, id, message.seq, meter);
   }
   if (scripted.size) {
     await scheduleScriptedReplies(ctx, threadId, sender.id, participants, async (botId, line) => {
-      await deliver(ctx, threadId, await senderOf(ctx, botId), line);
+      await deliver(ctx, threadId, await senderOf(ctx, botId), line, meter);
     });
   }
   return message;
@@ -51,7 +54,7 @@ export async function sendMessage(
   text: string,
 ): Promise<TCommsMessage> {
   await loadThread(ctx, caller, threadId);
-  return deliver(ctx, threadId, callerAsSender(caller), text);
+  return deliver(ctx, threadId, callerAsSender(caller), text, meterScopeOf(caller));
 }
 
 /** Use Suggestion: the (edited) text is sent as the caller's message, marked ai_suggested. */
@@ -60,11 +63,13 @@ export async function useSuggestion(
   caller: AuthUser,
   threadId: string,
   text: string,
+  /** The signed-in user (the inbox's actor when a delegate approves the draft): meters the replies' suggestions. */
+  requester: AuthUser = caller,
 ): Promise<TCommsMessage> {
   await loadThread(ctx, caller, threadId);
   await takeSuggestion(ctx, caller.id, threadId);
   await resolveDraftItem(ctx, threadId, caller.id, { status: 'approved', resolvedBy: caller.id });
-  const message = await deliver(ctx, threadId, callerAsSender(caller), text, true);
+  const message = await deliver(ctx, threadId, callerAsSender(caller), text, meterScopeOf(requester), true);
   // Sent, then recorded: delivery publishes to the thread's streams, so it cannot wait on the ledger.
   await recordActivity(ctx.db, {
     actorUserId: caller.id,
@@ -107,12 +112,12 @@ export const commsIdle = (ctx: AppContext) => background(ctx).idle();
  * reject = Ignore; both as the draft's recipient (the item may have been delegated).
  */
 export const commsDraftInboxHandler: InboxHandler = {
-  async approve(ctx, _actor, sourceId, edits) {
+  async approve(ctx, actor, sourceId, edits) {
     const { threadId, owner } = await draftOwner(ctx, sourceId);
     const draft = await repo.findSuggestion(ctx.db, threadId, owner.id);
     if (draft?.status !== 'ready') throw notFound(NO_SUGGESTION);
     const { text } = ZUseSuggestionRequest.parse({ text: edits.text ?? draft.text });
-    await useSuggestion(ctx, owner, threadId, text);
+    await useSuggestion(ctx, owner, threadId, text, actor);
   },
   async reject(ctx, _actor, sourceId) {
     const { threadId, owner } = await draftOwner(ctx, sourceId);

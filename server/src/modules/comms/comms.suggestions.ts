@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { JSONValue } from '@ai-sdk/provider';
 import { generateText } from 'ai';
 import { parseCitations, visibleCitations } from '../../ai/citations.ts';
+import type { MeterScope } from '../../ai/metering/meter-scope.ts';
 import { resolveModel } from '../../ai/models.ts';
 import type { CommsReplyData } from '../../ai/offline/handlers/comms-reply.ts';
 import { nowIso } from '../../db/index.ts';
@@ -89,6 +90,8 @@ export async function requestSuggestion(
   threadId: string,
   recipientId: string,
   forSeq: number,
+  /** Whom the model call is metered to: the signed-in user whose request sent the message. */
+  meter: MeterScope,
 ): Promise<void> {
   const id = randomUUID();
   await repo.putSuggestion(ctx.db, {
@@ -108,7 +111,7 @@ export async function requestSuggestion(
     let data: CommsReplyData;
     let citations: TRecordCitation[];
     try {
-      const written = await writeSuggestion(ctx, threadId, recipientId);
+      const written = await writeSuggestion(ctx, threadId, recipientId, meter);
       data = written.data;
       text = written.text.slice(0, MAX_SUGGESTION).trim();
       citations = written.citations;
@@ -220,9 +223,10 @@ async function writeSuggestion(
   ctx: AppContext,
   threadId: string,
   recipientId: string,
+  meter: MeterScope,
 ): Promise<{ text: string; data: CommsReplyData; citations: TRecordCitation[] }> {
   const { data, used } = await replyData(ctx, threadId, recipientId);
-  const { model } = resolveModel(ctx, null, { feature: 'comms_suggestions' });
+  const { model } = resolveModel(ctx, null, { ...meter, feature: 'comms_suggestions' });
   const { text } = await generateText({
     model,
     system: SYSTEM,

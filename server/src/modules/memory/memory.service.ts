@@ -28,7 +28,7 @@ export async function mineMemories(
   content: string,
   conversationId: string | null,
 ): Promise<TMineMemoryResponse> {
-  const facts = await extractMemories(ctx, content);
+  const facts = await extractMemories(ctx, caller, content);
   const byKey = new Map<string, string>();
   for (const f of facts) {
     const key = normalizeMemory(f);

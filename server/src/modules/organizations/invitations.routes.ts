@@ -2,6 +2,7 @@ import { ZErrorBody, ZIdParams, ZInvitation } from '@cc/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { viaOf } from '../activity/activity.ledger.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as memberships from './memberships.service.ts';
 
@@ -34,7 +35,7 @@ export const invitationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
       },
     },
     async (req, reply) => {
-      await memberships.acceptInvitation(ctx, currentUser(req), req.params.id);
+      await memberships.acceptInvitation(ctx, currentUser(req), req.params.id, viaOf(req));
       return reply.code(204).send(null);
     },
   );
@@ -50,7 +51,7 @@ export const invitationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
       },
     },
     async (req, reply) => {
-      await memberships.declineInvitation(ctx, currentUser(req), req.params.id);
+      await memberships.declineInvitation(ctx, currentUser(req), req.params.id, viaOf(req));
       return reply.code(204).send(null);
     },
   );

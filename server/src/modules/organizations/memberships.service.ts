@@ -4,7 +4,7 @@ import { nowIso, withTx } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
-import { recordActivity } from '../activity/activity.ledger.ts';
+import { type ActivityVia, recordActivity } from '../activity/activity.ledger.ts';
 import * as repo from './memberships.repository.ts';
 import { findOrganization } from './organizations.repository.ts';
 
@@ -112,7 +112,12 @@ async function myPendingInvitation(ctx: AppContext, me: AuthUser, id: string) {
   return row;
 }
 
-export async function acceptInvitation(ctx: AppContext, me: AuthUser, id: string): Promise<void> {
+export async function acceptInvitation(
+  ctx: AppContext,
+  me: AuthUser,
+  id: string,
+  via: ActivityVia,
+): Promise<void> {
   const row = await myPendingInvitation(ctx, me, id);
   if (await repo.findMembership(ctx.db, row.organization_id, me.id)) {
     throw conflict('You are already a member of this organization.');
@@ -120,7 +125,7 @@ export async function acceptInvitation(ctx: AppContext, me: AuthUser, id: string
   await withTx(ctx.db, async (trx) => {
     await repo.updateMember(trx, row.id, { user_id: me.id, is_invite: 0, invite_status: 'accepted' });
     await setPrimaryOrganization({ ...ctx, db: trx }, me.id, row.organization_id, { onlyIfEmpty: true });
-    await recordInvitationAnswer(trx, me, row, 'accepted');
+    await recordInvitationAnswer(trx, me, row, 'accepted', via);
   });
 }
 
@@ -129,9 +134,11 @@ function recordInvitationAnswer(
   me: AuthUser,
   row: { id: string; organization_id: string; org_access_level: string },
   answer: 'accepted' | 'declined',
+  via: ActivityVia,
 ) {
   return recordActivity(db, {
     actorUserId: me.id,
+    via,
     action: `invitation.${answer}`,
     entityType: 'organization_member',
     entityId: row.id,
@@ -145,10 +152,15 @@ function recordInvitationAnswer(
   });
 }
 
-export async function declineInvitation(ctx: AppContext, me: AuthUser, id: string): Promise<void> {
+export async function declineInvitation(
+  ctx: AppContext,
+  me: AuthUser,
+  id: string,
+  via: ActivityVia,
+): Promise<void> {
   const row = await myPendingInvitation(ctx, me, id);
   await withTx(ctx.db, async (trx) => {
     await repo.updateMember(trx, row.id, { invite_status: 'declined' });
-    await recordInvitationAnswer(trx, me, row, 'declined');
+    await recordInvitationAnswer(trx, me, row, 'declined', via);
   });
 }

@@ -11,6 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { viaOf } from '../activity/activity.ledger.ts';
 import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { invitationsRoutes } from './invitations.routes.ts';
@@ -50,7 +51,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await orgs.createOrganization(ctx, currentUser(req), req.body.name)),
+      reply.code(201).send(await orgs.createOrganization(ctx, currentUser(req), req.body.name, viaOf(req))),
   );
 
   app.patch(
@@ -79,7 +80,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
       },
     },
     async (req, reply) => {
-      await orgs.deleteOrganization(ctx, currentUser(req), req.params.id);
+      await orgs.deleteOrganization(ctx, currentUser(req), req.params.id, viaOf(req));
       return reply.code(204).send(null);
     },
   );
@@ -109,7 +110,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await orgs.addMember(ctx, currentUser(req), req.params.id, req.body)),
+      reply.code(201).send(await orgs.addMember(ctx, currentUser(req), req.params.id, req.body, viaOf(req))),
   );
 
   app.patch(
@@ -130,6 +131,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
         req.params.id,
         req.params.userId,
         req.body,
+        viaOf(req),
         preconditionOf(req),
       ),
   );
@@ -145,7 +147,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
       },
     },
     async (req, reply) => {
-      await orgs.removeMember(ctx, currentUser(req), req.params.id, req.params.userId);
+      await orgs.removeMember(ctx, currentUser(req), req.params.id, req.params.userId, viaOf(req));
       return reply.code(204).send(null);
     },
   );

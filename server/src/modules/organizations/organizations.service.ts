@@ -7,7 +7,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import { updateAccount } from '../users/users.service.ts';
-import { recordActivity } from '../activity/activity.ledger.ts';
+import { type ActivityVia, recordActivity } from '../activity/activity.ledger.ts';
 import * as memberships from './memberships.repository.ts';
 import { setPrimaryOrganization } from './memberships.service.ts';
 import * as repo from './organizations.repository.ts';
@@ -99,6 +99,7 @@ export async function createOrganization(
   ctx: AppContext,
   caller: AuthUser,
   name: string,
+  via: ActivityVia,
 ): Promise<TOrganization> {
   if (caller.user_level !== 'ceo' && caller.user_level !== 'admin') {
     throw forbidden('Only a CEO or an administrator can create organizations.');
@@ -120,6 +121,7 @@ export async function createOrganization(
     await setPrimaryOrganization({ ...ctx, db: trx }, caller.id, id, { onlyIfEmpty: true });
     await recordActivity(trx, {
       actorUserId: caller.id,
+      via,
       action: 'organization.created',
       entityType: 'organization',
       entityId: id,
@@ -146,13 +148,19 @@ export async function renameOrganization(
   return presentOrganization(ctx, caller, id);
 }
 
-export async function deleteOrganization(ctx: AppContext, caller: AuthUser, id: string): Promise<void> {
+export async function deleteOrganization(
+  ctx: AppContext,
+  caller: AuthUser,
+  id: string,
+  via: ActivityVia,
+): Promise<void> {
   const a = await access(ctx, caller, id);
   if (!a.canEdit) throw forbidden(`${EDIT_REFUSED} delete it.`);
   await withTx(ctx.db, async (trx) => {
     await repo.deleteOrganization(trx, id); // memberships cascade; users' primary organization is set null
     await recordActivity(trx, {
       actorUserId: caller.id,
+      via,
       action: 'organization.deleted',
       entityType: 'organization',
       entityId: id,
@@ -189,6 +197,7 @@ export async function addMember(
   caller: AuthUser,
   orgId: string,
   body: z.output<typeof ZAddOrgUserRequest>,
+  via: ActivityVia,
 ): Promise<TOrgMember> {
   const a = await managerAccess(ctx, caller, orgId);
   assertMayGrant(caller, a, body.org_access_level);
@@ -220,6 +229,7 @@ export async function addMember(
       });
     await recordActivity(trx, {
       actorUserId: caller.id,
+      via,
       action: 'invitation.created',
       entityType: 'organization_member',
       entityId: id,
@@ -248,6 +258,7 @@ export async function updateMember(
   orgId: string,
   userId: string,
   body: z.output<typeof ZUpdateOrgUserRequest>,
+  via: ActivityVia,
   pre: Precondition = ANY_VERSION,
 ): Promise<TOrgMember> {
   const a = await managerAccess(ctx, caller, orgId);
@@ -269,7 +280,7 @@ export async function updateMember(
   if (touchesAccount) {
     const refusal = accountEditRefusal(caller, a.canManage, orgId, target);
     if (refusal) throw forbidden(refusal);
-    await updateAccount(ctx, m.user_id, account, caller.id);
+    await updateAccount(ctx, m.user_id, account, { actorId: caller.id, via });
   }
   // The member row's version covers the account fields it shows, so any change moves it.
   if (levelChange || touchesAccount) {
@@ -281,6 +292,7 @@ export async function updateMember(
       if (levelChange) {
         await recordActivity(trx, {
           actorUserId: caller.id,
+          via,
           action: 'membership.level_changed',
           entityType: 'organization_member',
           entityId: m.id,
@@ -299,6 +311,7 @@ export async function removeMember(
   caller: AuthUser,
   orgId: string,
   userId: string,
+  via: ActivityVia,
 ): Promise<void> {
   await managerAccess(ctx, caller, orgId);
   const m = await findTarget(ctx, orgId, userId);
@@ -307,6 +320,7 @@ export async function removeMember(
     await memberships.deleteMember(trx, m.id);
     await recordActivity(trx, {
       actorUserId: caller.id,
+      via,
       action: 'membership.removed',
       entityType: 'organization_member',
       entityId: m.id,

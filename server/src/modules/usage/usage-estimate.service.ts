@@ -38,7 +38,12 @@ async function estimate(ctx: AppContext, caller: AuthUser, steps: EstimatedStep[
   );
   let micros = 0;
   for (const s of steps) {
-    const { id, engine } = resolveModel({ config: ctx.config }, s.model);
+    const { id, engine } = resolveModel(
+      { config: ctx.config },
+      s.model,
+      // A config-only context is never metered: only the id and engine are read here.
+      { userId: null, organizationId: null },
+    );
     const price = await priceOf(ctx, id, engine);
     const h = s.agentId ? history.get(s.agentId) : undefined;
     const runs = Number(h?.runs ?? 0);

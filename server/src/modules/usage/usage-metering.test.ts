@@ -149,7 +149,9 @@ apiSuite('usage metering of every model call (mock model)', () => {
     expect(sent.statusCode).toBe(201);
     await commsIdle(t.ctx);
     const [row] = await waitForRow('comms_suggestions');
+    // Metered to the signed-in user whose message set it off, and their organization.
     expect(row).toMatchObject({
+      user_id: member.id,
       organization_id: orgId,
       input_tokens: 11,
       output_tokens: 7,
@@ -157,6 +159,14 @@ apiSuite('usage metering of every model call (mock model)', () => {
     });
     // A non-streamed call: the mock reports 11 input and 7 output tokens.
     expect(Number(row.cost_micros)).toBe(11 * 2 + 7 * 10);
+  });
+
+  it("a brief's words are metered to the brief's user and organization", async () => {
+    const res = await t.req({ method: 'POST', url: '/api/briefs/generate', token: member.token });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(await rows({ feature: 'brief' })).toMatchObject([
+      { user_id: member.id, organization_id: orgId, run_id: null, outcome: 'ok' },
+    ]);
   });
 
   it('crew steps are metered to the run and the account it acts as', async () => {

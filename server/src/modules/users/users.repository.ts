@@ -120,7 +120,7 @@ export async function deleteUser(db: Db, id: string): Promise<void> {
 export function scheduledBriefUsers(db: Db, afterId: string, limit: number) {
   return db
     .selectFrom('users')
-    .select(['id', 'brief_schedule'])
+    .select(['id', 'organization_id', 'brief_schedule'])
     .where('brief_schedule_on', '=', 1)
     .where('id', '>', afterId)
     .where('user_level', '!=', 'waitlisted')

@@ -10,6 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
+import { viaOf } from '../activity/activity.ledger.ts';
 import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import * as users from './users.service.ts';
@@ -41,7 +42,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: ZUser, 429: ZErrorBody, ...errors },
       },
     },
-    async (req) => users.updateMe(ctx, currentUser(req), req.sessionId ?? '', req.body, preconditionOf(req)),
+    async (req) =>
+      users.updateMe(ctx, currentUser(req), req.sessionId ?? '', req.body, viaOf(req), preconditionOf(req)),
   );
 
   app.get(
@@ -69,7 +71,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 201: ZUser, ...errors },
       },
     },
-    async (req, reply) => reply.code(201).send(await users.adminCreateUser(ctx, currentUser(req), req.body)),
+    async (req, reply) =>
+      reply.code(201).send(await users.adminCreateUser(ctx, currentUser(req), req.body, viaOf(req))),
   );
 
   app.patch(
@@ -84,7 +87,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: ZUser, ...errors },
       },
     },
-    async (req) => users.adminUpdateUser(ctx, currentUser(req), req.params.id, req.body, preconditionOf(req)),
+    async (req) =>
+      users.adminUpdateUser(ctx, currentUser(req), req.params.id, req.body, viaOf(req), preconditionOf(req)),
   );
 
   app.delete(
@@ -99,7 +103,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       },
     },
     async (req, reply) => {
-      await users.adminDeleteUser(ctx, currentUser(req), req.params.id);
+      await users.adminDeleteUser(ctx, currentUser(req), req.params.id, viaOf(req));
       return reply.code(204).send(null);
     },
   );

@@ -11,7 +11,7 @@ import {
 } from '@cc/contract';
 import type { z } from 'zod';
 import { type Db, nowIso, withTx } from '../../db/index.ts';
-import { recordActivity, recordActivitySafely } from '../activity/activity.ledger.ts';
+import { type ActivityVia, recordActivity, recordActivitySafely } from '../activity/activity.ledger.ts';
 import type { ProfilesTable, UsersTable } from '../../db/types.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
@@ -89,13 +89,17 @@ async function insertAccount(
  * Self sign-up: always waitlisted, whatever the body says. Pending invitations for the e-mail stay
  * invitations: the person accepts them once approved.
  */
-export async function register(ctx: AppContext, body: z.output<typeof ZRegisterRequest>): Promise<TUser> {
+export async function register(
+  ctx: AppContext,
+  body: z.output<typeof ZRegisterRequest>,
+  via: ActivityVia,
+): Promise<TUser> {
   const id = await withTx(ctx.db, async (trx) => {
     const newId = await insertAccount(
       { ...ctx, db: trx },
       { ...body, user_level: 'waitlisted', organization_id: null },
     );
-    await recordUserCreated(trx, newId, newId, body.email, 'waitlisted', 'Signed up');
+    await recordUserCreated(trx, { actorId: newId, via }, newId, body.email, 'waitlisted', 'Signed up');
     return newId;
   });
   return load(ctx, id, { user_level: 'waitlisted' });
@@ -111,12 +115,13 @@ export async function createSsoAccount(
     first_name: string | null;
     last_name: string | null;
   },
+  via: ActivityVia,
 ): Promise<string> {
   return withTx(ctx.db, async (trx) => {
     const newId = await insertAccount({ ...ctx, db: trx }, { ...input, organization_id: null });
     await recordUserCreated(
       trx,
-      newId,
+      { actorId: newId, via },
       newId,
       input.email,
       input.user_level,
@@ -172,6 +177,7 @@ export async function updateMe(
   me: AuthUser,
   sessionId: string,
   body: z.output<typeof ZUpdateMeRequest>,
+  via: ActivityVia,
   pre: Precondition = ANY_VERSION,
 ): Promise<TUser> {
   const input = body;
@@ -196,6 +202,7 @@ export async function updateMe(
       if (guard.isLocked(me.id)) {
         await recordActivitySafely(ctx.db, {
           actorUserId: me.id,
+          via,
           action: 'auth.lockout',
           entityType: 'user',
           entityId: me.id,
@@ -217,6 +224,7 @@ export async function updateMe(
       await revokeUserSessions(trx, me.id, sessionId);
       await recordActivity(trx, {
         actorUserId: me.id,
+        via,
         action: 'user.password_changed',
         entityType: 'user',
         entityId: me.id,
@@ -240,6 +248,7 @@ export async function adminCreateUser(
   ctx: AppContext,
   admin: AuthUser,
   body: z.output<typeof ZAdminCreateUserRequest>,
+  via: ActivityVia,
 ) {
   const input = body;
   const id = await withTx(ctx.db, async (trx) => {
@@ -250,7 +259,14 @@ export async function adminCreateUser(
     if (input.organization_id) {
       await addManagedMember(tctx, input.organization_id, { id: newId, email: input.email }, 'user');
     }
-    await recordUserCreated(trx, admin.id, newId, input.email, input.user_level, 'Created the account');
+    await recordUserCreated(
+      trx,
+      { actorId: admin.id, via },
+      newId,
+      input.email,
+      input.user_level,
+      'Created the account',
+    );
     return newId;
   });
   return load(ctx, id, admin);
@@ -264,9 +280,10 @@ export async function updateAccount(
   ctx: AppContext,
   userId: string,
   input: Omit<z.output<typeof ZAdminUpdateUserRequest>, 'custom_prompts'> & { custom_prompts?: unknown },
-  /** Who made the change (the admin, or the organization admin editing a member), for the ledger. */
-  actorId: string | null = null,
+  /** Who made the change (the admin, or the organization admin editing a member) and from where, for the ledger. */
+  by: { actorId: string | null; via: ActivityVia },
 ): Promise<void> {
+  const { actorId, via } = by;
   const current = await repo.findUserById(ctx.db, userId);
   if (!current) throw notFound('User not found');
   const { email, password, user_level, organization_id, ...fields } = input;
@@ -302,6 +319,7 @@ export async function updateAccount(
     if (user.user_level) {
       await recordActivity(trx, {
         actorUserId: actorId,
+        via,
         action: 'user.level_changed',
         entityType: 'user',
         entityId: userId,
@@ -313,6 +331,7 @@ export async function updateAccount(
     if (user.password_hash) {
       await recordActivity(trx, {
         actorUserId: actorId,
+        via,
         action: 'user.password_changed',
         entityType: 'user',
         entityId: userId,
@@ -327,6 +346,7 @@ export async function adminUpdateUser(
   admin: AuthUser,
   id: string,
   body: z.output<typeof ZAdminUpdateUserRequest>,
+  via: ActivityVia,
   pre: Precondition = ANY_VERSION,
 ) {
   const input = body;
@@ -334,11 +354,16 @@ export async function adminUpdateUser(
   if (id === admin.id && input.user_level !== undefined && input.user_level !== admin.user_level) {
     throw forbidden('You cannot change your own user level.');
   }
-  await updateAccount(ctx, id, input, admin.id);
+  await updateAccount(ctx, id, input, { actorId: admin.id, via });
   return load(ctx, id, admin);
 }
 
-export async function adminDeleteUser(ctx: AppContext, admin: AuthUser, id: string): Promise<void> {
+export async function adminDeleteUser(
+  ctx: AppContext,
+  admin: AuthUser,
+  id: string,
+  via: ActivityVia,
+): Promise<void> {
   if (id === admin.id) throw forbidden('You cannot delete your own account.');
   const target = await repo.findUserById(ctx.db, id);
   if (!target) throw notFound('User not found');
@@ -350,6 +375,7 @@ export async function adminDeleteUser(ctx: AppContext, admin: AuthUser, id: stri
       // The trail keeps the account's id; the entry says whose account it was (no secrets).
       await recordActivity(trx, {
         actorUserId: admin.id,
+        via,
         action: 'user.deleted',
         entityType: 'user',
         entityId: id,
@@ -366,9 +392,17 @@ export async function adminDeleteUser(ctx: AppContext, admin: AuthUser, id: stri
 }
 
 /** A new account in the ledger (inside the transaction that created it). */
-function recordUserCreated(db: Db, actorId: string, id: string, email: string, level: string, verb: string) {
+function recordUserCreated(
+  db: Db,
+  by: { actorId: string; via: ActivityVia },
+  id: string,
+  email: string,
+  level: string,
+  verb: string,
+) {
   return recordActivity(db, {
-    actorUserId: actorId,
+    actorUserId: by.actorId,
+    via: by.via,
     action: 'user.created',
     entityType: 'user',
     entityId: id,
@@ -402,13 +436,16 @@ export async function scheduledBriefUsers(
   ctx: AppContext,
   afterId: string,
   limit: number,
-): Promise<{ id: string; schedule: TBriefSchedule | null; since: string | null }[]> {
+): Promise<
+  { id: string; organization_id: string | null; schedule: TBriefSchedule | null; since: string | null }[]
+> {
   const rows = await repo.scheduledBriefUsers(ctx.db, afterId, limit);
   return rows.map((r) => {
     const { since, ...stored } = (safeJson(r.brief_schedule ?? null) ?? {}) as { since?: unknown };
     const parsed = ZBriefSchedule.safeParse(stored);
     return {
       id: r.id,
+      organization_id: r.organization_id,
       schedule: parsed.success ? parsed.data : null,
       since: typeof since === 'string' ? since : null,
     };

@@ -1,4 +1,5 @@
 import { generateText, stepCountIs, type ToolSet } from 'ai';
+import type { MeterScope } from '../../../ai/metering/meter-scope.ts';
 import { resolveModel } from '../../../ai/models.ts';
 import type { CrewTaskData } from '../../../ai/offline/handlers/crew-task.ts';
 import type { AppContext } from '../../../platform/context.ts';
@@ -18,6 +19,8 @@ export interface AgentStepInput {
   humanAnswer: string | null;
   tools: ToolSet;
   signal: AbortSignal;
+  /** Whom the step's model calls are metered to (the step runner's scope). */
+  meter: MeterScope;
   /** Progress events (tool calls and results) as they happen; persisted and published by the caller. */
   onEvents: (events: NewEvent[]) => Promise<void>;
 }
@@ -71,7 +74,7 @@ function preview(value: unknown, max = 300): string {
  * Aborting `signal` cancels the model call in flight.
  */
 export async function runAgentStep(ctx: AppContext, i: AgentStepInput): Promise<AgentStepResult> {
-  const resolved = resolveModel(ctx, i.step.agent?.llm_model ?? null);
+  const resolved = resolveModel(ctx, i.step.agent?.llm_model ?? null, i.meter);
   const data: CrewTaskData = {
     run_name: i.runName,
     position: i.position,

@@ -45,6 +45,7 @@ export function registerBuiltinSteps(engine: RunEngineRegistry): void {
       humanAnswer: s.run.human_answer,
       tools: await toolsFor(s.ctx, s.user, await tools(s.ctx, toolIds), s.run.id, s.gate.call),
       signal: s.signal,
+      meter: s.meter,
       onEvents: s.progress,
     });
     // The thought summary is committed with the output: one write per finished step.

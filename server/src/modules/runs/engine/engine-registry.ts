@@ -1,3 +1,4 @@
+import type { MeterScope } from '../../../ai/metering/meter-scope.ts';
 import type { AuthUser } from '../../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import type { RunStep, StepOutput } from './definition.ts';
@@ -69,6 +70,8 @@ export interface StepRun {
   inputs: Record<string, string>;
   /** The account the run acts as. */
   user: AuthUser;
+  /** Whom the step's model calls are metered to: the run, its user and organization, the step's agent. */
+  meter: MeterScope;
   /** Aborted when the run is stopped, its lease is lost or the server shuts down. */
   signal: AbortSignal;
   /** Commits progress events (tool calls, log lines) to the timeline at once. */

@@ -1,4 +1,4 @@
-import { withMeterScope } from '../../../ai/metering/meter-scope.ts';
+import type { MeterScope } from '../../../ai/metering/meter-scope.ts';
 import type { ApprovalGate } from './approval-gate.ts';
 import type { RunStep, StepOutput } from './definition.ts';
 import type { StepResult } from './engine-registry.ts';
@@ -33,25 +33,24 @@ export async function runStep(
     },
   ]);
   // Every model call of the step is metered to the run and the account it acts as (ai/metering).
-  const meter = {
+  const meter: MeterScope = {
     userId: run.user_id,
     organizationId: x.user.organization_id,
     feature: x.crew ? 'crew' : 'flow',
     runId: run.id,
     agentId: step.agent?.id ?? null,
   };
-  return withMeterScope(meter, () =>
-    handler({
-      ctx: x.ctx,
-      run,
-      step,
-      position,
-      outputs,
-      inputs: parseJson<Record<string, string>>(run.inputs, {}),
-      user: x.user,
-      signal,
-      progress: (events) => progress(x, events),
-      gate,
-    }),
-  );
+  return handler({
+    ctx: x.ctx,
+    run,
+    step,
+    position,
+    outputs,
+    inputs: parseJson<Record<string, string>>(run.inputs, {}),
+    user: x.user,
+    meter,
+    signal,
+    progress: (events) => progress(x, events),
+    gate,
+  });
 }
