@@ -49,8 +49,9 @@ export const lighthouseGroup: ScenarioGroup = {
       await page.evaluate((t) => localStorage.setItem('authToken', t), token);
       await page.close();
     };
-    // Lighthouse now and then loses the trace of a load (NO_NAVSTART): such a run is done again, once.
-    const audit = async (p: (typeof PAGES)[number], retry = true): Promise<Result> => {
+    // Lighthouse now and then loses the trace of a load (NO_NAVSTART), twice in a row on a busy machine:
+    // such a run is done again, up to three times.
+    const audit = async (p: (typeof PAGES)[number], retries = 3): Promise<Result> => {
       if (p.signedIn) await signIn();
       const out = await lighthouse(`${ctx.baseURL}${p.path}`, {
         port,
@@ -63,7 +64,7 @@ export const lighthouseGroup: ScenarioGroup = {
       const lhr = out?.lhr;
       if (!lhr) throw new Error(`no Lighthouse result for ${p.path}`);
       if (lhr.runtimeError) {
-        if (retry) return audit(p, false);
+        if (retries > 0) return audit(p, retries - 1);
         throw new Error(`${p.path}: ${lhr.runtimeError.message}`);
       }
       return lhr;
