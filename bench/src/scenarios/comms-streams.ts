@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { pct as rankPct, signIn, sleep, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
-import { collectBenchGarbage } from '../quiet-client.ts';
+import { collectBenchGarbage, quietNote, waitForQuietMachine } from '../quiet-client.ts';
 
 /**
  * Comms streams (issue 6), on a server process of its own so its memory is measured alone:
@@ -166,6 +166,7 @@ export const commsStreams: ScenarioGroup = {
         await post(round.warmUp);
         await arrival(round.warmUp);
         await sleep(500);
+        const quiet = await waitForQuietMachine();
         collectBenchGarbage();
         const latencies: number[] = [];
         let missing = 0;
@@ -185,7 +186,7 @@ export const commsStreams: ScenarioGroup = {
         notes.push(
           `fan-out of ${MESSAGES} messages to ${round.streams} streams (POST → each client): p50 ${pct(latencies, 50)} ms, ` +
             `p99 ${p99} ms, max ${pct(latencies, 100)} ms, ${missing} missed ` +
-            `(budget p99 ${FANOUT_P99_BUDGET_MS} ms: ${p99 <= FANOUT_P99_BUDGET_MS && missing === 0 ? 'PASS' : 'FAIL'})`,
+            `(budget p99 ${FANOUT_P99_BUDGET_MS} ms: ${p99 <= FANOUT_P99_BUDGET_MS && missing === 0 ? 'PASS' : 'FAIL'}); ${quietNote(quiet)}`,
         );
       }
     } finally {

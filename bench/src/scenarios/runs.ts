@@ -2,7 +2,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { pct, signIn, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
-import { collectBenchGarbage } from '../quiet-client.ts';
+import { collectBenchGarbage, quietNote, waitForQuietMachine } from '../quiet-client.ts';
 
 /**
  * The run engine under load (issue 5): a server of its own (the built one) whose models are a local
@@ -212,6 +212,7 @@ export const runsBench: ScenarioGroup = {
         Array.from({ length: CLIENTS_PER_RUN }, () => follow(server.baseURL, id, token)),
       );
       const openTimes = (await Promise.all(fans.map((f) => f.opened))).filter((ms) => !Number.isNaN(ms));
+      const quiet = await waitForQuietMachine();
       collectBenchGarbage();
       model.openGate();
       const fanEnds = await Promise.all(fans.map((f) => f.ended));
@@ -219,7 +220,7 @@ export const runsBench: ScenarioGroup = {
       const p99 = pct(fanLat, 99);
       notes.push(
         `${fans.length} SSE clients on ${FOLLOWED_RUNS} running runs: ${fanEnds.filter(Boolean).length} saw the end; ` +
-          `delivery (write → client) p50 ${pct(fanLat, 50)} ms, p99 ${p99} ms over ${fanLat.length} live events ` +
+          `${quietNote(quiet)}; delivery (write → client) p50 ${pct(fanLat, 50)} ms, p99 ${p99} ms over ${fanLat.length} live events ` +
           `(budget ${FANOUT_P99_BUDGET_MS} ms: ${p99 <= FANOUT_P99_BUDGET_MS ? 'PASS' : 'FAIL'}); ` +
           `opening the ${fans.length} streams at once: p50 ${pct(openTimes, 50)} ms, p99 ${pct(openTimes, 99)} ms; model calls ${model.calls()}`,
       );
