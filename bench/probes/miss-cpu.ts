@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import { seedIfEmpty } from '../../server/src/db/seed/demo.ts';
 import { DEMO_PASSWORD } from '../src/config.ts';
 import { seedWorkspace } from '../src/scenarios/workspace-seed.ts';
+import { timeStatements } from './statement-times.ts';
 
 const ROUTES: Record<string, string> = {
   control: '/healthz',
@@ -75,6 +76,9 @@ async function main() {
   }
   const n = Number(process.env.MISS_N ?? 400);
   const names = (process.env.MISS_ROUTES ?? Object.keys(ROUTES).join(',')).split(',');
+  // MISS_SQL_TIMES=1: time every statement of the measured requests, by SQL (SQLite).
+  let timing = false;
+  const statements = process.env.MISS_SQL_TIMES ? timeStatements(() => timing) : null;
   const pass = async (label: string) => {
     for (const name of names) {
       const url = ROUTES[name];
@@ -94,12 +98,15 @@ async function main() {
       await run(Math.min(n, 100));
       const cpu = process.cpuUsage();
       const t = performance.now();
+      timing = true;
       const bytes = await run(n);
+      timing = false;
       const used = process.cpuUsage(cpu);
       const wall = performance.now() - t;
       console.log(
         `${label} ${name.padEnd(9)} cpu ${((used.user + used.system) / n / 1000).toFixed(3)} ms/req  wall ${(wall / n).toFixed(3)} ms/req  ${Math.round(bytes / n)} B`,
       );
+      statements?.print(n, 'req');
     }
     if (process.env.MISS_EXPLAIN) await explain(ctx.db, ctx.dialect);
   };

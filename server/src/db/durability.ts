@@ -39,11 +39,14 @@ export class WalDurability {
   constructor(
     private readonly walPath: string,
     private readonly syncFn: SyncFn = fs.fdatasync,
+    /** Told of every commit (the WAL checkpointer counts them). */
+    private readonly afterCommit: () => void = noop,
   ) {}
 
   /** A write became visible (an autocommit write, or the COMMIT of a transaction that wrote). */
   committed(): void {
     this.committedCount++;
+    this.afterCommit();
   }
 
   /** True when every commit seen is on disk. */

@@ -10,6 +10,7 @@ import { PgChangeFeed } from './pg-change-feed.ts';
 import { withStatementCache } from './sqlite-statements.ts';
 import type { TableClock } from './table-clock.ts';
 import { trackingDialect } from './tracking-dialect.ts';
+import { WalCheckpointer } from './wal-checkpointer.ts';
 import type { Database } from './types.ts';
 
 export type Db = Kysely<Database>;
@@ -29,6 +30,8 @@ export interface DbHandle {
    * they read. Null on PostgreSQL (its commits are durable when they return) and in memory.
    */
   durability: WalDurability | null;
+  /** SQLite's WAL checkpoints, off the event loop (see {@link WalCheckpointer}); null elsewhere. */
+  checkpointer?: WalCheckpointer | null;
   close(): Promise<void>;
 }
 
@@ -69,7 +72,11 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const changes = new ChangeTracker(sqlite);
-  const durability = wal ? new WalDurability(`${cfg.file}-wal`, opts.walSync) : null;
+  // Checkpoints off the event loop (see WalCheckpointer); inline again should its worker fail.
+  const checkpointer = wal ? new WalCheckpointer(sqlite) : null;
+  const durability = wal
+    ? new WalDurability(`${cfg.file}-wal`, opts.walSync, () => checkpointer?.committed())
+    : null;
   const db = new Kysely<Database>({
     dialect: trackingDialect(
       new SqliteDialect({ database: withStatementCache(sqlite) }),
@@ -79,9 +86,10 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
   });
   const close = async () => {
     await durability?.close();
+    await checkpointer?.close();
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', changes, durability, close };
+  return { db, dialect: 'sqlite', changes, durability, checkpointer, close };
 }
 
 export const nowIso = () => new Date().toISOString();

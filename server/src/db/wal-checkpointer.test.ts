@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_DB } from '../../test/helpers.ts';
+import { createDb } from './index.ts';
+import { WalCheckpointer } from './wal-checkpointer.ts';
+
+const tick = () => new Promise((r) => setImmediate(r));
+/** Frames in the WAL now: mxFrame of the WAL index header, at the start of the -shm file (SQLite's wal.c). */
+function walFrames(file: string): number {
+  const fd = fs.openSync(`${file}-shm`, 'r');
+  try {
+    const header = Buffer.alloc(20);
+    fs.readSync(fd, header, 0, 20, 0);
+    return header.readUInt32LE(16);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A WAL database of its own, as createDb opens it (NORMAL: the checkpoint syncs itself). */
+function walDatabase(dir: string) {
+  const file = path.join(dir, 'app.db');
+  const db = new SQLite(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('create table rows (id integer primary key, body blob not null)');
+  return { file, db };
+}
+
+// The checkpointer exists on the embedded SQLite database only (PostgreSQL has no WAL file of ours).
+describe.skipIf(TEST_DB !== 'sqlite')('WAL checkpoints off the event loop (SQLite)', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = fs.mkdtempSync(path.join(tmpdir(), 'cc-checkpoint-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('createDb turns SQLite’s inline checkpoint off and hands checkpoints to the worker', async () => {
+    const file = path.join(tempDir(), 'app.db');
+    const handle = createDb({ kind: 'sqlite', file });
+    try {
+      const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(
+        handle.db,
+      );
+      expect(rows[0].wal_autocheckpoint).toBe(0);
+      expect(handle.checkpointer).toBeInstanceOf(WalCheckpointer);
+      await sql`create table t (x text)`.execute(handle.db);
+      for (let i = 0; i < 130; i++) await sql`insert into t (x) values (${`row ${i}`})`.execute(handle.db);
+      // 131 commits: two rounds asked of the worker (one per 64 commits).
+      expect(handle.checkpointer?.rounds).toBe(2);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('keeps the WAL bounded under steady writes, loses nothing, and stops its worker on close', async () => {
+    const { file, db } = walDatabase(tempDir());
+    const cp = new WalCheckpointer(db, { commitsPerRound: 32, restartFrames: 256 });
+    const insert = db.prepare('insert into rows (body) values (?)');
+    const body = Buffer.alloc(3000, 7);
+    // The worker starts with the first round.
+    for (let i = 0; i < 4; i++) {
+      insert.run(body);
+      cp.committed();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    // Then writes without a pause, as under load: only a turn of the event loop now and then. Each
+    // adds three frames (a row of 3,000 bytes and the table's pages).
+    let largestLate = 0;
+    for (let i = 4; i < 4000; i++) {
+      insert.run(body);
+      cp.committed();
+      if (i % 8 === 7) await tick();
+      if (i >= 3000) largestLate = Math.max(largestLate, walFrames(file));
+    }
+    // Once the checkpoints have caught up, the WAL starts over again and again: over the last
+    // thousand writes it stays within a few rounds' frames (it would pass 9,000 if it never did).
+    expect(largestLate).toBeLessThan(2000);
+    expect(cp.catchUps).toBeGreaterThan(0);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    await cp.close();
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(db.prepare('select count(*) from rows').pluck().get()).toBe(4000);
+    db.close();
+    // The main connection was the last one open: closing it checkpointed and removed the WAL.
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it('gives checkpoints back to the main connection when its worker cannot start', async () => {
+    const dir = tempDir();
+    const { file, db } = walDatabase(dir);
+    const cp = new WalCheckpointer(db, { commitsPerRound: 1, restartFrames: 64 });
+    // The worker opens the database by its path: moved away, its connection fails.
+    fs.renameSync(file, path.join(dir, 'moved.db'));
+    const warned = new Promise<string>((resolve) => process.once('warning', (w) => resolve(w.message)));
+    db.prepare('insert into rows (body) values (?)').run(Buffer.from('x'));
+    cp.committed();
+    expect(await warned).toMatch(/checkpoint worker failed/);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await cp.close();
+    db.close();
+  });
+});
