@@ -45,6 +45,7 @@ import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
 import { oidcRoutes } from './modules/auth/oidc.routes.ts';
 import { getUserSummary } from './modules/users/users.service.ts';
 import { authPlugin, sessionReader } from './platform/auth/authenticate.ts';
+import { ReadCache } from './platform/read-cache.ts';
 import { registerResponseCache } from './platform/response-cache.ts';
 import { LoginGuard } from './platform/auth/login-guard.ts';
 import { TokenSigner } from './platform/auth/tokens.ts';
@@ -132,6 +133,11 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     db: handle.db,
     dialect: handle.dialect,
     changes: config.readCacheBytes > 0 ? handle.changes : null,
+    // A sixty-fourth of the read cache (pages take 59/64, sessions 4/64).
+    memberships:
+      config.readCacheBytes > 0
+        ? new ReadCache(handle.changes, Math.floor(config.readCacheBytes / 64))
+        : null,
     durability: handle.durability,
     config,
     signer: new TokenSigner(config.jwtSecret),

@@ -3,6 +3,7 @@ import type { TableClock } from '../db/table-clock.ts';
 import type { WalDurability } from '../db/durability.ts';
 import type { Db, Dialect } from '../db/index.ts';
 import type { LoginGuard } from './auth/login-guard.ts';
+import type { ReadCache } from './read-cache.ts';
 import type { TokenSigner } from './auth/tokens.ts';
 import type { Limits } from './limits/limits.ts';
 import type { EventBus } from './realtime/event-bus.ts';
@@ -14,6 +15,8 @@ export interface AppContext {
   dialect: Dialect;
   /** When tables last changed, for reads cached in this process (null: nothing is cached). */
   changes: TableClock | null;
+  /** Users' memberships, cached on `changes` (null or absent: read every time). */
+  memberships?: ReadCache<Map<string, string>> | null;
   /** SQLite's group commit: what is read is shown only once it is on disk (null: nothing to wait for). */
   durability: WalDurability | null;
   config: AppConfig;

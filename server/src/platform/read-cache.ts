@@ -16,6 +16,8 @@ interface Entry<V> {
 export class ReadCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private bytes = 0;
+  /** Lookups answered from memory (tests read it). */
+  hits = 0;
 
   constructor(
     private readonly changes: TableClock,
@@ -36,6 +38,7 @@ export class ReadCache<V> {
       return undefined;
     }
     this.entries.set(key, e);
+    this.hits++;
     return e.value;
   }
 

@@ -53,9 +53,9 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
       (changes.sync() as Promise<void>).then(() => done(), done);
     });
   }
-  // Pages get most of the budget; sessions have the rest (authenticate.ts).
+  // Pages get most of the budget; sessions (authenticate.ts) and memberships (app.ts) have the rest.
   // Bodies are kept encoded: a hit writes the bytes as they are.
-  const cache = new ReadCache<Buffer>(changes, Math.floor((bytes * 15) / 16));
+  const cache = new ReadCache<Buffer>(changes, Math.floor((bytes * 59) / 64));
   // Pages being read now, by key. When a write invalidates a busy page, the requests behind the first
   // miss wait for its read and look again instead of all reading the same page at once.
   const reading = new Map<string, Promise<void>>();

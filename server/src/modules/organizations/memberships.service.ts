@@ -4,6 +4,7 @@ import { nowIso, withTx } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
+import { readThrough } from '../../platform/read-cache.ts';
 import { type ActivityVia, recordActivity } from '../activity/activity.ledger.ts';
 import * as repo from './memberships.repository.ts';
 import { findOrganization } from './organizations.repository.ts';
@@ -20,9 +21,20 @@ export async function organizationIdsOf(ctx: AppContext, userId: string): Promis
   return [...(await repo.membershipsOf(ctx.db, userId)).keys()];
 }
 
-/** The user's memberships as organization id → org_access_level (for other modules' permission rules). */
-export function membershipLevelsOf(ctx: AppContext, userId: string): Promise<Map<string, string>> {
-  return repo.membershipsOf(ctx.db, userId);
+/** What a cached membership lookup is read from. */
+const MEMBERSHIP_TABLES = ['organization_members'];
+
+/**
+ * The user's memberships as organization id → org_access_level (for other modules' permission rules).
+ * Every shared-record request reads them, so they go through the read cache like the session does
+ * (any membership change, on any instance, makes every cached lookup stale; see read-cache.ts). The
+ * map may be shared by requests: callers only read it. Inside a transaction it is read afresh.
+ */
+export async function membershipLevelsOf(ctx: AppContext, userId: string): Promise<Map<string, string>> {
+  const read = () => repo.membershipsOf(ctx.db, userId);
+  if (!ctx.memberships || ctx.db.isTransaction) return read();
+  // About 80 bytes an organization; most users have a few.
+  return (await readThrough(ctx.memberships, userId, MEMBERSHIP_TABLES, 400, read)) ?? read();
 }
 
 /**
