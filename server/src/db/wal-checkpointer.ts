@@ -17,7 +17,13 @@ const IDLE_ROUND_MS = 1000;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
+let db;
+try {
+  db = new Database(workerData.file, { fileMustExist: true });
+} catch (err) {
+  // A plain Error crosses to the main thread with its message (SqliteError does not).
+  throw new Error('cannot open ' + workerData.file + ': ' + err.message);
+}
 db.pragma('busy_timeout = 0');
 db.pragma('synchronous = NORMAL');
 db.pragma('wal_autocheckpoint = 0');
