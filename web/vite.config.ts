@@ -2,11 +2,12 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './build/precompress.plugin.ts';
+import { pureContract } from './build/pure-contract.plugin.ts';
 
 const apiTarget = 'http://localhost:8080';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [pureContract(), react(), tailwindcss(), precompress()],
   build: {
     outDir: 'dist',
     // The bench reads the manifest to size each route's initial JavaScript.
@@ -15,10 +16,9 @@ export default defineConfig({
     // Every lazy chunk stays under the 100 KB gzip budget; warn well before that in raw size.
     chunkSizeWarningLimit: 350,
     rolldownOptions: {
-      // The shared contract builds its zod schemas at module level; the web app mostly needs its
-      // constants and helpers. Treating zod's builders as pure lets unused schemas (and zod) drop out.
+      // The shared contract's module-level schemas are marked pure (build/pure-contract.plugin.ts): a
+      // module of it with nothing used drops out whole.
       treeshake: {
-        manualPureFunctions: ['z'],
         moduleSideEffects: [{ test: /[\\/]contract[\\/]src[\\/]/, sideEffects: false }],
       },
     },

@@ -4,13 +4,11 @@ import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { CitationChips } from '../../../components/citation-chips';
+import { formatDateTime } from '../../../lib/format';
 
 export const SUMMARY_REPLACED_TEXT =
   'The written summary named a number that is not in the facts, so the facts speak for themselves.';
 export const NOT_DELIVERED_TEXT = 'not delivered';
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Whether the brief was e-mailed: shown only when e-mail is set up. */
 export function DeliveryNote({ brief }: { brief: TBrief }) {
@@ -31,7 +29,7 @@ export function BriefView({ brief }: { brief: TBrief }) {
     <article className="flex flex-col gap-6" aria-label="Brief">
       <header className="flex flex-col gap-2">
         <p className="text-sm text-muted-foreground">
-          {when(brief.period_start)} – {when(brief.period_end)}
+          {formatDateTime(brief.period_start)} – {formatDateTime(brief.period_end)}
           {brief.trigger === 'scheduled' ? ' · scheduled' : ''}
         </p>
         <p className="whitespace-pre-line">{brief.summary}</p>

@@ -9,11 +9,9 @@ import { notify } from '../../../lib/toast';
 import { cn } from '../../../lib/utils';
 import { useBrief, useBriefs, useGenerateBrief } from '../api';
 import { BriefView } from '../components/brief-view';
+import { formatDateTime } from '../../../lib/format';
 
 export const NO_BRIEF_TEXT = 'No brief yet. Generate one now, or turn on the schedule in your profile.';
-
-const day = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** /app/brief: the chosen brief (?id=, else the newest) and the history beside it. */
 export default function BriefPage() {
@@ -73,7 +71,7 @@ export default function BriefPage() {
                       b.id === chosen && 'bg-accent',
                     )}
                   >
-                    {day(b.created_at)}
+                    {formatDateTime(b.created_at)}
                     {b.delivery.status === 'not_delivered' ? ' · not delivered' : ''}
                   </button>
                 </li>

@@ -1,0 +1,62 @@
+/**
+ * CPU profile of one signed-in page load in Debian's Chromium (bench-only): starts the built server
+ * with the demo workspace, puts the demo CEO's token in localStorage, loads PAGE (/app/ceodashboard)
+ * and writes a .cpuprofile of the first WAIT_MS (5000) to OUT. CPU_SLOWDOWN (1) throttles the CPU.
+ * Build the web app with `npx vite build --minify false` first to read function names.
+ */
+import { writeFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { DEMO_PASSWORD } from '../src/config.ts';
+import { startServer } from '../src/server.ts';
+
+const PAGE = process.env.PAGE ?? '/app/ceodashboard';
+const OUT = process.env.OUT ?? '/tmp/web.cpuprofile';
+const WAIT_MS = Number(process.env.WAIT_MS ?? 5000);
+const server = await startServer();
+try {
+  const res = await fetch(`${server.baseURL}/api/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: 'ceo@demo.example', password: DEMO_PASSWORD }).toString(),
+  });
+  const { access_token } = (await res.json()) as { access_token: string };
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  const page = await browser.newPage({ viewport: { width: 412, height: 823 } });
+  await page.addInitScript(() => {
+    const w = window as unknown as { __lt: number[][] };
+    w.__lt = [];
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) w.__lt.push([Math.round(e.startTime), Math.round(e.duration)]);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${server.baseURL}/about`);
+  await page.evaluate((t) => localStorage.setItem('authToken', t), access_token);
+  for (let round = 0; round < 2; round++) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.CPU_SLOWDOWN ?? 1) });
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    const t0 = Date.now();
+    await page.goto(`${server.baseURL}${PAGE}`);
+    await page.waitForTimeout(WAIT_MS);
+    const { profile } = await cdp.send('Profiler.stop');
+    const lt = await page.evaluate(() => performance.getEntriesByType('navigation')[0].toJSON());
+    console.log(
+      `round ${round}: ${Date.now() - t0} ms, domInteractive ${Math.round(lt.domInteractive)}, load ${Math.round(lt.loadEventEnd)}`,
+    );
+    const lts = await page.evaluate(() => (window as unknown as { __lt: number[][] }).__lt);
+    const tbt = lts.reduce((a, [, d]) => a + Math.max(0, d - 50), 0);
+    console.log(
+      `  long tasks (start, ms): ${lts.map(([s, d]) => `${s}:${d}`).join(' ')}; blocking ${tbt} ms`,
+    );
+    writeFileSync(OUT.replace('.cpuprofile', `-${round}.cpuprofile`), JSON.stringify(profile));
+    await cdp.detach();
+  }
+  await browser.close();
+} finally {
+  await server.stop();
+}
