@@ -14,11 +14,14 @@ const RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
 /** A folder to keep each run's full report in (JSON), to see where the time goes. */
 const REPORT_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
 
-const PAGES: { path: string; signedIn: boolean }[] = [
+const ALL_PAGES: { path: string; signedIn: boolean }[] = [
   { path: '/', signedIn: false },
   { path: '/login', signedIn: false },
   { path: '/app/ceodashboard', signedIn: true },
 ];
+/** BENCH_LIGHTHOUSE_PAGES (comma-separated paths) measures only those pages, to compare builds. */
+const ONLY = process.env.BENCH_LIGHTHOUSE_PAGES?.split(',').map((p) => p.trim());
+const PAGES = ONLY ? ALL_PAGES.filter((p) => ONLY.includes(p.path)) : ALL_PAGES;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
