@@ -449,7 +449,19 @@ export const chat: ScenarioGroup = {
       notes.push(
         `direct from the mock (raw HTTP, no app): first token p50 ${directFirst} ms, chunk latency p50 ${directChunk} ms`,
         `first token added by the app (sequential): p50 ${ttftAdded} ms (budget ${TTFT_BUDGET_MS}): ${ttftAdded <= TTFT_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
-          `of it the model layer alone (no server): ${round(p50(sdk, 'first') - directFirst)} ms`,
+          `of it the model layer alone (no server): ${round(p50(sdk, 'first') - directFirst)} ms; ` +
+          `POST → model request p50 ${round(
+            pct(
+              app.map((t) => t.toModel ?? 0),
+              50,
+            ),
+          )} ms, ` +
+          `model's first chunk → client p50 ${round(
+            pct(
+              app.map((t) => t.firstChunkOut ?? 0),
+              50,
+            ),
+          )} ms`,
         `per-chunk added latency (sequential): p50 ${chunkAdded} ms (budget ${CHUNK_BUDGET_MS}): ${chunkAdded <= CHUNK_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
           `of it the model layer alone: ${round(p50(sdk, 'chunks') - directChunk)} ms; app p99 ${pct(
             app.flatMap((t) => t.chunks),
