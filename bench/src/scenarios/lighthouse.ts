@@ -46,6 +46,7 @@ export const lighthouseGroup: ScenarioGroup = {
     });
     const results: LighthouseResult[] = [];
     const quiet: QuietWait[] = [];
+    let lastTrace: unknown;
     const token = await ctx.token('ceo@demo.example');
     // The public pages' runs reset the origin's storage: the token goes in again before each signed-in run.
     const signIn = async () => {
@@ -66,6 +67,7 @@ export const lighthouseGroup: ScenarioGroup = {
         // The signed-in page needs the token set above; the public pages run as a new visitor.
         disableStorageReset: p.signedIn,
       });
+      lastTrace = (out?.artifacts as { Trace?: unknown } | undefined)?.Trace;
       const lhr = out?.lhr;
       if (!lhr) throw new Error(`no Lighthouse result for ${p.path}`);
       if (lhr.runtimeError) {
@@ -84,6 +86,13 @@ export const lighthouseGroup: ScenarioGroup = {
             mkdirSync(REPORT_DIR, { recursive: true });
             const name = `${p.path.replace(/\W+/g, '_') || 'root'}-${i + 1}.json`;
             writeFileSync(path.join(REPORT_DIR, name), JSON.stringify(lhr));
+            // The load's trace beside the report: DevTools' Performance panel, or bench/probes/trace-tasks.ts.
+            if (lastTrace) {
+              writeFileSync(
+                path.join(REPORT_DIR, name.replace(/\.json$/, '.trace.json')),
+                JSON.stringify(lastTrace),
+              );
+            }
           }
           const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
           runs.push({
