@@ -6,6 +6,7 @@ import { Card } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
 import { useAuth } from '../lib/auth';
 import { loginPathFor } from '../lib/redirect';
+import { usePrefetchMatchedRoutes } from './route-prefetch';
 
 /**
  * The signed-in area: anonymous visitors go to /login?redirect=<where they were going>, waitlisted
@@ -14,6 +15,7 @@ import { loginPathFor } from '../lib/redirect';
 export function RequireAuth() {
   const { token, user, userStatus, refetchUser, signOut } = useAuth();
   const location = useLocation();
+  usePrefetchMatchedRoutes(Boolean(token && user && user.user_level !== 'waitlisted'));
 
   if (!token) return <Navigate to={loginPathFor(location.pathname + location.search)} replace />;
   if (!user) {

@@ -3,6 +3,8 @@ import { Navigate, Outlet, type RouteObject, ScrollRestoration } from 'react-rou
 import { PageLoader } from '../components/page-loader';
 import { RequireAuth, RequireLevel } from './guards';
 import { RouteError } from './route-error';
+import type { RouteHandle } from './route-prefetch';
+import { loadCeoDashboardRoute, prefetchCeoDashboard } from './routes/ceo-dashboard-prefetch';
 import { ADMIN_LEVELS, FACTORY_LEVELS } from '../lib/access';
 
 // Every page is its own chunk: the public pages never download the signed-in app.
@@ -12,7 +14,7 @@ const LoginPage = lazy(() => import('../features/auth/pages/login-page'));
 const SignupPage = lazy(() => import('../features/auth/pages/signup-page'));
 const WaitlistPage = lazy(() => import('../features/auth/pages/waitlist-page'));
 const AppShell = lazy(() => import('./shell/app-shell'));
-const CeoDashboardPage = lazy(() => import('./routes/ceo-dashboard-route'));
+const CeoDashboardPage = lazy(loadCeoDashboardRoute);
 const BriefPage = lazy(() => import('../features/brief/pages/brief-page'));
 const StrategyPage = lazy(() => import('../features/strategy/pages/strategy-page'));
 const MyTasksPage = lazy(() => import('./routes/my-tasks-route'));
@@ -63,7 +65,11 @@ export const routes: RouteObject[] = [
             element: <AppShell />,
             children: [
               { index: true, element: <Navigate to="/app/ceodashboard" replace /> },
-              { path: 'ceodashboard', element: <CeoDashboardPage /> },
+              {
+                path: 'ceodashboard',
+                element: <CeoDashboardPage />,
+                handle: { prefetch: prefetchCeoDashboard } satisfies RouteHandle,
+              },
               { path: 'brief', element: <BriefPage /> },
               { path: 'strategy', element: <StrategyPage /> },
               { path: 'my-tasks', element: <MyTasksPage /> },

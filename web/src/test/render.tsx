@@ -4,6 +4,7 @@ import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-rout
 import { Providers } from '../app/providers';
 import { routes as appRoutes } from '../app/router';
 import { createQueryClient } from '../lib/query-client';
+import { trackQueryClient } from './query-clients';
 
 interface RenderAppOptions {
   /** Where the app starts. */
@@ -18,6 +19,7 @@ export function renderApp({ path = '/', token = null, routes = appRoutes }: Rend
   if (token) localStorage.setItem(TOKEN_STORAGE_KEY, token);
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const queryClient = createQueryClient();
+  trackQueryClient(queryClient);
   const utils = render(
     <Providers client={queryClient}>
       <RouterProvider router={router} />

@@ -2,12 +2,14 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, vi } from 'vitest';
+import { disposeQueryClients } from './query-clients';
 
 // Lazily loaded pages are transformed on first use, which in a cold test run on a loaded 2-core machine
 // has taken more than 5 s (CI saw a page's first heading appear after 5.4 s).
 configure({ asyncUtilTimeout: 15_000 });
 
-afterEach(() => {
+afterEach(async () => {
+  await disposeQueryClients();
   cleanup();
   toast.dismiss();
   localStorage.clear();

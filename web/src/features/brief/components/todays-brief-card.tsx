@@ -3,7 +3,8 @@ import { Link } from 'react-router';
 import { buttonVariants } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { useBriefs } from '../api';
+import { useQuery } from '@tanstack/react-query';
+import { todaysBriefQuery } from '../queries';
 import { DeliveryNote } from './brief-view';
 
 export const TODAYS_BRIEF_TITLE = "Today's brief";
@@ -13,7 +14,7 @@ const isToday = (iso: string) => new Date(iso).toDateString() === new Date().toD
 
 /** The CEO dashboard's card: today's brief (summary and top actions), or a way to make one. */
 export function TodaysBriefCard() {
-  const briefs = useBriefs(1);
+  const briefs = useQuery(todaysBriefQuery());
   const latest = briefs.data?.[0];
   const today = latest && isToday(latest.created_at) ? latest : null;
   return (
