@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { taskListJson } from '../../../server/src/modules/tasks/tasks.presenter.ts';
 import { openSeedDb, type SeedDb } from '../seed-db.ts';
 
 /**
@@ -145,6 +146,7 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
       'created_by',
       'created_at',
       'updated_at',
+      'list_json',
     ],
     // Share rows carry copies of the task's sort and filter columns (0003_workspace_perf).
     task_shares: [
@@ -243,6 +245,7 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
       add('organization_members', randomUUID(), orgIds[k], u.id, u.email, level, 0, created);
     }
   }
+  const byId = new Map<string, (typeof users)[number]>(users.map((u) => [u.id, u]));
   for (let i = 0; i < SIZES.tasks; i++) {
     const u = r.pick(users);
     const created = past(365);
@@ -265,7 +268,32 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
       iso(created),
       iso(created + r.int(30) * DAY),
     ];
-    add('tasks', ...task);
+    // The task's list entry, rendered as the server renders it when it writes a task (0026).
+    const assigned = assignee ? byId.get(assignee) : undefined;
+    const listJson = taskListJson(
+      {
+        id,
+        title,
+        description: task[2],
+        priority: task[3] as string,
+        status: task[4] as string,
+        due_date: task[5],
+        notes: task[6],
+        assigned_to_user_id: assignee,
+        created_by: u.id,
+        created_at: task[9] as string,
+        updated_at: task[10] as string,
+        goal_id: null,
+        creator_email: u.email,
+        creator_first_name: u.first,
+        creator_last_name: u.last,
+        assignee_email: assigned?.email ?? null,
+        assignee_first_name: assigned?.first ?? null,
+        assignee_last_name: assigned?.last ?? null,
+      },
+      shareOrg >= 0 ? [orgIds[shareOrg]] : [],
+    );
+    add('tasks', ...task, listJson);
     if (shareOrg >= 0) {
       // task: [id, title, description, priority, status, due_date, notes, assignee, creator, created_at, ...]
       add('task_shares', id, orgIds[shareOrg], iso(created), task[5], task[9], task[4], task[3]);

@@ -171,6 +171,11 @@ export interface TasksTable {
   updated_at: string;
   /** the strategic goal this task serves (0017) */
   goal_id?: string | null;
+  /**
+   * The task's list entry without the caller's rights (0026; tasks.list-entry.ts); NULL when the
+   * database forgot it because something it was rendered from changed.
+   */
+  list_json?: string | null;
 }
 
 export interface TaskSharesTable {

@@ -26,6 +26,7 @@ import * as m0022 from './0022_search_statistics.ts';
 import * as m0023 from './0023_mcp_tools.ts';
 import * as m0024 from './0024_read_changes.ts';
 import * as m0025 from './0025_pg_list_plans.ts';
+import * as m0026 from './0026_task_list_json.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0023_mcp_tools': m0023,
   '0024_read_changes': m0024,
   '0025_pg_list_plans': m0025,
+  '0026_task_list_json': m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

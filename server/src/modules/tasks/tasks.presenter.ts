@@ -13,8 +13,10 @@ function userRef(
   return { id, name: displayName({ first_name, last_name, email }), email };
 }
 
-/** The API shape of a task, with the caller's rights. */
-export function presentTask(row: TaskRow, sharedOrgIds: string[], rights: TaskRights): TTask {
+/** A task as the API presents it, without the caller's rights (its list entry, see tasks.list-entry.ts). */
+export type TTaskFields = Omit<TTask, 'can_edit' | 'can_delete' | 'can_assign'>;
+
+export function presentTaskFields(row: TaskRow, sharedOrgIds: string[]): TTaskFields {
   return {
     id: row.id,
     title: row.title,
@@ -39,10 +41,34 @@ export function presentTask(row: TaskRow, sharedOrgIds: string[], rights: TaskRi
     ),
     shared_org_ids: sharedOrgIds,
     goal_id: row.goal_id ?? null,
-    can_edit: rights.canEdit,
-    can_delete: rights.canDelete,
-    can_assign: rights.canAssign,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** The API shape of a task, with the caller's rights. */
+export function presentTask(row: TaskRow, sharedOrgIds: string[], rights: TaskRights): TTask {
+  return {
+    ...presentTaskFields(row, sharedOrgIds),
+    can_edit: rights.canEdit,
+    can_delete: rights.canDelete,
+    can_assign: rights.canAssign,
+  };
+}
+
+/** A task's stored list entry (tasks.list_json): its fields as JSON text. */
+export function taskListJson(row: TaskRow, sharedOrgIds: string[]): string {
+  return JSON.stringify(presentTaskFields(row, sharedOrgIds));
+}
+
+/** The JSON text of the rights a list entry ends with, for each of the eight combinations. */
+const RIGHTS_TAIL = Array.from(
+  { length: 8 },
+  (_, i) => `,"can_edit":${Boolean(i & 1)},"can_delete":${Boolean(i & 2)},"can_assign":${Boolean(i & 4)}}`,
+);
+
+/** A stored list entry with the caller's rights added: the same object as {@link presentTask}'s. */
+export function withRights(listJson: string, rights: TaskRights): string {
+  const bits = (rights.canEdit ? 1 : 0) | (rights.canDelete ? 2 : 0) | (rights.canAssign ? 4 : 0);
+  return listJson.slice(0, -1) + RIGHTS_TAIL[bits];
 }

@@ -11,6 +11,23 @@ import {
   visibleTasks,
 } from './tasks.policy.ts';
 import type { ViewerScope } from '../../platform/viewer.ts';
+import { taskListJson } from './tasks.presenter.ts';
+
+/** The task's columns (not its stored list entry, which is read only by the list). */
+const TASK_COLUMNS = [
+  'tasks.id',
+  'tasks.title',
+  'tasks.description',
+  'tasks.priority',
+  'tasks.status',
+  'tasks.due_date',
+  'tasks.notes',
+  'tasks.assigned_to_user_id',
+  'tasks.created_by',
+  'tasks.created_at',
+  'tasks.updated_at',
+  'tasks.goal_id',
+] as const;
 
 /**
  * Tasks with the names and e-mails of their assignee and creator. The users table is read here,
@@ -22,7 +39,7 @@ function selectTasks(db: Db) {
     .selectFrom('tasks')
     .innerJoin('users as creator', 'creator.id', 'tasks.created_by')
     .leftJoin('users as assignee', 'assignee.id', 'tasks.assigned_to_user_id')
-    .selectAll('tasks')
+    .select(TASK_COLUMNS)
     .select([
       'creator.email as creator_email',
       'creator.first_name as creator_first_name',
@@ -215,7 +232,7 @@ function pageWithTasks(db: Db, p: TaskPageParams) {
     .innerJoin('tasks', 'tasks.id', 'page.id')
     .innerJoin('users as creator', 'creator.id', 'tasks.created_by')
     .leftJoin('users as assignee', 'assignee.id', 'tasks.assigned_to_user_id')
-    .selectAll('tasks')
+    .select(TASK_COLUMNS)
     .select([
       'creator.email as creator_email',
       'creator.first_name as creator_first_name',
@@ -255,6 +272,51 @@ export type TaskListRow = TaskRow & { shared_org_list: string | null };
 /** A page of tasks; `shared_org_list` carries their shared organization ids (see sharedIdsOf). */
 export function listTasks(db: Db, o: TaskListOptions): Promise<TaskListRow[]> {
   return taskPage(db, pageParams(db, o));
+}
+
+/**
+ * One page as stored list entries (tasks.list_json, NULL where the database forgot it) with what the
+ * caller's rights are decided from: creator, assignee and shared organizations. No user is read and
+ * nothing is presented per row: the entry was rendered when the task was written.
+ */
+function pageEntries(db: Db, p: TaskPageParams) {
+  return db
+    .selectFrom(taskPageQuery(db, p).as('page'))
+    .innerJoin('tasks', 'tasks.id', 'page.id')
+    .select([
+      'tasks.id',
+      'tasks.list_json',
+      'tasks.created_by',
+      'tasks.assigned_to_user_id',
+      sharedOrgList(db).as('shared_org_list'),
+    ])
+    .orderBy('page.k0')
+    .orderBy('page.k1')
+    .orderBy('page.k2', 'desc')
+    .orderBy('page.id');
+}
+
+const entryPage = preparedQuery(pageEntries);
+
+export interface TaskListEntry {
+  id: string;
+  list_json: string | null;
+  created_by: string;
+  assigned_to_user_id: string | null;
+  shared_org_list: string | null;
+}
+
+/** A page of tasks as their stored list entries (see {@link pageEntries}). */
+export function listTaskEntries(db: Db, o: TaskListOptions): Promise<TaskListEntry[]> {
+  return entryPage(db, pageParams(db, o)) as Promise<TaskListEntry[]>;
+}
+
+/** These tasks with names, in no particular order (a list's entries the database forgot). */
+export function findTasks(db: Db, ids: readonly string[]): Promise<TaskRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return selectTasks(db)
+    .where('tasks.id', 'in', [...ids])
+    .execute();
 }
 
 /** The ids of `shared_org_list`, sorted (the same order as {@link sharesOf}). */
@@ -320,6 +382,7 @@ export function sharedOrganizations(db: Db, taskId: string) {
     .execute();
 }
 
+/** `row.list_json` is the task's list entry, rendered by the caller from what it wrote (taskListJson). */
 export async function insertTask(db: Db, row: TasksTable): Promise<void> {
   await db.insertInto('tasks').values(row).execute();
 }
@@ -327,15 +390,47 @@ export async function insertTask(db: Db, row: TasksTable): Promise<void> {
 /** The task columns copied onto its share rows (the shared branch of the list sorts and filters by them). */
 const COPIED: readonly (keyof TasksTable)[] = ['due_date', 'created_at', 'status', 'priority'];
 
+/** Updates the task and renders its list entry again, in one transaction. */
 export async function updateTask(db: Db, id: string, set: Partial<TasksTable>): Promise<void> {
-  if (!COPIED.some((k) => set[k] !== undefined)) {
-    await db.updateTable('tasks').set(set).where('id', '=', id).execute();
-    return;
-  }
   await withTx(db, async (trx) => {
     await trx.updateTable('tasks').set(set).where('id', '=', id).execute();
-    await syncShareCopies(trx, id);
+    if (COPIED.some((k) => set[k] !== undefined)) await syncShareCopies(trx, id);
+    await renderListEntries(trx, [id]);
   });
+}
+
+/**
+ * Renders the list entries of these tasks from their rows (tasks.list_json). Run it in the transaction
+ * that changed them, or in one of its own: on PostgreSQL the rows are locked first and read after, so a
+ * change committed meanwhile is either read here or, waiting for the lock, forgets the entry after it
+ * is written (its trigger); SQLite runs one write transaction at a time.
+ */
+export async function renderListEntries(db: Db, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const sorted = [...new Set(ids)].sort();
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await db.selectFrom('tasks').select('id').where('id', 'in', sorted).orderBy('id').forUpdate().execute();
+  }
+  const [rows, shares] = await Promise.all([findTasks(db, sorted), sharesOf(db, sorted)]);
+  for (const row of rows) {
+    await db
+      .updateTable('tasks')
+      .set({ list_json: taskListJson(row, shares.get(row.id) ?? []) })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  return rows.length;
+}
+
+/** Up to `limit` tasks whose list entry the database forgot (tasks_list_json_missing_idx). */
+export async function tasksWithoutListEntry(db: Db, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('tasks')
+    .select('id')
+    .where('list_json', 'is', null)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 /** Copies the task's sort and filter columns onto its share rows (in the writer's transaction). */
@@ -358,7 +453,7 @@ export async function deleteTask(db: Db, id: string): Promise<void> {
   await db.deleteFrom('tasks').where('id', '=', id).execute();
 }
 
-/** Replaces the task's shares (run inside a transaction). */
+/** Replaces the task's shares and renders its list entry again (run inside a transaction). */
 export async function replaceShares(db: Db, taskId: string, orgIds: readonly string[], now: string) {
   await db.deleteFrom('task_shares').where('task_id', '=', taskId).execute();
   if (orgIds.length) {
@@ -368,6 +463,7 @@ export async function replaceShares(db: Db, taskId: string, orgIds: readonly str
       .execute();
     await syncShareCopies(db, taskId);
   }
+  await renderListEntries(db, [taskId]);
 }
 
 export interface OpenTaskRow {

@@ -11,11 +11,13 @@ import {
   ZUpdateTaskRequest,
   ZUrgentTaskQuery,
 } from '@cc/contract';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { rendererOf } from './tasks.list-entry.ts';
 import * as tasks from './tasks.service.ts';
 
 /** What the cached GET routes of this module read (see platform/response-cache.ts). */
@@ -25,6 +27,16 @@ const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorB
 const tags = ['tasks'];
 
 export const tasksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // List entries the database forgot while no server ran (or rows written by other tools) are
+  // rendered before serving; later ones in the background (tasks.list-entry.ts).
+  const renderer = rendererOf(ctx);
+  app.addHook('onReady', async () => {
+    const rendered = await renderer
+      .catchUp()
+      .catch((err) => app.log.warn({ err }, 'task list entries could not be rendered'));
+    if (rendered) app.log.info({ rendered }, 'rendered task list entries');
+  });
+  app.addHook('onClose', () => renderer.stop());
   app.get(
     '/api/tasks',
     {
@@ -36,7 +48,12 @@ export const tasksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: z.array(ZTask), ...errors },
       },
     },
-    async (req) => tasks.listTasks(ctx, currentUser(req), req.query),
+    // The page is JSON text already (stored list entries, tasks.list-entry.ts): sent as it is.
+    async (req, reply) => {
+      const body = await tasks.listTasksText(ctx, currentUser(req), req.query);
+      // A string with a JSON content type skips the serializer (the response schema still documents it).
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
+    },
   );
 
   app.get(

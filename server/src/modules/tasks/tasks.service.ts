@@ -29,7 +29,8 @@ import { isGoalVisible, loadGoal } from '../goals/goals.service.ts';
 import { organizationIdsOf } from '../organizations/memberships.service.ts';
 import { getUserSummary } from '../users/users.service.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
-import { presentTask } from './tasks.presenter.ts';
+import { presentTask, taskListJson } from './tasks.presenter.ts';
+import { listTaskPage } from './tasks.list-entry.ts';
 import { canShareTask, taskRights, taskVisibilityBranches } from './tasks.policy.ts';
 import * as repo from './tasks.repository.ts';
 
@@ -92,13 +93,14 @@ async function assertLinkableGoal(ctx: AppContext, viewer: Viewer, goalId: strin
   throw new AppError(422, [{ loc: ['body', 'goal_id'], msg: 'Goal not found', type: 'value_error' }]);
 }
 
-export async function listTasks(
+/** A page of tasks as JSON text (an array of TTask): stored list entries with the caller's rights. */
+export async function listTasksText(
   ctx: AppContext,
   caller: AuthUser,
   q: z.output<typeof ZTaskListQuery>,
-): Promise<TTask[]> {
+): Promise<string> {
   const viewer = await loadViewer(ctx, caller);
-  const rows = await repo.listTasks(ctx.db, {
+  return listTaskPage(ctx, viewer, {
     userId: viewer.id,
     orgIds: viewer.orgIds,
     search: q.search,
@@ -110,10 +112,15 @@ export async function listTasks(
     skip: q.skip,
     limit: q.limit,
   });
-  return rows.map((r) => {
-    const shared = repo.sharedIdsOf(r);
-    return presentTask(r, shared, taskRights(r, shared, viewer));
-  });
+}
+
+/** A page of tasks (the MCP tool; the REST route sends {@link listTasksText} as it is). */
+export async function listTasks(
+  ctx: AppContext,
+  caller: AuthUser,
+  q: z.output<typeof ZTaskListQuery>,
+): Promise<TTask[]> {
+  return JSON.parse(await listTasksText(ctx, caller, q));
 }
 
 export async function urgentTasks(
@@ -162,13 +169,6 @@ export async function createTask(
     created_at: now,
     updated_at: now,
   };
-  // One statement when nothing is shared (the common case); the shares join it in one transaction.
-  if (shares.length === 0) await repo.insertTask(ctx.db, row);
-  else
-    await withTx(ctx.db, async (trx) => {
-      await repo.insertTask(trx, row);
-      await repo.replaceShares(trx, id, shares, now);
-    });
   // Nothing is read back: every column was written here (all text, stored as given), the creator is
   // the caller and the assignee was read by the check above. On PostgreSQL that is a round trip less
   // per write (tasks-create-response.test.ts compares this answer with a fresh read).
@@ -182,6 +182,15 @@ export async function createTask(
     assignee_last_name: assignee?.last_name ?? null,
   };
   const shared = [...new Set(shares)].sort();
+  // The list entry is rendered from the same row, so the insert stays one statement when nothing is
+  // shared (the common case); the shares join it in one transaction and render it again.
+  const stored = { ...row, list_json: taskListJson(created, shared) };
+  if (shares.length === 0) await repo.insertTask(ctx.db, stored);
+  else
+    await withTx(ctx.db, async (trx) => {
+      await repo.insertTask(trx, stored);
+      await repo.replaceShares(trx, id, shares, now);
+    });
   return presentTask(created, shared, taskRights(created, shared, viewer));
 }
 
