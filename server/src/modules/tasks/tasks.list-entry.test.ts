@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { viewerOf } from '../../platform/viewer.ts';
 import { rendererOf } from './tasks.list-entry.ts';
+import { rightsNeedShares, taskRights } from './tasks.policy.ts';
 
 interface Task {
   id: string;
@@ -168,5 +170,35 @@ apiSuite('task list entries', () => {
       expect((await inList(member, a.id)).title).toBe('Imported A');
       expect((await renderedAgain(a.id)).title).toBe('Imported A');
     });
+  });
+});
+
+describe('rights without share rows', () => {
+  it('are the same as with them for every viewer rightsNeedShares leaves out', () => {
+    const levels = ['user', 'manager', 'admin'] as const;
+    const userLevels = ['user', 'ceo', 'admin', null];
+    const tasks = [
+      { created_by: 'me', assigned_to_user_id: null },
+      { created_by: 'other', assigned_to_user_id: 'me' },
+      { created_by: 'other', assigned_to_user_id: null },
+    ];
+    let checked = 0;
+    for (const userLevel of userLevels)
+      for (const a of [...levels, null])
+        for (const b of [...levels, null]) {
+          const memberships = new Map<string, string>();
+          if (a) memberships.set('org-a', a);
+          if (b) memberships.set('org-b', b);
+          const viewer = viewerOf({ id: 'me', user_level: userLevel }, memberships);
+          if (rightsNeedShares(viewer)) continue;
+          for (const task of tasks)
+            for (const shared of [[], ['org-a'], ['org-b'], ['org-a', 'org-b'], ['org-c']]) {
+              const { visible: _v, ...withShares } = taskRights(task, shared, viewer);
+              const { visible: _w, ...without } = taskRights(task, [], viewer);
+              expect(without, JSON.stringify({ userLevel, a, b, task, shared })).toEqual(withShares);
+              checked++;
+            }
+        }
+    expect(checked).toBeGreaterThan(50);
   });
 });

@@ -3,7 +3,7 @@ import { withTx } from '../../db/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Viewer } from '../../platform/viewer.ts';
 import { presentTask, taskListJson, withRights } from './tasks.presenter.ts';
-import { taskRights } from './tasks.policy.ts';
+import { rightsNeedShares, taskRights } from './tasks.policy.ts';
 import * as repo from './tasks.repository.ts';
 
 /**
@@ -16,6 +16,8 @@ import * as repo from './tasks.repository.ts';
  * in the background.
  */
 
+const NO_SHARES: string[] = [];
+
 /** Under tests every page is also presented from the rows and compared. */
 const VERIFY = process.env.NODE_ENV === 'test';
 
@@ -24,7 +26,8 @@ export async function listTaskPage(
   viewer: Viewer,
   options: repo.TaskListOptions,
 ): Promise<string> {
-  const entries = await repo.listTaskEntries(ctx.db, options);
+  const withShares = rightsNeedShares(viewer);
+  const entries = await repo.listTaskEntries(ctx.db, { ...options, withShares });
   const missing = entries.filter((e) => e.list_json === null).map((e) => e.id);
   const rendered = new Map<string, string>();
   if (missing.length) {
@@ -41,7 +44,8 @@ export async function listTaskPage(
     const json = e.list_json ?? rendered.get(e.id);
     // A task deleted between the page and the fallback read: left out, as a later page would.
     if (json === undefined) continue;
-    const shared = repo.sharedIdsOf(e);
+    // Without share rows (a viewer whose rights cannot depend on them) the rights are the same.
+    const shared = withShares ? repo.sharedIdsOf(e) : NO_SHARES;
     body += (body.length > 1 ? ',' : '') + withRights(json, taskRights(e, shared, viewer));
   }
   body += ']';

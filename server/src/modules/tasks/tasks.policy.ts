@@ -40,6 +40,15 @@ export function taskRights(
   };
 }
 
+/**
+ * Whether {@link taskRights} can depend on the task's shares for this viewer: only through managing a
+ * shared organization or being a ceo member of one. For anyone else a list needs no share rows to
+ * decide rights (membership alone only makes the task visible, which the list's query already says).
+ */
+export function rightsNeedShares(viewer: Viewer): boolean {
+  return viewer.userLevel === 'ceo' || managesAny(viewer.levels, viewer.orgIds);
+}
+
 /** Only the creator decides who a task is shared with (sharing decides who sees it). */
 export const canShareTask = (rights: TaskRights) => rights.canDelete;
 

@@ -63,6 +63,8 @@ export interface TaskListOptions {
   completedStatus: string;
   skip: number;
   limit: number;
+  /** Read each task's shared organizations beside its list entry (for rights, see rightsNeedShares). */
+  withShares?: boolean;
 }
 
 /**
@@ -77,6 +79,7 @@ interface TaskPageParams extends BranchPageParams {
   assignedTo: string | null;
   /** An assignee filter naming someone else: their tasks are checked against the caller's visibility. */
   assignedToOther: boolean;
+  withShares: boolean;
 }
 
 function pageParams(db: Db, o: TaskListOptions): TaskPageParams {
@@ -87,6 +90,7 @@ function pageParams(db: Db, o: TaskListOptions): TaskPageParams {
     priority: o.priority ?? null,
     assignedTo: o.assignedTo ?? null,
     assignedToOther: Boolean(o.assignedTo) && o.assignedTo !== o.userId,
+    withShares: o.withShares !== false,
   };
 }
 
@@ -288,7 +292,7 @@ function pageEntries(db: Db, p: TaskPageParams) {
       'tasks.list_json',
       'tasks.created_by',
       'tasks.assigned_to_user_id',
-      sharedOrgList(db).as('shared_org_list'),
+      p.withShares ? sharedOrgList(db).as('shared_org_list') : sql<string | null>`null`.as('shared_org_list'),
     ])
     .orderBy('page.k0')
     .orderBy('page.k1')
