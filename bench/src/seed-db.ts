@@ -12,6 +12,8 @@ export interface SeedDb {
   get<T>(sql: string, params?: unknown[]): Promise<T | undefined>;
   /** Inserts rows in one transaction (batched statements on PostgreSQL). */
   insert(table: string, columns: readonly string[], rows: unknown[][]): Promise<void>;
+  /** Sets one column of rows by id, in one transaction. */
+  setColumn(table: string, column: string, values: [id: string, value: unknown][]): Promise<void>;
   /**
    * Fresh planner statistics. On SQLite the first ANALYZE also makes the server's connection reload
    * the schema (sqlite_stat1 is a schema change), and the WAL is checkpointed.
@@ -42,6 +44,12 @@ function openSqlite(file: string): SeedDb {
       );
       db.transaction(() => {
         for (const row of rows) stmt.run(...row);
+      })();
+    },
+    async setColumn(table, column, values) {
+      const stmt = db.prepare(`update ${table} set ${column} = ? where id = ?`);
+      db.transaction(() => {
+        for (const [id, value] of values) stmt.run(value, id);
       })();
     },
     async analyze() {
@@ -78,6 +86,24 @@ async function openPostgres(url: string): Promise<SeedDb> {
           let n = 0;
           const values = batch.map(() => `(${columns.map(() => `$${++n}`).join(', ')})`).join(', ');
           await client.query(`insert into ${table} (${columns.join(', ')}) values ${values}`, batch.flat());
+        }
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        throw err;
+      }
+    },
+    async setColumn(table, column, values) {
+      const per = Math.floor(PG_PARAMS_PER_STATEMENT / 2);
+      await client.query('begin');
+      try {
+        for (let i = 0; i < values.length; i += per) {
+          const batch = values.slice(i, i + per);
+          const list = batch.map((_, j) => `($${2 * j + 1}, $${2 * j + 2})`).join(', ');
+          await client.query(
+            `update ${table} set ${column} = v.value from (values ${list}) as v(id, value) where ${table}.id = v.id`,
+            batch.flat(),
+          );
         }
         await client.query('commit');
       } catch (err) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { contactListJson } from '../../../server/src/modules/contacts/contacts.presenter.ts';
 import { taskListJson } from '../../../server/src/modules/tasks/tasks.presenter.ts';
 import { openSeedDb, type SeedDb } from '../seed-db.ts';
 
@@ -146,7 +147,6 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
       'created_by',
       'created_at',
       'updated_at',
-      'list_json',
     ],
     // Share rows carry copies of the task's sort and filter columns (0003_workspace_perf).
     task_shares: [
@@ -224,12 +224,14 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
   });
   const membersOf: string[][] = orgIds.map(() => []);
   for (const u of users) for (const k of u.orgs) membersOf[k].push(u.id);
+  const orgNames = new Map<string, string>();
   orgIds.forEach((id, k) => {
     const created = iso(now - 400 * DAY + k * DAY);
+    orgNames.set(id, `Bench Org ${String(k + 1).padStart(2, '0')}`);
     add(
       'organizations',
       id,
-      `Bench Org ${String(k + 1).padStart(2, '0')}`,
+      orgNames.get(id),
       membersOf[k][0] ?? null,
       created,
       created,
@@ -246,6 +248,7 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
     }
   }
   const byId = new Map<string, (typeof users)[number]>(users.map((u) => [u.id, u]));
+  const listEntries: Record<'tasks' | 'contacts', [string, string][]> = { tasks: [], contacts: [] };
   for (let i = 0; i < SIZES.tasks; i++) {
     const u = r.pick(users);
     const created = past(365);
@@ -293,7 +296,8 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
       },
       shareOrg >= 0 ? [orgIds[shareOrg]] : [],
     );
-    add('tasks', ...task, listJson);
+    add('tasks', ...task);
+    listEntries.tasks.push([id, listJson]);
     if (shareOrg >= 0) {
       // task: [id, title, description, priority, status, due_date, notes, assignee, creator, created_at, ...]
       add('task_shares', id, orgIds[shareOrg], iso(created), task[5], task[9], task[4], task[3]);
@@ -310,20 +314,27 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
         // A contact filed under an organization is shared with it (as the service does on create).
         const org = r.next() < 0.25 ? orgIds[r.pick(u.orgs)] : null;
         const email = `${name.toLowerCase().replace(' ', '.')}.${j}@partner${r.int(200)}.example`;
-        add(
-          'contacts',
+        const contact = {
           id,
-          u.id,
-          org,
+          user_id: u.id,
+          organization_id: org,
           name,
-          r.pick(ROLES),
-          name.charAt(0),
-          JSON.stringify([email]),
-          JSON.stringify(r.next() < 0.6 ? [`+1 415 555 ${String(r.int(10_000)).padStart(4, '0')}`] : []),
-          r.next() < 0.4 ? LOREM.slice(0, 80) : null,
-          iso(created),
-          iso(created),
-        );
+          role: r.pick(ROLES),
+          avatar_initial: name.charAt(0),
+          emails: JSON.stringify([email]),
+          phones: JSON.stringify(r.next() < 0.6 ? [`+1 415 555 ${String(r.int(10_000)).padStart(4, '0')}`] : []),
+          notes: r.next() < 0.4 ? LOREM.slice(0, 80) : null,
+          created_at: iso(created),
+          updated_at: iso(created),
+          owner_email: u.email,
+          owner_first_name: u.first,
+          owner_last_name: u.last,
+        };
+        // The contact's list entry, as the server renders it when it writes a contact (0027).
+        const shares = org ? [{ contact_id: id, organization_id: org, name: orgNames.get(org) as string }] : [];
+        const { owner_email: _e, owner_first_name: _f, owner_last_name: _l, ...columns } = contact;
+        add('contacts', ...Object.values(columns));
+        listEntries.contacts.push([id, contactListJson(contact, shares, [])]);
         if (org) add('contact_shares', id, org, iso(created), name.toLowerCase());
       }
     }
@@ -374,6 +385,9 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
     await db.insert(table, tables[table], rows[table]);
     rows[table] = [];
   }
+  // Stored list entries last: the share rows inserted after a record make the database forget its
+  // entry (0026, 0027), as they would on a server.
+  for (const [table, entries] of Object.entries(listEntries)) await db.setColumn(table, 'list_json', entries);
   await db.analyze();
 
   // The organization with the most shared tasks, and its member who belongs to most organizations.

@@ -213,6 +213,8 @@ export interface ContactsTable {
   notes: string | null;
   created_at: string;
   updated_at: string;
+  /** The contact's list entry without the linked user and rights (0027); NULL when forgotten. */
+  list_json?: string | null;
 }
 
 export interface ContactSharesTable {

@@ -27,6 +27,7 @@ import * as m0023 from './0023_mcp_tools.ts';
 import * as m0024 from './0024_read_changes.ts';
 import * as m0025 from './0025_pg_list_plans.ts';
 import * as m0026 from './0026_task_list_json.ts';
+import * as m0027 from './0027_contact_list_json.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0024_read_changes': m0024,
   '0025_pg_list_plans': m0025,
   '0026_task_list_json': m0026,
+  '0027_contact_list_json': m0027,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -30,6 +30,14 @@ export function contactRights(
   };
 }
 
+/**
+ * Whether {@link contactRights} can depend on the contact's shares for this viewer: only through
+ * managing a shared organization (membership alone only makes it visible, which a list already says).
+ */
+export function contactRightsNeedShares(viewer: Viewer): boolean {
+  return managesAny(viewer.levels, viewer.orgIds);
+}
+
 /** Only the owner decides who a contact is shared with (sharing decides who sees it). */
 export const canShareContact = (rights: ContactRights) => rights.canDelete;
 

@@ -15,17 +15,14 @@ export function presentInteraction(r: ContactInteractionsTable): TPastInteractio
   return { id: r.id, date: r.date, summary: r.summary, notes: r.notes, updated_at: r.updated_at };
 }
 
-/** The API shape of a contact: `linkedUserId` is the app user one of its e-mails belongs to, if any. */
-export function presentContact(
+/** A contact as the API presents it, without the linked user and the caller's rights (its list entry). */
+export type TContactFields = Omit<TContact, 'is_user' | 'linked_user_id' | 'can_edit' | 'can_delete'>;
+
+export function presentContactFields(
   row: ContactRow,
-  extra: {
-    shares: ShareRow[];
-    interactions: ContactInteractionsTable[];
-    linkedUserId: string | null;
-    canEdit: boolean;
-    canDelete: boolean;
-  },
-): TContact {
+  shares: ShareRow[],
+  interactions: ContactInteractionsTable[],
+): TContactFields {
   return {
     id: row.id,
     name: row.name,
@@ -36,8 +33,6 @@ export function presentContact(
     notes: row.notes,
     organization_id: row.organization_id,
     user_id: row.user_id,
-    is_user: extra.linkedUserId !== null,
-    linked_user_id: extra.linkedUserId,
     created_by_user: {
       id: row.user_id,
       name: displayName({
@@ -47,18 +42,54 @@ export function presentContact(
       }),
       email: row.owner_email,
     },
-    shared_org_ids: extra.shares.map((s) => s.organization_id),
-    shared_organizations: extra.shares.map((s) => ({
+    shared_org_ids: shares.map((s) => s.organization_id),
+    shared_organizations: shares.map((s) => ({
       id: s.organization_id,
       name: s.name,
       is_owner: s.organization_id === row.organization_id,
     })),
-    past_interactions: extra.interactions.map(presentInteraction),
-    can_edit: extra.canEdit,
-    can_delete: extra.canDelete,
+    past_interactions: interactions.map(presentInteraction),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** What a contact's entry is completed with per read: the linked app user and the caller's rights. */
+export interface ContactExtras {
+  linkedUserId: string | null;
+  canEdit: boolean;
+  canDelete: boolean;
+}
+
+/** The API shape of a contact: `linkedUserId` is the app user one of its e-mails belongs to, if any. */
+export function presentContact(
+  row: ContactRow,
+  extra: { shares: ShareRow[]; interactions: ContactInteractionsTable[] } & ContactExtras,
+): TContact {
+  return { ...presentContactFields(row, extra.shares, extra.interactions), ...extrasOf(extra) };
+}
+
+function extrasOf(e: ContactExtras) {
+  return {
+    is_user: e.linkedUserId !== null,
+    linked_user_id: e.linkedUserId,
+    can_edit: e.canEdit,
+    can_delete: e.canDelete,
+  };
+}
+
+/** A contact's stored list entry (contacts.list_json): its fields as JSON text. */
+export function contactListJson(
+  row: ContactRow,
+  shares: ShareRow[],
+  interactions: ContactInteractionsTable[],
+): string {
+  return JSON.stringify(presentContactFields(row, shares, interactions));
+}
+
+/** A stored list entry completed with the linked user and the caller's rights (as presentContact). */
+export function completeContactEntry(listJson: string, e: ContactExtras): string {
+  return `${listJson.slice(0, -1)},${JSON.stringify(extrasOf(e)).slice(1)}`;
 }
 
 export function presentAssignable(

@@ -1,4 +1,5 @@
-import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { MAX_INTERACTIONS_PER_CONTACT } from '@cc/contract';
+import { type ExpressionBuilder, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import { type BranchPageParams, branchPageParams } from '../../db/branch-page.ts';
 import { type Db, withTx } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
@@ -6,6 +7,22 @@ import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { ContactInteractionsTable, ContactsTable, Database } from '../../db/types.ts';
 import type { ViewerScope } from '../../platform/viewer.ts';
 import { contactVisibilityBranches, visibleContacts } from './contacts.policy.ts';
+import { contactListJson } from './contacts.presenter.ts';
+
+/** The contact's columns (not its stored list entry, which only the list reads). */
+const CONTACT_COLUMNS = [
+  'contacts.id',
+  'contacts.user_id',
+  'contacts.organization_id',
+  'contacts.name',
+  'contacts.role',
+  'contacts.avatar_initial',
+  'contacts.emails',
+  'contacts.phones',
+  'contacts.notes',
+  'contacts.created_at',
+  'contacts.updated_at',
+] as const;
 
 /**
  * Contacts with their owner's name and e-mail. This module reads `users`, `organizations` and
@@ -16,7 +33,7 @@ function selectContacts(db: Db) {
   return db
     .selectFrom('contacts')
     .innerJoin('users as owner', 'owner.id', 'contacts.user_id')
-    .selectAll('contacts')
+    .select(CONTACT_COLUMNS)
     .select([
       'owner.email as owner_email',
       'owner.first_name as owner_first_name',
@@ -121,7 +138,7 @@ function pageWithContacts(db: Db, p: ContactPageParams) {
     .selectFrom(contactPageQuery(db, p).as('page'))
     .innerJoin('contacts', 'contacts.id', 'page.id')
     .innerJoin('users as owner', 'owner.id', 'contacts.user_id')
-    .selectAll('contacts')
+    .select(CONTACT_COLUMNS)
     .select([
       'owner.email as owner_email',
       'owner.first_name as owner_first_name',
@@ -138,6 +155,98 @@ const contactPage = preparedQuery(pageWithContacts);
 
 export function listContacts(db: Db, o: ContactListOptions): Promise<ContactRow[]> {
   return contactPage(db, pageParams(db, o));
+}
+
+/**
+ * One page as stored list entries (contacts.list_json, NULL where forgotten) with what the read adds:
+ * the e-mails (for the linked app user) and, when the caller's rights can depend on them, the shared
+ * organization ids (comma-separated).
+ */
+function pageEntries(db: Db, p: ContactPageParams & { withShares: boolean }) {
+  return db
+    .selectFrom(contactPageQuery(db, p).as('page'))
+    .innerJoin('contacts', 'contacts.id', 'page.id')
+    .select([
+      'contacts.id',
+      'contacts.list_json',
+      'contacts.user_id',
+      'contacts.emails',
+      p.withShares ? sharedOrgList(db).as('shared_org_list') : sql<string | null>`null`.as('shared_org_list'),
+    ])
+    .orderBy('page.k')
+    .orderBy('page.id');
+}
+
+function sharedOrgList(db: Db) {
+  return db.getExecutor().adapter instanceof PostgresAdapter
+    ? sql<
+        string | null
+      >`(select string_agg(s.organization_id, ',') from contact_shares s where s.contact_id = contacts.id)`
+    : sql<
+        string | null
+      >`(select group_concat(s.organization_id, ',') from contact_shares s where s.contact_id = contacts.id)`;
+}
+
+const entryPage = preparedQuery(pageEntries);
+
+export interface ContactListEntry {
+  id: string;
+  list_json: string | null;
+  user_id: string;
+  emails: string;
+  shared_org_list: string | null;
+}
+
+/** A page of contacts as their stored list entries (see {@link pageEntries}). */
+export function listContactEntries(
+  db: Db,
+  o: ContactListOptions & { withShares: boolean },
+): Promise<ContactListEntry[]> {
+  return entryPage(db, { ...pageParams(db, o), withShares: o.withShares }) as Promise<ContactListEntry[]>;
+}
+
+/** These contacts with their owner, in no particular order. */
+export function findContacts(db: Db, ids: readonly string[]): Promise<ContactRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return selectContacts(db)
+    .where('contacts.id', 'in', [...ids])
+    .execute();
+}
+
+/** Renders and stores these contacts' list entries (see tasks' renderListEntries for the locking). */
+export async function renderListEntries(db: Db, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const sorted = [...new Set(ids)].sort();
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await db
+      .selectFrom('contacts')
+      .select('id')
+      .where('id', 'in', sorted)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  }
+  const [rows, shares, interactions] = await Promise.all([
+    findContacts(db, sorted),
+    sharesOf(db, sorted),
+    interactionsOf(db, sorted, MAX_INTERACTIONS_PER_CONTACT),
+  ]);
+  for (const row of rows) {
+    const list_json = contactListJson(row, shares.get(row.id) ?? [], interactions.get(row.id) ?? []);
+    await db.updateTable('contacts').set({ list_json }).where('id', '=', row.id).execute();
+  }
+  return rows.length;
+}
+
+/** Up to `limit` contacts whose list entry the database forgot (contacts_list_json_missing_idx). */
+export async function contactsWithoutListEntry(db: Db, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where('list_json', 'is', null)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 export function findContact(db: Db, id: string) {
@@ -210,15 +319,15 @@ export async function insertContact(db: Db, row: ContactsTable): Promise<void> {
   await db.insertInto('contacts').values(row).execute();
 }
 
-/** Updates the contact; a new name is copied onto its share rows in the same transaction. */
+/**
+ * Updates the contact (a new name is copied onto its share rows) and renders its list entry again, in
+ * one transaction. Every change to a contact's shares or past interactions ends with this call.
+ */
 export async function updateContact(db: Db, id: string, set: Partial<ContactsTable>): Promise<void> {
-  if (set.name === undefined) {
-    await db.updateTable('contacts').set(set).where('id', '=', id).execute();
-    return;
-  }
   await withTx(db, async (trx) => {
     await trx.updateTable('contacts').set(set).where('id', '=', id).execute();
-    await syncNameKey(trx, id);
+    if (set.name !== undefined) await syncNameKey(trx, id);
+    await renderListEntries(trx, [id]);
   });
 }
 
@@ -246,6 +355,7 @@ export async function replaceShares(db: Db, contactId: string, orgIds: readonly 
       .execute();
     await syncNameKey(db, contactId);
   }
+  await renderListEntries(db, [contactId]);
 }
 
 export function findInteraction(db: Db, id: string) {

@@ -11,11 +11,14 @@ import {
   ZPastInteraction,
   ZUpdateContactRequest,
 } from '@cc/contract';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { renderListEntriesAtStart } from '../../platform/list-entries.ts';
+import { rendererOf } from './contacts.list-entry.ts';
 import * as contacts from './contacts.service.ts';
 
 /** What the cached GET routes of this module read (see platform/response-cache.ts). */
@@ -32,6 +35,8 @@ const tags = ['contacts'];
 const ZInteractionParams = z.object({ id: ZId, interactionId: ZId });
 
 export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Forgotten list entries are rendered before serving; later ones in the background.
+  renderListEntriesAtStart(app, rendererOf(ctx), 'contact');
   app.get(
     '/api/contacts',
     {
@@ -43,7 +48,12 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         response: { 200: z.array(ZContact), ...errors },
       },
     },
-    async (req) => contacts.listContacts(ctx, currentUser(req), req.query),
+    // The page is JSON text already (stored list entries, contacts.list-entry.ts): sent as it is.
+    async (req, reply) => {
+      const body = await contacts.listContactsText(ctx, currentUser(req), req.query);
+      // A string with a JSON content type skips the serializer (the response schema still documents it).
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
+    },
   );
 
   app.get(

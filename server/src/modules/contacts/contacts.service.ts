@@ -23,6 +23,7 @@ import { loadViewer, loadWithRights, type Viewer, type ViewerScope } from '../..
 import { canShareContact, contactRights } from './contacts.policy.ts';
 import { parseList, presentAssignable, presentContact } from './contacts.presenter.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
+import { listContactPage } from './contacts.list-entry.ts';
 import * as repo from './contacts.repository.ts';
 
 /** The contact, its shared organization ids and the caller's rights; 404 when the caller may not see it. */
@@ -77,20 +78,28 @@ async function present(ctx: AppContext, caller: AuthUser, id: string): Promise<T
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((x) => b.includes(x));
 
+/** A page of contacts as JSON text (an array of TContact): stored list entries, completed per read. */
+export async function listContactsText(
+  ctx: AppContext,
+  caller: AuthUser,
+  q: z.output<typeof ZContactListQuery>,
+): Promise<string> {
+  const viewer = await loadViewer(ctx, caller);
+  return listContactPage(
+    ctx,
+    viewer,
+    { userId: viewer.id, orgIds: viewer.orgIds, search: q.search, skip: q.skip, limit: q.limit },
+    (rows) => presentRows(ctx, viewer, rows),
+  );
+}
+
+/** A page of contacts (for callers other than the REST route, which sends {@link listContactsText}). */
 export async function listContacts(
   ctx: AppContext,
   caller: AuthUser,
   q: z.output<typeof ZContactListQuery>,
 ): Promise<TContact[]> {
-  const viewer = await loadViewer(ctx, caller);
-  const rows = await repo.listContacts(ctx.db, {
-    userId: viewer.id,
-    orgIds: viewer.orgIds,
-    search: q.search,
-    skip: q.skip,
-    limit: q.limit,
-  });
-  return presentRows(ctx, viewer, rows);
+  return JSON.parse(await listContactsText(ctx, caller, q));
 }
 
 export const getContact = present;

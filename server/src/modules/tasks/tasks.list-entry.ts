@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { withTx } from '../../db/index.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { type ListEntrySource, listEntryRenderer } from '../../platform/list-entries.ts';
 import type { Viewer } from '../../platform/viewer.ts';
 import { presentTask, taskListJson, withRights } from './tasks.presenter.ts';
 import { rightsNeedShares, taskRights } from './tasks.policy.ts';
@@ -68,82 +68,10 @@ async function verifyPage(ctx: AppContext, viewer: Viewer, options: repo.TaskLis
   }
 }
 
-/** Entries rendered per transaction in the background. */
-const BATCH = 100;
+/** Where the renderer finds and renders forgotten task entries. */
+const taskEntries: ListEntrySource = {
+  missing: repo.tasksWithoutListEntry,
+  render: repo.renderListEntries,
+};
 
-/**
- * Renders forgotten list entries, a batch per transaction, until none is left: at start (before the
- * server serves) and whenever a list met one. One run at a time per app; errors (the database away)
- * end the run, and the next list that meets a forgotten entry starts another.
- */
-export class ListEntryRenderer {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
-
-  constructor(private readonly ctx: AppContext) {}
-
-  /** Renders every forgotten entry now (start-up); resolves with how many were rendered. */
-  async catchUp(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const { found, rendered } = await this.batch();
-      total += rendered;
-      if (found < BATCH || rendered < found) return total;
-    }
-  }
-
-  /** A list met a forgotten entry: render them soon, off the request. */
-  poke(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.drainInBackground())
-      .catch(() => {})
-      .finally(() => {
-        this.running = null;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          this.poke();
-        }
-      });
-  }
-
-  /** Stops after the batch in progress (app close). */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running;
-  }
-
-  private async drainInBackground() {
-    for (;;) {
-      if (this.stopped) return;
-      const { found, rendered } = await this.batch();
-      if (found < BATCH || rendered < found) return;
-      // Let requests run between batches.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  }
-
-  /** One transaction; `rendered` < `found` means some could not be (gone meanwhile): stop there. */
-  private async batch(): Promise<{ found: number; rendered: number }> {
-    const ids = await repo.tasksWithoutListEntry(this.ctx.db, BATCH);
-    if (ids.length === 0) return { found: 0, rendered: 0 };
-    const rendered = await withTx(this.ctx.db, (trx) => repo.renderListEntries(trx, ids));
-    return { found: ids.length, rendered };
-  }
-}
-
-const renderers = new WeakMap<AppContext, ListEntryRenderer>();
-
-export function rendererOf(ctx: AppContext): ListEntryRenderer {
-  let r = renderers.get(ctx);
-  if (!r) {
-    r = new ListEntryRenderer(ctx);
-    renderers.set(ctx, r);
-  }
-  return r;
-}
+export const rendererOf = (ctx: AppContext) => listEntryRenderer(ctx, taskEntries);

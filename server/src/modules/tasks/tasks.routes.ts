@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { renderListEntriesAtStart } from '../../platform/list-entries.ts';
 import { rendererOf } from './tasks.list-entry.ts';
 import * as tasks from './tasks.service.ts';
 
@@ -29,14 +30,7 @@ const tags = ['tasks'];
 export const tasksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   // List entries the database forgot while no server ran (or rows written by other tools) are
   // rendered before serving; later ones in the background (tasks.list-entry.ts).
-  const renderer = rendererOf(ctx);
-  app.addHook('onReady', async () => {
-    const rendered = await renderer
-      .catchUp()
-      .catch((err) => app.log.warn({ err }, 'task list entries could not be rendered'));
-    if (rendered) app.log.info({ rendered }, 'rendered task list entries');
-  });
-  app.addHook('onClose', () => renderer.stop());
+  renderListEntriesAtStart(app, rendererOf(ctx), 'task');
   app.get(
     '/api/tasks',
     {

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { rendererOf } from './contacts.list-entry.ts';
+
+interface Contact {
+  id: string;
+  name: string;
+  emails: string[];
+  is_user: boolean;
+  linked_user_id: string | null;
+  created_by_user: { id: string; name: string; email: string };
+  shared_organizations: { id: string; name: string; is_owner: boolean }[];
+  past_interactions: { summary: string }[];
+  can_edit: boolean;
+  can_delete: boolean;
+}
+
+/**
+ * Stored contact list entries (contacts.list_json, migration 0027): written with the contact,
+ * forgotten by the database when anything they show changes, completed per read with the linked app
+ * user and the caller's rights, never shown stale.
+ */
+apiSuite('contact list entries', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let manager: TestUser;
+  let member: TestUser;
+  let org: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await t.createUser('ceo');
+    manager = await t.createUser('user');
+    member = await t.createUser('user');
+    org = await t.createOrg(owner, 'Directory Co');
+    await t.addToOrg(owner, org, manager, 'manager');
+    await t.addToOrg(owner, org, member, 'user');
+  });
+  afterAll(() => t.close());
+
+  const stored = async (id: string) =>
+    (await t.ctx.db.selectFrom('contacts').select('list_json').where('id', '=', id).executeTakeFirstOrThrow())
+      .list_json ?? null;
+  const listed = async (u: TestUser, id: string): Promise<Contact> => {
+    const res = await t.req({ method: 'GET', url: '/api/contacts/?limit=100', token: u.token });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const found = (res.json() as Contact[]).find((c) => c.id === id);
+    expect(found, `contact ${id} in the list`).toBeDefined();
+    return found as Contact;
+  };
+  const make = async (body: Record<string, unknown>): Promise<Contact> => {
+    const res = await t.req({ method: 'POST', url: '/api/contacts/', token: owner.token, body });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json();
+  };
+  const renderedAgain = async (id: string) => {
+    for (let i = 0; i < 100; i++) {
+      const json = await stored(id);
+      if (json !== null) return JSON.parse(json);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`the list entry of ${id} was not rendered again`);
+  };
+
+  it('stores the entry with the contact and completes it per caller', async () => {
+    const c = await make({ name: 'Ada Partner', emails: ['ada@partner.example'], organization_id: org });
+    const entry = JSON.parse((await stored(c.id)) as string);
+    const { is_user: _u, linked_user_id: _l, can_edit: _e, can_delete: _d, ...fields } = c;
+    expect(entry).toEqual(fields);
+    expect(await listed(owner, c.id)).toEqual(c);
+    const asManager = await listed(manager, c.id);
+    expect([asManager.can_edit, asManager.can_delete]).toEqual([true, false]);
+    const asMember = await listed(member, c.id);
+    expect([asMember.can_edit, asMember.can_delete]).toEqual([false, false]);
+  });
+
+  it('shows a past interaction, an organization rename and an owner rename at once', async () => {
+    const c = await make({ name: 'Grace Vendor', organization_id: org });
+    const added = await t.req({
+      method: 'POST',
+      url: `/api/contacts/${c.id}/past-interactions`,
+      token: owner.token,
+      body: { date: '2026-11-01', summary: 'Intro call' },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(JSON.parse((await stored(c.id)) as string).past_interactions).toHaveLength(1);
+
+    const renamed = await t.req({
+      method: 'PATCH',
+      url: `/api/organizations/${org}`,
+      token: owner.token,
+      body: { name: 'Directory Group' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await stored(c.id)).toBeNull();
+    expect((await listed(member, c.id)).shared_organizations.map((o) => o.name)).toEqual(['Directory Group']);
+    await renderedAgain(c.id);
+
+    const me = await t.req({
+      method: 'PATCH',
+      url: '/api/users/me',
+      token: owner.token,
+      body: { first_name: 'Olive', last_name: 'Owner' },
+    });
+    expect(me.statusCode, me.body).toBe(200);
+    expect(await stored(c.id)).toBeNull();
+    expect((await listed(member, c.id)).created_by_user.name).toBe('Olive Owner');
+    expect((await renderedAgain(c.id)).created_by_user.name).toBe('Olive Owner');
+  });
+
+  it('links the app user of a contact e-mail per read (no stored entry changes)', async () => {
+    const email = `later-${Date.now()}@people.example`;
+    const c = await make({ name: 'Later User', emails: [email] });
+    expect((await listed(owner, c.id)).is_user).toBe(false);
+    const before = await stored(c.id);
+    const user = await t.createUser('user', { email });
+    const now = await listed(owner, c.id);
+    expect([now.is_user, now.linked_user_id]).toEqual([true, user.id]);
+    expect(await stored(c.id)).toBe(before);
+  });
+
+  it('renders entries written without one, for the list and by the catch-up', async () => {
+    const c = await make({ name: 'Imported Contact', organization_id: org });
+    await t.ctx.db.updateTable('contacts').set({ list_json: null }).where('id', '=', c.id).execute();
+    expect((await listed(member, c.id)).name).toBe('Imported Contact');
+    expect((await renderedAgain(c.id)).name).toBe('Imported Contact');
+    await t.ctx.db.updateTable('contacts').set({ list_json: null }).where('id', '=', c.id).execute();
+    expect(await rendererOf(t.ctx).catchUp()).toBeGreaterThanOrEqual(1);
+    expect(JSON.parse((await stored(c.id)) as string).shared_organizations).toHaveLength(1);
+  });
+});

@@ -1,0 +1,80 @@
+import { isDeepStrictEqual } from 'node:util';
+import { MAX_INTERACTIONS_PER_CONTACT, type TContact } from '@cc/contract';
+import type { AppContext } from '../../platform/context.ts';
+import { type ListEntrySource, listEntryRenderer } from '../../platform/list-entries.ts';
+import type { Viewer } from '../../platform/viewer.ts';
+import { contactRights, contactRightsNeedShares } from './contacts.policy.ts';
+import { completeContactEntry, contactListJson, parseList } from './contacts.presenter.ts';
+import * as repo from './contacts.repository.ts';
+
+/**
+ * The contact directory from stored list entries (contacts.list_json, migration 0027), as the task
+ * list does (tasks.list-entry.ts): a page is its entries in order, each completed with the linked app
+ * user (one read of the page's e-mails) and the caller's rights. A forgotten entry is rendered from the
+ * rows for this page and again, stored, in the background.
+ */
+
+/** Under tests every page is also presented from the rows and compared. */
+const VERIFY = process.env.NODE_ENV === 'test';
+
+const NO_SHARES: string[] = [];
+
+export async function listContactPage(
+  ctx: AppContext,
+  viewer: Viewer,
+  options: repo.ContactListOptions,
+  presentRows: (rows: repo.ContactRow[]) => Promise<TContact[]>,
+): Promise<string> {
+  const withShares = contactRightsNeedShares(viewer);
+  const entries = await repo.listContactEntries(ctx.db, { ...options, withShares });
+  const missing = entries.filter((e) => e.list_json === null).map((e) => e.id);
+  const emails = entries.map((e) => parseList(e.emails));
+  const [users, rendered] = await Promise.all([
+    repo.usersByEmail(ctx.db, emails.flat()),
+    missing.length ? renderFromRows(ctx, missing) : new Map<string, string>(),
+  ]);
+  let body = '[';
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const json = e.list_json ?? rendered.get(e.id);
+    // A contact deleted between the page and the fallback read: left out, as a later page would.
+    if (json === undefined) continue;
+    const shared = withShares && e.shared_org_list ? e.shared_org_list.split(',') : NO_SHARES;
+    const rights = contactRights(e, shared, viewer);
+    const linkedUserId = emails[i].map((m) => users.get(m)).find((id) => id !== undefined) ?? null;
+    body +=
+      (body.length > 1 ? ',' : '') +
+      completeContactEntry(json, { linkedUserId, canEdit: rights.canEdit, canDelete: rights.canDelete });
+  }
+  body += ']';
+  if (VERIFY) {
+    const expected = await presentRows(await repo.listContacts(ctx.db, options));
+    const got = JSON.parse(body);
+    if (!isDeepStrictEqual(got, JSON.parse(JSON.stringify(expected)))) {
+      throw new Error(
+        `stored contact list entries differ from the rows:\n${JSON.stringify(got)}\n${JSON.stringify(expected)}`,
+      );
+    }
+  }
+  return body;
+}
+
+/** Entries the database forgot, rendered from the rows for this page (the renderer stores them). */
+async function renderFromRows(ctx: AppContext, ids: string[]): Promise<Map<string, string>> {
+  const [rows, shares, interactions] = await Promise.all([
+    repo.findContacts(ctx.db, ids),
+    repo.sharesOf(ctx.db, ids),
+    repo.interactionsOf(ctx.db, ids, MAX_INTERACTIONS_PER_CONTACT),
+  ]);
+  rendererOf(ctx).poke();
+  return new Map(
+    rows.map((r) => [r.id, contactListJson(r, shares.get(r.id) ?? [], interactions.get(r.id) ?? [])]),
+  );
+}
+
+const contactEntries: ListEntrySource = {
+  missing: repo.contactsWithoutListEntry,
+  render: repo.renderListEntries,
+};
+
+export const rendererOf = (ctx: AppContext) => listEntryRenderer(ctx, contactEntries);
