@@ -33,6 +33,7 @@ const RAW_WRITE =
 export function writtenTables(q: CompiledQuery): string[] | 'all' | 'schema' | null {
   const kind = q.query.kind;
   if (READ_ROOTS.has(kind)) return null;
+  if (kind === 'UpdateQueryNode' && setsOnlyDerived(q.query)) return [];
   if (WRITE_ROOTS.has(kind)) return tablesIn(q.query);
   if (kind === 'RawNode') {
     const text = q.sql;
@@ -42,6 +43,23 @@ export function writtenTables(q: CompiledQuery): string[] | 'all' | 'schema' | n
     return m ? [m[1]] : 'all';
   }
   return 'schema';
+}
+
+/**
+ * Columns derived from others, whose writes change nothing a reader is shown: a stored list entry
+ * (tasks.list_json, contacts.list_json) presents the same page whether it is stored or rendered from
+ * the rows, so rendering one is a write (flushed like any other) that leaves cached reads in use.
+ * PostgreSQL's change log leaves these columns out of its triggers for the same reason (0026, 0027).
+ */
+const DERIVED_COLUMNS = new Set(['list_json']);
+
+function setsOnlyDerived(root: OperationNode): boolean {
+  const updates = (root as { updates?: readonly { column?: { column?: { name?: string } } }[] }).updates;
+  return (
+    Array.isArray(updates) &&
+    updates.length > 0 &&
+    updates.every((u) => DERIVED_COLUMNS.has(u.column?.column?.name ?? ''))
+  );
 }
 
 /** Every table a write statement names (its target, and any it reads: extra marks cost only a cache miss). */

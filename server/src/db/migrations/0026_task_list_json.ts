@@ -36,6 +36,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   await run(db, 'create index tasks_list_json_missing_idx on tasks (id) where list_json is null');
   const columns = TASK_COLUMNS.join(', ');
   if (isPostgres(db)) {
+    // The read cache's change log (0024) leaves the entry out: storing one changes no page anyone is
+    // shown, so it must not make every instance read its cached tasks pages again.
+    await run(db, 'drop trigger read_changes_log on tasks');
+    await run(
+      db,
+      `create trigger read_changes_log after insert or update of id, ${columns} or delete or truncate
+        on tasks for each statement execute function read_changes_log()`,
+    );
     // The task's own columns: forgotten in the same row write (BEFORE), no second write.
     await run(
       db,
@@ -115,6 +123,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
+    await run(db, 'drop trigger if exists read_changes_log on tasks');
+    await run(
+      db,
+      `create trigger read_changes_log after insert or update or delete or truncate on tasks
+        for each statement execute function read_changes_log()`,
+    );
     await run(db, 'drop trigger if exists tasks_list_json_stale on tasks');
     await run(db, 'drop trigger if exists task_shares_list_json_stale on task_shares');
     await run(db, 'drop trigger if exists users_list_json_stale on users');

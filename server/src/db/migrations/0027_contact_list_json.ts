@@ -69,6 +69,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   await run(db, 'create index contacts_list_json_missing_idx on contacts (id) where list_json is null');
   const columns = CONTACT_COLUMNS.join(', ');
   if (isPostgres(db)) {
+    // The read cache's change log (0024) leaves the entry out: storing one changes no page anyone is
+    // shown, so it must not make every instance read its cached contacts pages again.
+    await run(db, 'drop trigger read_changes_log on contacts');
+    await run(
+      db,
+      `create trigger read_changes_log after insert or update of id, ${columns} or delete or truncate
+        on contacts for each statement execute function read_changes_log()`,
+    );
     await run(
       db,
       `create function contacts_list_json_stale() returns trigger language plpgsql as $$
@@ -128,6 +136,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
+    await run(db, 'drop trigger if exists read_changes_log on contacts');
+    await run(
+      db,
+      `create trigger read_changes_log after insert or update or delete or truncate on contacts
+        for each statement execute function read_changes_log()`,
+    );
     await run(db, 'drop trigger if exists contacts_list_json_stale on contacts');
     await run(db, 'drop function if exists contacts_list_json_stale()');
     for (const [name, table] of DEPENDENTS) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { sql } from 'kysely';
+import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { viewerOf } from '../../platform/viewer.ts';
 import { rendererOf } from './tasks.list-entry.ts';
 import { rightsNeedShares, taskRights } from './tasks.policy.ts';
@@ -155,6 +156,43 @@ apiSuite('task list entries', () => {
     expect(listed.assigned_to_user).toBeNull();
     expect((await renderedAgain(task.id)).assigned_to_user_id).toBeNull();
   });
+
+  it('storing an entry again leaves cached pages in use (it changes nothing anyone is shown)', async () => {
+    const task = await make(ceo, { title: 'Cached page' });
+    const get = () => t.req({ method: 'GET', url: '/api/tasks/?limit=7', token: ceo.token });
+    await get();
+    expect((await get()).headers['x-cache']).toBe('hit');
+    await t.ctx.db.updateTable('tasks').set({ list_json: null }).where('id', '=', task.id).execute();
+    expect(await rendererOf(t.ctx).catchUp()).toBe(1);
+    const again = await get();
+    expect(again.headers['x-cache']).toBe('hit');
+    expect(again.json().map((x: Task) => x.id)).toContain(task.id);
+    // A change to what the page shows still counts.
+    await t.req({
+      method: 'PUT',
+      url: `/api/tasks/${task.id}`,
+      token: ceo.token,
+      body: { title: 'Renamed' },
+    });
+    const after = await get();
+    expect(after.headers['x-cache']).toBe('miss');
+    expect(after.json().find((x: Task) => x.id === task.id).title).toBe('Renamed');
+  });
+
+  it.runIf(TEST_DB === 'postgres')(
+    "PostgreSQL's change log covers every column of tasks and contacts but the stored entry",
+    async () => {
+      for (const table of ['tasks', 'contacts']) {
+        const all = await sql<{ name: string }>`select column_name as name from information_schema.columns
+          where table_schema = current_schema() and table_name = ${table}`.execute(t.ctx.db);
+        const logged = await sql<{ name: string }>`select a.attname as name from pg_trigger g
+          join pg_attribute a on a.attrelid = g.tgrelid and a.attnum = any (g.tgattr)
+          where g.tgrelid = ${table}::regclass and g.tgname = 'read_changes_log'`.execute(t.ctx.db);
+        const expected = all.rows.map((r) => r.name).filter((n) => n !== 'list_json');
+        expect(logged.rows.map((r) => r.name).sort(), table).toEqual(expected.sort());
+      }
+    },
+  );
 
   describe('entries written without one (another tool, an older server)', () => {
     it('are rendered from the rows for the list and stored by the catch-up', async () => {
