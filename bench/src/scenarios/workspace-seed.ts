@@ -228,14 +228,7 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
   orgIds.forEach((id, k) => {
     const created = iso(now - 400 * DAY + k * DAY);
     orgNames.set(id, `Bench Org ${String(k + 1).padStart(2, '0')}`);
-    add(
-      'organizations',
-      id,
-      orgNames.get(id),
-      membersOf[k][0] ?? null,
-      created,
-      created,
-    );
+    add('organizations', id, orgNames.get(id), membersOf[k][0] ?? null, created, created);
   });
   for (const u of users) {
     const created = iso(now - 380 * DAY + r.int(10 * DAY));
@@ -322,7 +315,9 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
           role: r.pick(ROLES),
           avatar_initial: name.charAt(0),
           emails: JSON.stringify([email]),
-          phones: JSON.stringify(r.next() < 0.6 ? [`+1 415 555 ${String(r.int(10_000)).padStart(4, '0')}`] : []),
+          phones: JSON.stringify(
+            r.next() < 0.6 ? [`+1 415 555 ${String(r.int(10_000)).padStart(4, '0')}`] : [],
+          ),
           notes: r.next() < 0.4 ? LOREM.slice(0, 80) : null,
           created_at: iso(created),
           updated_at: iso(created),
@@ -331,7 +326,9 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
           owner_last_name: u.last,
         };
         // The contact's list entry, as the server renders it when it writes a contact (0027).
-        const shares = org ? [{ contact_id: id, organization_id: org, name: orgNames.get(org) as string }] : [];
+        const shares = org
+          ? [{ contact_id: id, organization_id: org, name: orgNames.get(org) as string }]
+          : [];
         const { owner_email: _e, owner_first_name: _f, owner_last_name: _l, ...columns } = contact;
         add('contacts', ...Object.values(columns));
         listEntries.contacts.push([id, contactListJson(contact, shares, [])]);
