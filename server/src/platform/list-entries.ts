@@ -1,3 +1,4 @@
+import { PostgresAdapter } from 'kysely';
 import { type Db, withTx } from '../db/index.ts';
 import type { AppContext } from './context.ts';
 
@@ -12,6 +13,31 @@ export interface ListEntrySource {
   missing(db: Db, limit: number): Promise<string[]>;
   /** Renders and stores these records' entries; resolves with how many it rendered. */
   render(db: Db, ids: readonly string[]): Promise<number>;
+}
+
+/**
+ * The records of `ids` to render now, in id order. On PostgreSQL they are locked first and read after
+ * (so a change committed meanwhile is either read by the render or, waiting for the lock, forgets the
+ * entry after it is written); a row another transaction holds is skipped (that writer renders it, or
+ * a later run does), so a background render never waits on a writer nor deadlocks with one. SQLite
+ * runs one write transaction at a time.
+ */
+export async function lockForRender(
+  db: Db,
+  table: 'tasks' | 'contacts',
+  ids: readonly string[],
+): Promise<string[]> {
+  const sorted = [...new Set(ids)].sort();
+  if (sorted.length === 0 || !(db.getExecutor().adapter instanceof PostgresAdapter)) return sorted;
+  const locked = await db
+    .selectFrom(table)
+    .select('id')
+    .where('id', 'in', sorted)
+    .orderBy('id')
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  return locked.map((r) => r.id);
 }
 
 /** Entries rendered per transaction. */

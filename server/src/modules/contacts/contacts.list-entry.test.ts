@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { renderedAgain as renderedAgainIn, storedEntry } from '../../../test/list-entries.ts';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { rendererOf } from './contacts.list-entry.ts';
 
@@ -38,9 +39,7 @@ apiSuite('contact list entries', () => {
   });
   afterAll(() => t.close());
 
-  const stored = async (id: string) =>
-    (await t.ctx.db.selectFrom('contacts').select('list_json').where('id', '=', id).executeTakeFirstOrThrow())
-      .list_json ?? null;
+  const stored = (id: string) => storedEntry(t.ctx.db, 'contacts', id);
   const listed = async (u: TestUser, id: string): Promise<Contact> => {
     const res = await t.req({ method: 'GET', url: '/api/contacts/?limit=100', token: u.token });
     expect(res.statusCode, res.body).toBe(200);
@@ -54,14 +53,8 @@ apiSuite('contact list entries', () => {
     expect(res.statusCode, res.body).toBe(201);
     return res.json();
   };
-  const renderedAgain = async (id: string) => {
-    for (let i = 0; i < 100; i++) {
-      const json = await stored(id);
-      if (json !== null) return JSON.parse(json);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`the list entry of ${id} was not rendered again`);
-  };
+  /** The background renderer stores the entry again after a list met it forgotten. */
+  const renderedAgain = (id: string) => renderedAgainIn(t.ctx.db, 'contacts', id);
 
   it('stores the entry with the contact and completes it per caller', async () => {
     const c = await make({ name: 'Ada Partner', emails: ['ada@partner.example'], organization_id: org });

@@ -7,6 +7,7 @@ import { containsPattern, lowerLike } from '../../db/search.ts';
 import type { ContactInteractionsTable, ContactsTable, Database } from '../../db/types.ts';
 import type { ViewerScope } from '../../platform/viewer.ts';
 import { contactVisibilityBranches, visibleContacts } from './contacts.policy.ts';
+import { lockForRender } from '../../platform/list-entries.ts';
 import { contactListJson } from './contacts.presenter.ts';
 
 /** The contact's columns (not its stored list entry, which only the list reads). */
@@ -213,19 +214,10 @@ export function findContacts(db: Db, ids: readonly string[]): Promise<ContactRow
     .execute();
 }
 
-/** Renders and stores these contacts' list entries (see tasks' renderListEntries for the locking). */
+/** Renders and stores these contacts' list entries (in the writer's transaction or its own: lockForRender). */
 export async function renderListEntries(db: Db, ids: readonly string[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  const sorted = [...new Set(ids)].sort();
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await db
-      .selectFrom('contacts')
-      .select('id')
-      .where('id', 'in', sorted)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
-  }
+  const sorted = await lockForRender(db, 'contacts', ids);
+  if (sorted.length === 0) return 0;
   const [rows, shares, interactions] = await Promise.all([
     findContacts(db, sorted),
     sharesOf(db, sorted),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { renderedAgain as renderedAgainIn, storedEntry } from '../../../test/list-entries.ts';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { viewerOf } from '../../platform/viewer.ts';
 import { rendererOf } from './tasks.list-entry.ts';
@@ -39,9 +40,7 @@ apiSuite('task list entries', () => {
   });
   afterAll(() => t.close());
 
-  const stored = async (id: string) =>
-    (await t.ctx.db.selectFrom('tasks').select('list_json').where('id', '=', id).executeTakeFirstOrThrow())
-      .list_json ?? null;
+  const stored = (id: string) => storedEntry(t.ctx.db, 'tasks', id);
   const list = async (u: TestUser): Promise<Task[]> => {
     const res = await t.req({ method: 'GET', url: '/api/tasks/?include_completed=true', token: u.token });
     expect(res.statusCode, res.body).toBe(200);
@@ -59,14 +58,7 @@ apiSuite('task list entries', () => {
     return res.json();
   };
   /** The background renderer stores the entry again after a list met it forgotten. */
-  const renderedAgain = async (id: string) => {
-    for (let i = 0; i < 100; i++) {
-      const json = await stored(id);
-      if (json !== null) return JSON.parse(json);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`the list entry of ${id} was not rendered again`);
-  };
+  const renderedAgain = (id: string) => renderedAgainIn(t.ctx.db, 'tasks', id);
 
   it('stores the entry with the task and sends it with each caller’s rights', async () => {
     const task = await make(ceo, {

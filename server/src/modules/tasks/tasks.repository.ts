@@ -11,6 +11,7 @@ import {
   visibleTasks,
 } from './tasks.policy.ts';
 import type { ViewerScope } from '../../platform/viewer.ts';
+import { lockForRender } from '../../platform/list-entries.ts';
 import { taskListJson } from './tasks.presenter.ts';
 
 /** The task's columns (not its stored list entry, which is read only by the list). */
@@ -405,16 +406,11 @@ export async function updateTask(db: Db, id: string, set: Partial<TasksTable>): 
 
 /**
  * Renders the list entries of these tasks from their rows (tasks.list_json). Run it in the transaction
- * that changed them, or in one of its own: on PostgreSQL the rows are locked first and read after, so a
- * change committed meanwhile is either read here or, waiting for the lock, forgets the entry after it
- * is written (its trigger); SQLite runs one write transaction at a time.
+ * that changed them, or in one of its own (see lockForRender).
  */
 export async function renderListEntries(db: Db, ids: readonly string[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  const sorted = [...new Set(ids)].sort();
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await db.selectFrom('tasks').select('id').where('id', 'in', sorted).orderBy('id').forUpdate().execute();
-  }
+  const sorted = await lockForRender(db, 'tasks', ids);
+  if (sorted.length === 0) return 0;
   const [rows, shares] = await Promise.all([findTasks(db, sorted), sharesOf(db, sorted)]);
   for (const row of rows) {
     await db
