@@ -2,7 +2,7 @@
  * Server CPU per realistic-miss request, in process (issue #18). A loaded machine distorts req/s;
  * process CPU time per request (app.inject, no socket) compares before/after in one session.
  * Usage: DATABASE_URL=file:/tmp/x/app.db npx tsx bench/probes/miss-cpu.ts  (seeds the data set once)
- * Options: MISS_N (requests per route, default 400), MISS_ROUTES (comma list of names).
+ * Options: MISS_N (requests per route, default 400), MISS_ROUTES (comma list of names), MISS_SETUP_SQL.
  */
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../../server/src/app.ts';
@@ -76,7 +76,7 @@ async function main() {
   }
   const n = Number(process.env.MISS_N ?? 400);
   const names = (process.env.MISS_ROUTES ?? Object.keys(ROUTES).join(',')).split(',');
-  // MISS_SQL_TIMES=1: time every statement of the measured requests, by SQL (SQLite).
+  // MISS_SQL_TIMES=1: time every statement of the measured requests, by SQL (either engine).
   let timing = false;
   const statements = process.env.MISS_SQL_TIMES ? timeStatements(() => timing) : null;
   const pass = async (label: string) => {
@@ -110,6 +110,9 @@ async function main() {
     }
     if (process.env.MISS_EXPLAIN) await explain(ctx.db, ctx.dialect);
   };
+  // MISS_SETUP_SQL: statements (separated by ';') run before the first pass (e.g. a pragma to compare).
+  for (const stmt of (process.env.MISS_SETUP_SQL ?? '').split(';').filter((x) => x.trim()))
+    await sql.raw(stmt).execute(ctx.db);
   await pass('before');
   // MISS_AFTER_SQL: statements (separated by ';') to try, then the same pass again, in one session.
   if (process.env.MISS_AFTER_SQL) {

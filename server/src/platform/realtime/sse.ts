@@ -167,6 +167,22 @@ export async function openSseStream(
     if (opts.isTerminal?.(msg)) end();
   };
 
+  // Several messages at once go to the socket as one write (one system call, one packet), not one
+  // write each: a run's events often come in twos and threes, to each of its followers.
+  const writeAll = (batch: SseMessage[]) => {
+    const socket = res.socket;
+    if (batch.length < 2 || !socket) {
+      for (const m of batch) write(m);
+      return;
+    }
+    socket.cork();
+    try {
+      for (const m of batch) write(m);
+    } finally {
+      socket.uncork();
+    }
+  };
+
   let chain: Promise<void> = Promise.resolve();
   const enqueue = (fn: () => Promise<void> | void) => {
     chain = chain.then(async () => {
@@ -210,7 +226,7 @@ export async function openSseStream(
         const batch = await loadAfter(cursor, pageSize);
         // Rows another request committed may still be waiting for their flush (group commit).
         if (mustWaitForFlush(batch)) await ctx.durability?.settled();
-        for (const m of batch) write(m);
+        writeAll(batch);
         if (batch.length < pageSize) break;
       }
     });
