@@ -28,6 +28,11 @@ const ZEnv = z.object({
   HOST: z.string().default('0.0.0.0'),
   /** `file:./data/app.db` (SQLite, default; relative to the repository root) or `postgres://user:pass@host:5432/db`. */
   DATABASE_URL: z.string().default('file:./data/app.db'),
+  /**
+   * PostgreSQL: send the app's hot statements as named (prepared) statements, planned once per
+   * connection. Off for a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+   */
+  PG_NAMED_STATEMENTS: bool(true),
   /** HS256 secret for access tokens; generated and stored in the data directory when absent. */
   JWT_SECRET: z.string().optional(),
   /** Key (any text, hashed to 256 bits) that encrypts stored secrets such as MCP headers; generated and stored in the data directory when absent. */
@@ -115,7 +120,9 @@ const ZEnv = z.object({
   BRIEF_SCHEDULER_POLL_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
-export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+export type DbConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string; /** Default true (PG_NAMED_STATEMENTS). */ namedStatements?: boolean };
 
 export interface AppConfig {
   env: string;
@@ -204,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const e = parsed.data;
   const db = parseDatabaseUrl(e.DATABASE_URL);
+  if (db.kind === 'postgres') db.namedStatements = e.PG_NAMED_STATEMENTS;
   const dataDir =
     db.kind === 'sqlite' && db.file !== ':memory:' ? path.dirname(db.file) : path.join(repoRoot, 'data');
   let jwtSecret = e.JWT_SECRET;

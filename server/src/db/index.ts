@@ -7,6 +7,7 @@ import type { DbConfig } from '../config.ts';
 import { ChangeTracker } from './change-tracker.ts';
 import { type SyncFn, WalDurability } from './durability.ts';
 import { PgChangeFeed } from './pg-change-feed.ts';
+import { namedStatementClient, StatementNames } from './pg-named-statements.ts';
 import { withStatementCache } from './sqlite-statements.ts';
 import type { TableClock } from './table-clock.ts';
 import { trackingDialect } from './tracking-dialect.ts';
@@ -40,7 +41,13 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
   if (cfg.kind === 'postgres') {
     // A connection attempt gives up after a while, so requests during an outage fail (503) rather than
     // queue for ever.
-    const pool = new pg.Pool({ connectionString: cfg.url, max: 10, connectionTimeoutMillis: 5000 });
+    const pool = new pg.Pool({
+      connectionString: cfg.url,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+      // The hot statements go named, planned once per connection (see pg-named-statements.ts).
+      ...(cfg.namedStatements === false ? {} : { Client: namedStatementClient(new StatementNames()) }),
+    });
     // An idle connection the server drops (a PostgreSQL restart, an admin terminating it) emits
     // 'error' on the pool; unhandled, that would crash the process. The pool replaces it on next use.
     pool.on('error', (err) => {

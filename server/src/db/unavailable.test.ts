@@ -14,6 +14,10 @@ describe('isDatabaseUnavailable', () => {
     ['a cut connection (node-postgres, no code)', new Error('Connection terminated unexpectedly')],
     ['a dead client reused', new Error('Client has encountered a connection error and is not queryable')],
     ['the pool could not connect in time', new Error('timeout exceeded when trying to connect')],
+    [
+      'a statement whose table a migration changed (named statements)',
+      withCode('0A000', 'cached plan must not change result type'),
+    ],
     ['SQLite busy', withCode('SQLITE_BUSY', 'database is locked')],
     ['SQLite disk I/O', withCode('SQLITE_IOERR_WRITE', 'disk I/O error')],
     ['SQLite disk full', withCode('SQLITE_FULL')],
@@ -32,6 +36,7 @@ describe('isDatabaseUnavailable', () => {
     ['invalid text for a type', withCode('22P02')],
     ['integer out of range', withCode('22003')],
     ['a serialization failure', withCode('40001')],
+    ['another unsupported feature', withCode('0A000', 'LIMIT with ties is not supported')],
     ['a SQLite constraint', withCode('SQLITE_CONSTRAINT_UNIQUE')],
     ['a plain bug', new TypeError("Cannot read properties of undefined (reading 'id')")],
     ['not an error', 'ECONNREFUSED'],

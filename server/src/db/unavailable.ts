@@ -24,6 +24,12 @@ const SOCKET_CODES = new Set([
  */
 const PG_STATE = /^(08|53)|^57P0[1-5]$/;
 
+/**
+ * A named statement whose table another instance's migration changed (pg-named-statements.ts): it
+ * fails the transaction it ran in once, and the statement is prepared anew at its next use.
+ */
+const PG_PLAN_CHANGED = 'cached plan must not change result type';
+
 /** SQLite result codes (better-sqlite3 `err.code`): another writer holds the file, or the disk failed. */
 const SQLITE_CODE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|PROTOCOL|NOMEM)/;
 
@@ -48,6 +54,7 @@ function matchesOne(err: unknown): boolean {
     if (SOCKET_CODES.has(code) || FS_CODES.has(code)) return true;
     if (SQLITE_CODE.test(code)) return true;
     if (/^[0-9A-Z]{5}$/.test(code) && PG_STATE.test(code)) return true;
+    if (code === '0A000' && typeof message === 'string' && message.includes(PG_PLAN_CHANGED)) return true;
   }
   if (typeof message === 'string') {
     if (PG_MESSAGES.some((m) => message.includes(m))) return true;
