@@ -122,7 +122,12 @@ const ZEnv = z.object({
 
 export type DbConfig =
   | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string; /** Default true (PG_NAMED_STATEMENTS). */ namedStatements?: boolean };
+  | {
+      kind: 'postgres';
+      url: string;
+      /** Named (prepared) statements for the hot queries; default true (PG_NAMED_STATEMENTS). */
+      namedStatements?: boolean;
+    };
 
 export interface AppConfig {
   env: string;
