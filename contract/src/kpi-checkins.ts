@@ -51,3 +51,13 @@ function daysBetween(date: string, today: string): number {
 export function isKpiStale(lastCheckinDate: string | null, today: string): boolean {
   return lastCheckinDate === null || daysBetween(lastCheckinDate, today) >= KPI_STALE_DAYS;
 }
+
+/**
+ * The first day (YYYY-MM-DD) a KPI last checked in on `lastCheckinDate` is stale ({@link isKpiStale}
+ * holds from then on); null without a check-in (stale every day). A stored goal entry holds until then.
+ */
+export function kpiStaleFrom(lastCheckinDate: string | null): string | null {
+  if (lastCheckinDate === null) return null;
+  const day = Date.parse(`${lastCheckinDate}T00:00:00Z`) + KPI_STALE_DAYS * 86_400_000;
+  return new Date(day).toISOString().slice(0, 10);
+}

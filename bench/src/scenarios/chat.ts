@@ -322,6 +322,24 @@ async function createConversation(baseURL: string, token: string): Promise<strin
   return ((await res.json()) as { id: string }).id;
 }
 
+/** n keep-alive connections to the server left open in the agent's pool, for the next n requests. */
+async function openConnections(baseURL: string, n: number): Promise<void> {
+  await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          http
+            .get(`${baseURL}/healthz`, { agent: keepAlive }, (res) => {
+              res.resume();
+              res.on('end', resolve);
+            })
+            .on('error', reject);
+        }),
+    ),
+  );
+}
+
 /**
  * CONCURRENT_STREAMS turns sent at once, each in a conversation of its own followed by its stream.
  * The model here is a process of its own (a model is another machine in production): with the mock
@@ -351,6 +369,8 @@ export async function burstOfTurns(email: string): Promise<{ apps: RawTiming[]; 
     const streams = await Promise.all(ids.map((cid) => openAppStream(server.baseURL, cid, token)));
     await model.script(replies(CONCURRENT_STREAMS));
     const quiet = await waitForQuietMachine();
+    // BURST_WARM=1 (probe switch; the bench measures fresh connections): no accept in the figure.
+    if (process.env.BURST_WARM === '1') await openConnections(server.baseURL, CONCURRENT_STREAMS);
     collectBenchGarbage();
     const apps = await Promise.all(
       ids.map((cid, i) => appTurn(server.baseURL, cid, token, streams[i], lookup)),

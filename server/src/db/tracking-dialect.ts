@@ -47,11 +47,11 @@ export function writtenTables(q: CompiledQuery): string[] | 'all' | 'schema' | n
 
 /**
  * Columns derived from others, whose writes change nothing a reader is shown: a stored list entry
- * (tasks.list_json, contacts.list_json) presents the same page whether it is stored or rendered from
+ * (tasks.list_json, contacts.list_json, strategic_goals.list_json with its days) presents the same page whether it is stored or rendered from
  * the rows, so rendering one is a write (flushed like any other) that leaves cached reads in use.
  * PostgreSQL's change log leaves these columns out of its triggers for the same reason (0026, 0027).
  */
-const DERIVED_COLUMNS = new Set(['list_json']);
+const DERIVED_COLUMNS = new Set(['list_json', 'list_from', 'list_until']);
 
 function setsOnlyDerived(root: OperationNode): boolean {
   const updates = (root as { updates?: readonly { column?: { column?: { name?: string } } }[] }).updates;

@@ -116,6 +116,12 @@ export interface StrategicGoalsTable {
   status: string;
   created_at: string;
   updated_at: string;
+  /** The goal as a list presents it, without the caller's rights (0028); NULL when forgotten. */
+  list_json?: string | null;
+  /** The first day (YYYY-MM-DD) list_json holds for: the day it was rendered for. */
+  list_from?: string | null;
+  /** The first day list_json no longer holds (a KPI turns stale); NULL when no day changes it. */
+  list_until?: string | null;
 }
 
 export interface GoalKpisTable {

@@ -3,7 +3,7 @@ import { type Db, withTx } from '../db/index.ts';
 import type { AppContext } from './context.ts';
 
 /**
- * Stored list entries (tasks.list_json, contacts.list_json): a record's presented list entry kept on
+ * Stored list entries (tasks.list_json, contacts.list_json, strategic_goals.list_json): a record's presented list entry kept on
  * its row, rendered by its module when it writes the record and forgotten (set NULL) by database
  * triggers when anything it shows changes. This renders the forgotten ones again, a batch per
  * transaction, until none is left: at start (before the server serves) and whenever a list met one.
@@ -24,7 +24,7 @@ export interface ListEntrySource {
  */
 export async function lockForRender(
   db: Db,
-  table: 'tasks' | 'contacts',
+  table: 'tasks' | 'contacts' | 'strategic_goals',
   ids: readonly string[],
 ): Promise<string[]> {
   const sorted = [...new Set(ids)].sort();

@@ -27,11 +27,24 @@ export interface GoalListOptions {
   limit: number;
 }
 
+/** The goal's own columns (not its stored list entry). */
+const GOAL_COLUMNS = [
+  'strategic_goals.id',
+  'strategic_goals.user_id',
+  'strategic_goals.organization_id',
+  'strategic_goals.title',
+  'strategic_goals.description',
+  'strategic_goals.due_date',
+  'strategic_goals.status',
+  'strategic_goals.created_at',
+  'strategic_goals.updated_at',
+] as const;
+
 function selectGoals(db: Db) {
   return db
     .selectFrom('strategic_goals')
     .leftJoin('organizations', 'organizations.id', 'strategic_goals.organization_id')
-    .selectAll('strategic_goals')
+    .select(GOAL_COLUMNS)
     .select('organizations.name as organization_name');
 }
 
@@ -174,15 +187,95 @@ function pageWithGoals(db: Db, p: GoalPageParams) {
     .selectFrom(goalPageQuery(db, p).as('page'))
     .innerJoin('strategic_goals', 'strategic_goals.id', 'page.id')
     .leftJoin('organizations', 'organizations.id', 'strategic_goals.organization_id')
-    .selectAll('strategic_goals')
+    .select(GOAL_COLUMNS)
     .select('organizations.name as organization_name');
-  if (p.byCreated) return q.orderBy('page.k2', 'desc').orderBy('page.id', 'desc');
+  return inPageOrder(q, p);
+}
+
+/** A page's rows in the list's order (the page's sort keys). */
+// biome-ignore lint/suspicious/noExplicitAny: the two page queries differ in their joins and columns.
+function inPageOrder<Q extends SelectQueryBuilder<any, any, any>>(q: Q, p: GoalPageParams): Q {
+  if (p.byCreated) return q.orderBy('page.k2', 'desc').orderBy('page.id', 'desc') as Q;
   // k0 is 0 in every row unless sorting by status: the merged page is then read in its own order.
   return q
     .$if(p.byStatus, (w) => w.orderBy('page.k0'))
     .orderBy('page.k1')
     .orderBy('page.k2', 'desc')
-    .orderBy('page.id');
+    .orderBy('page.id') as Q;
+}
+
+/**
+ * One page as stored list entries (strategic_goals.list_json with the days it holds for, NULL where
+ * forgotten) with what the caller's rights are decided from: the owner and the organization.
+ */
+function pageEntries(db: Db, p: GoalPageParams) {
+  const q = db
+    .selectFrom(goalPageQuery(db, p).as('page'))
+    .innerJoin('strategic_goals', 'strategic_goals.id', 'page.id')
+    .select([
+      'strategic_goals.id',
+      'strategic_goals.list_json',
+      'strategic_goals.list_from',
+      'strategic_goals.list_until',
+      'strategic_goals.user_id',
+      'strategic_goals.organization_id',
+    ]);
+  return inPageOrder(q, p);
+}
+
+const entryPage = preparedQuery(pageEntries);
+
+export interface GoalListEntry {
+  id: string;
+  list_json: string | null;
+  list_from: string | null;
+  list_until: string | null;
+  user_id: string;
+  organization_id: string | null;
+}
+
+/** A page of goals as their stored list entries (see {@link pageEntries}). */
+export function listGoalEntries(db: Db, o: GoalListOptions): Promise<GoalListEntry[]> {
+  return entryPage(db, pageParams(db, o)) as Promise<GoalListEntry[]>;
+}
+
+/** These goals with their organization's name, in no particular order (entries to render). */
+export function findGoals(db: Db, ids: readonly string[]): Promise<GoalRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return selectGoals(db)
+    .where('strategic_goals.id', 'in', [...ids])
+    .execute();
+}
+
+/** Stores rendered list entries (derived columns only: see tracking-dialect.ts). */
+export async function storeListEntry(
+  db: Db,
+  id: string,
+  entry: { list_json: string; list_from: string; list_until: string | null },
+): Promise<void> {
+  await db.updateTable('strategic_goals').set(entry).where('id', '=', id).execute();
+}
+
+/**
+ * Up to `limit` goals whose list entry the database forgot (strategic_goals_list_json_missing_idx) or
+ * a new day outdated (strategic_goals_list_until_idx).
+ */
+export async function goalsWithoutListEntry(db: Db, limit: number, today: string): Promise<string[]> {
+  const forgotten = await db
+    .selectFrom('strategic_goals')
+    .select('id')
+    .where('list_json', 'is', null)
+    .limit(limit)
+    .execute();
+  if (forgotten.length >= limit) return forgotten.map((r) => r.id);
+  const outdated = await db
+    .selectFrom('strategic_goals')
+    .select('id')
+    .where('list_until', 'is not', null)
+    .where('list_until', '<=', today)
+    .limit(limit - forgotten.length)
+    .execute();
+  return [...forgotten, ...outdated].map((r) => r.id);
 }
 
 /** The list query as built for these options (the query-plan tests read it). */
@@ -261,7 +354,7 @@ export function openGoalsOfBranch(
 ): Promise<StrategicGoalsTable[]> {
   return db
     .selectFrom('strategic_goals')
-    .selectAll()
+    .select(GOAL_COLUMNS)
     .where('status', 'not in', [...o.closedStatuses])
     .where(goalBranchPredicate(b))
     .orderBy('due_date')

@@ -10,11 +10,14 @@ import {
   ZKpiCheckinRequest,
   ZUpdateGoalRequest,
 } from '@cc/contract';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { renderListEntriesAtStart } from '../../platform/list-entries.ts';
+import { rendererOf } from './goals.list-entry.ts';
 import * as goals from './goals.service.ts';
 import * as checkins from './kpi-checkins.service.ts';
 
@@ -25,6 +28,8 @@ const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 const tags = ['strategic goals'];
 
 export const goalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Forgotten or outdated list entries are rendered before serving; later ones in the background.
+  renderListEntriesAtStart(app, rendererOf(ctx), 'goal');
   app.get(
     '/api/strategic-goals',
     {
@@ -36,7 +41,12 @@ export const goalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: z.array(ZGoal), ...errors },
       },
     },
-    async (req) => goals.listGoals(ctx, currentUser(req), req.query),
+    // The page is JSON text already (stored list entries, goals.list-entry.ts): sent as it is.
+    async (req, reply) => {
+      const body = await goals.listGoalsText(ctx, currentUser(req), req.query);
+      // A string with a JSON content type skips the serializer (the response schema still documents it).
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
+    },
   );
 
   app.post(

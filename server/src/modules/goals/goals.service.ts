@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   COMPLETED_GOAL_STATUSES,
   citationUrl,
-  KPI_TREND_POINTS,
   MAX_KPIS_PER_GOAL,
   type TGoal,
   type TRecordCitation,
@@ -20,29 +19,14 @@ import type { AppContext } from '../../platform/context.ts';
 import { forbidden } from '../../platform/errors.ts';
 import { loadViewer, loadWithRights, type Viewer, type ViewerScope } from '../../platform/viewer.ts';
 import { goalRights, goalVisibilityBranches } from './goals.policy.ts';
-import { type KpiHistory, type KpiTrend, presentGoal } from './goals.presenter.ts';
+import { historyOf } from './goals.history.ts';
+import { listGoalPage, renderListEntries } from './goals.list-entry.ts';
+import { presentGoal } from './goals.presenter.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './goals.repository.ts';
 import * as checkinRepo from './kpi-checkins.repository.ts';
 
-/** Today's date (UTC, YYYY-MM-DD): the default date of a check-in and the day `stale` is judged on. */
-export const todayUtc = () => nowIso().slice(0, 10);
-
-/** The trends of these KPIs (one query for the whole page) and today's date, for the presenter. */
-async function historyOf(ctx: AppContext, kpis: readonly GoalKpisTable[]): Promise<KpiHistory> {
-  const rows = await checkinRepo.recentCheckins(
-    ctx.db,
-    kpis.map((k) => k.id),
-    KPI_TREND_POINTS,
-  );
-  const trends = new Map<string, KpiTrend>();
-  for (const r of rows) {
-    const list = trends.get(r.kpi_id) ?? [];
-    list.push({ date: r.date, value: Number(r.value) });
-    trends.set(r.kpi_id, list);
-  }
-  return { trends, today: todayUtc() };
-}
+export { todayUtc } from './goals.history.ts';
 
 /**
  * Every change of a KPI's current value is a check-in (issue 20 §1): a new KPI, or one whose value the
@@ -96,7 +80,7 @@ async function load(ctx: AppContext, caller: AuthUser, id: string) {
 async function present(ctx: AppContext, caller: AuthUser, id: string): Promise<TGoal> {
   const { row, canEdit } = await load(ctx, caller, id);
   const kpis = await repo.listKpis(ctx.db, [id], MAX_KPIS_PER_GOAL);
-  return presentGoal(row, kpis, { canEdit }, await historyOf(ctx, kpis));
+  return presentGoal(row, kpis, { canEdit }, await historyOf(ctx.db, kpis));
 }
 
 /** KPI rows in the given order; a KPI keeps its id only when it already belongs to this goal. */
@@ -122,9 +106,18 @@ export async function listGoals(
   caller: AuthUser,
   q: z.output<typeof ZGoalListQuery>,
 ): Promise<TGoal[]> {
+  return JSON.parse(await listGoalsText(ctx, caller, q));
+}
+
+/** A page of goals as JSON text, from their stored list entries (goals.list-entry.ts). */
+export async function listGoalsText(
+  ctx: AppContext,
+  caller: AuthUser,
+  q: z.output<typeof ZGoalListQuery>,
+): Promise<string> {
   const viewer = await loadViewer(ctx, caller);
   assertMemberOf(viewer.levels, q.organization_id);
-  const rows = await repo.listGoals(ctx.db, {
+  return listGoalPage(ctx, viewer, {
     userId: viewer.id,
     orgIds: viewer.orgIds,
     search: q.search,
@@ -136,16 +129,6 @@ export async function listGoals(
     skip: q.skip,
     limit: q.limit,
   });
-  const kpis = await repo.listKpis(
-    ctx.db,
-    rows.map((r) => r.id),
-    MAX_KPIS_PER_GOAL,
-  );
-  // One KPI query for the whole page (goal_kpis_goal_idx), grouped here: no query per goal.
-  const byGoal = new Map<string, GoalKpisTable[]>(rows.map((r) => [r.id, []]));
-  for (const k of kpis) byGoal.get(k.goal_id)?.push(k);
-  const history = await historyOf(ctx, kpis);
-  return rows.map((row) => presentGoal(row, byGoal.get(row.id) ?? [], goalRights(row, viewer), history));
 }
 
 export const getGoal = present;
@@ -173,6 +156,7 @@ export async function createGoal(
     const kpis = kpiRows(id, body.kpis, new Set());
     await repo.replaceKpis(trx, id, kpis);
     await recordValueChanges(trx, caller.id, [], kpis);
+    await renderListEntries(trx, [id]);
   });
   return present(ctx, caller, id);
 }
@@ -205,6 +189,7 @@ export async function updateGoal(
       await repo.replaceKpis(trx, id, kpis);
       await recordValueChanges(trx, caller.id, existing, kpis);
     }
+    await renderListEntries(trx, [id]);
   });
   return present(ctx, caller, id);
 }

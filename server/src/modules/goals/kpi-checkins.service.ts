@@ -9,6 +9,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import type { ViewerScope } from '../../platform/viewer.ts';
 import * as goalRepo from './goals.repository.ts';
+import { renderListEntries } from './goals.list-entry.ts';
 import { loadGoal, todayUtc } from './goals.service.ts';
 import * as repo from './kpi-checkins.repository.ts';
 
@@ -79,6 +80,7 @@ export async function recordCheckin(
       await goalRepo.setKpiValue(trx, kpiId, body.value);
       await goalRepo.updateGoal(trx, goalId, { updated_at: nextVersion(goal.row.updated_at) });
     }
+    await renderListEntries(trx, [goalId]);
     return presentCheckin(row);
   });
 }
