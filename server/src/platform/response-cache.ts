@@ -7,7 +7,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * A GET whose 200 body depends only on the caller and the URL, read from these tables: the body
-     * is kept per caller and URL and served again while none of them changed (see TableClock).
+     * is kept per caller, URL and UTC day and served again while none of them changed (see TableClock).
      * `users` is always added: the caller's own row (their level) shapes every response.
      */
     cache?: readonly string[];
@@ -103,7 +103,9 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
         throw new Error(`${req.routeOptions.url} caches ${unlogged.join(', ')}, whose writes are not logged`);
       }
     }
-    const key = `${req.user.id}\n${req.url}`;
+    // The UTC day is part of the key: a page may depend on it (a KPI turns stale on a given day), and
+    // no write marks that, so yesterday's pages are never served today.
+    const key = `${req.user.id}\n${new Date().toISOString().slice(0, 10)}\n${req.url}`;
     pending.key = key;
     let body = cache.get(key);
     const under = body === undefined ? reading.get(key) : undefined;

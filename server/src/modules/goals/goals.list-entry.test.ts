@@ -154,7 +154,10 @@ apiSuite('goal list entries', () => {
     expect(g.kpis[0].stale).toBe(false);
     const before = await stored(g.id);
     expect(before.list_until).toBe(day(14));
-    // Fourteen days on (only the clock moves): the stored entry says not stale, the list must not.
+    // Read once today, so the read cache holds this page too.
+    expect((await listed(owner, g.id)).kpis[0].stale).toBe(false);
+    // Fourteen days on (only the clock moves): the stored entry and the cached page say not stale,
+    // the list must not.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 14 * DAY + 60_000);
     const token = await t.login(owner.email);
