@@ -77,6 +77,13 @@ const ZEnv = z.object({
    * an entry is used only while no table it was read from has changed (docs/decisions.md, "Read cache").
    */
   READ_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
+  /**
+   * SQLite's page cache, in MB (SQLite's own default is 2). A list page reads scattered rows; each page
+   * missing from the cache is a read() from the OS, which cost a miss a fifth of its time.
+   */
+  SQLITE_CACHE_MB: z.coerce.number().int().min(1).max(65536).default(64),
+  /** How much of the SQLite database file is read through memory mapping, in MB; 0 turns it off. */
+  SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(1048576).default(1024),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT: z.coerce
     .number()
@@ -121,7 +128,14 @@ const ZEnv = z.object({
 });
 
 export type DbConfig =
-  | { kind: 'sqlite'; file: string }
+  | {
+      kind: 'sqlite';
+      file: string;
+      /** SQLite's page cache of the connection, in MB (SQLITE_CACHE_MB). */
+      cacheMb?: number;
+      /** Bytes of the database file read through memory mapping, in MB (SQLITE_MMAP_MB); 0 = off. */
+      mmapMb?: number;
+    }
   | {
       kind: 'postgres';
       url: string;
@@ -217,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const e = parsed.data;
   const db = parseDatabaseUrl(e.DATABASE_URL);
   if (db.kind === 'postgres') db.namedStatements = e.PG_NAMED_STATEMENTS;
+  else Object.assign(db, { cacheMb: e.SQLITE_CACHE_MB, mmapMb: e.SQLITE_MMAP_MB });
   const dataDir =
     db.kind === 'sqlite' && db.file !== ':memory:' ? path.dirname(db.file) : path.join(repoRoot, 'data');
   let jwtSecret = e.JWT_SECRET;

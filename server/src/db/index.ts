@@ -8,6 +8,7 @@ import { ChangeTracker } from './change-tracker.ts';
 import { type SyncFn, WalDurability } from './durability.ts';
 import { PgChangeFeed } from './pg-change-feed.ts';
 import { namedStatementClient, StatementNames } from './pg-named-statements.ts';
+import { keepWithoutStat4Samples } from './sqlite-statistics.ts';
 import { withStatementCache } from './sqlite-statements.ts';
 import type { TableClock } from './table-clock.ts';
 import { trackingDialect } from './tracking-dialect.ts';
@@ -78,6 +79,11 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
   sqlite.pragma(wal ? 'synchronous = NORMAL' : 'synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Pages in memory (docs/decisions.md 2026-11-28 "SQLite's page cache and memory mapping"): with
+  // SQLite's 2 MB default a list page of scattered rows read most of its pages with read() calls.
+  sqlite.pragma(`cache_size = ${-Math.round((cfg.cacheMb ?? 64) * 1024)}`);
+  sqlite.pragma(`mmap_size = ${Math.round((cfg.mmapMb ?? 1024) * 1024 * 1024)}`);
+  const stopStatistics = keepWithoutStat4Samples(sqlite);
   const changes = new ChangeTracker(sqlite);
   // Checkpoints off the event loop (see WalCheckpointer); inline again should its worker fail.
   const checkpointer = wal ? new WalCheckpointer(sqlite) : null;
@@ -92,6 +98,7 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
     ),
   });
   const close = async () => {
+    stopStatistics();
     await durability?.close();
     await checkpointer?.close();
     await db.destroy();
