@@ -154,7 +154,9 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   // The response cache first: its onRequest stamp must precede the session read of the auth hook.
   registerResponseCache(app, ctx.changes, config.readCacheBytes);
   await app.register(authPlugin, {
-    sessions: sessionReader(ctx.db, ctx.signer, ctx.changes, config.readCacheBytes),
+    // The database's clock even with the read cache off: it also tells whether the memberships read
+    // with a session still hold (platform/auth/caller-memberships.ts).
+    sessions: sessionReader(ctx.db, ctx.signer, handle.changes, config.readCacheBytes),
   });
   registerEchoBodies(app);
   registerEtags(app);

@@ -31,6 +31,16 @@ export abstract class TableClock {
   /** True while none of `tables` changed after `stamp`. */
   unchangedSince(stamp: number, tables: readonly string[]): boolean {
     this.beforeUse();
+    return this.untouchedSince(stamp, tables);
+  }
+
+  /**
+   * True while this process has seen no change to `tables` after `stamp`: its own writes (reported as
+   * they run) and what it was told of others. Unlike {@link unchangedSince} it does not claim that
+   * writes it cannot see (PostgreSQL's unlogged tables, another instance before the next look) did not
+   * happen: for values that must only follow this process's own writes.
+   */
+  untouchedSince(stamp: number, tables: readonly string[]): boolean {
     if (this.allChangedAt > stamp) return false;
     for (const t of tables) if ((this.changedAt.get(t) ?? 0) > stamp) return false;
     return true;

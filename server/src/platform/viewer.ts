@@ -1,5 +1,6 @@
 import { membershipLevelsOf } from '../modules/organizations/memberships.service.ts';
 import type { Memberships } from './access.ts';
+import { rememberedMemberships } from './auth/caller-memberships.ts';
 import type { AppContext } from './context.ts';
 import { notFound } from './errors.ts';
 
@@ -32,7 +33,9 @@ export async function loadViewer(
   ctx: AppContext,
   user: { id: string; user_level?: string | null },
 ): Promise<Viewer> {
-  return viewerOf(user, await membershipLevelsOf(ctx, user.id));
+  // The memberships read with the session, unless this is a transaction (it reads its own).
+  const known = ctx.db.isTransaction ? undefined : rememberedMemberships(user);
+  return viewerOf(user, known ?? (await membershipLevelsOf(ctx, user.id)));
 }
 
 /**

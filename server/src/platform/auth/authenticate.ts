@@ -6,6 +6,7 @@ import { forbidden, unauthorized } from '../errors.ts';
 import { ReadCache, readThrough } from '../read-cache.ts';
 import { redeemStreamTicket } from '../realtime/stream-tickets.ts';
 import { type ApiKeyCaller, isApiKeyToken, keyMayCall, resolveApiKey } from './api-keys.ts';
+import { rememberMemberships } from './caller-memberships.ts';
 import { findActiveSessionUser } from './sessions.repository.ts';
 import type { TokenSigner } from './tokens.ts';
 
@@ -49,29 +50,33 @@ export function bearerToken(req: FastifyRequest): string | null {
 
 type SessionUser = NonNullable<Awaited<ReturnType<typeof findActiveSessionUser>>>;
 
-/** What a cached session lookup is read from. */
-const SESSION_TABLES = ['sessions', 'users'];
+/** What a cached session lookup is read from (with the user's memberships). */
+const SESSION_TABLES = ['sessions', 'users', 'organization_members'];
 
 /** How the auth hook reads sessions: the database, and the read cache where there is one. */
 export interface SessionReader {
   db: Db;
   signer: TokenSigner;
   cache: ReadCache<SessionUser> | null;
+  /** When tables changed: the memberships read with a session hold while theirs has not. */
+  changes: TableClock | null;
 }
 
 export function sessionReader(db: Db, signer: TokenSigner, changes: TableClock | null, bytes: number) {
   // A session row with its user is about 300 bytes; sessions take a sixteenth of the budget.
   const cache = changes && bytes > 0 ? new ReadCache<SessionUser>(changes, Math.ceil(bytes / 16)) : null;
-  return { db, signer, cache } satisfies SessionReader;
+  return { db, signer, cache, changes } satisfies SessionReader;
 }
 
 /** The live session's user (expiry checked on every call, cached or not), or null. */
 async function sessionUser(r: SessionReader, sessionId: string, userId: string) {
+  const stamp = r.changes?.stamp() ?? 0;
   const row = await readThrough(r.cache, `${sessionId}\n${userId}`, SESSION_TABLES, 300, () =>
     findActiveSessionUser(r.db, sessionId, userId),
   );
   if (!row || row.expires_at <= new Date().toISOString()) return null;
-  const { expires_at: _e, ...user } = row;
+  const { expires_at: _e, memberships, ...user } = row;
+  rememberMemberships(user, memberships, r.changes, stamp);
   return { user, sessionId };
 }
 

@@ -1,3 +1,4 @@
+import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { nowIso } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
@@ -12,7 +13,11 @@ export async function insertSession(
     .execute();
 }
 
-/** The session with its user in one indexed lookup: the hot path of every authenticated request. */
+/**
+ * The session with its user in one indexed lookup: the hot path of every authenticated request. It
+ * also brings the user's memberships (`memberships`: `organization id=level` pairs, comma-separated;
+ * invitations are not memberships), which nearly every request then needs (caller-memberships.ts).
+ */
 export async function findActiveSessionUser(db: Db, sessionId: string, userId: string) {
   return (await activeSessionUser(db, { sessionId, userId }))[0];
 }
@@ -29,11 +34,23 @@ const activeSessionUser = preparedQuery((db, p: { sessionId: string; userId: str
       'users.user_level',
       'users.organization_id',
       'sessions.expires_at',
+      membershipList(db).as('memberships'),
     ])
     .where('sessions.id', '=', p.sessionId)
     .where('sessions.user_id', '=', p.userId)
     .where('sessions.revoked_at', 'is', null),
 );
+
+function membershipList(db: Db) {
+  const pairs = sql`m.organization_id || '=' || m.org_access_level`;
+  const agg =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? sql`string_agg(${pairs}, ',')`
+      : sql`group_concat(${pairs}, ',')`;
+  return sql<
+    string | null
+  >`(select ${agg} from organization_members m where m.user_id = users.id and m.is_invite = 0)`;
+}
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: nowIso() }).where('id', '=', sessionId).execute();
