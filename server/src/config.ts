@@ -84,6 +84,8 @@ const ZEnv = z.object({
   SQLITE_CACHE_MB: z.coerce.number().int().min(1).max(65536).default(64),
   /** How much of the SQLite database file is read through memory mapping, in MB; 0 turns it off. */
   SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(1048576).default(1024),
+  /** Concurrent SQLite writes share one COMMIT before the flush that acknowledges them (commit-group.ts). */
+  SQLITE_SHARED_COMMITS: bool(true),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT: z.coerce
     .number()
@@ -135,6 +137,8 @@ export type DbConfig =
       cacheMb?: number;
       /** Bytes of the database file read through memory mapping, in MB (SQLITE_MMAP_MB); 0 = off. */
       mmapMb?: number;
+      /** Concurrent writes share one COMMIT (SQLITE_SHARED_COMMITS); default true. */
+      commitGroups?: boolean;
     }
   | {
       kind: 'postgres';
@@ -231,7 +235,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const e = parsed.data;
   const db = parseDatabaseUrl(e.DATABASE_URL);
   if (db.kind === 'postgres') db.namedStatements = e.PG_NAMED_STATEMENTS;
-  else Object.assign(db, { cacheMb: e.SQLITE_CACHE_MB, mmapMb: e.SQLITE_MMAP_MB });
+  else
+    Object.assign(db, {
+      cacheMb: e.SQLITE_CACHE_MB,
+      mmapMb: e.SQLITE_MMAP_MB,
+      commitGroups: e.SQLITE_SHARED_COMMITS,
+    });
   const dataDir =
     db.kind === 'sqlite' && db.file !== ':memory:' ? path.dirname(db.file) : path.join(repoRoot, 'data');
   let jwtSecret = e.JWT_SECRET;

@@ -35,6 +35,15 @@ export class WalDurability {
   private next: Promise<void> | null = null;
   /** Flushes started (tests and the bench read it). */
   flushes = 0;
+  /**
+   * Runs before each flush's fdatasync: commits the writes that share a transaction (see
+   * {@link CommitGroup}); a failure there fails the flush.
+   */
+  beforeFlush: (() => Promise<void>) | null = null;
+  /** The commit count when the shared transaction last committed (see {@link lost}). */
+  private groupedThrough = 0;
+  /** Writes a failed shared transaction took with it, newest last: (after, through]. */
+  private readonly losses: { after: number; through: number; err: unknown }[] = [];
 
   constructor(
     private readonly walPath: string,
@@ -43,10 +52,30 @@ export class WalDurability {
     private readonly afterCommit: () => void = noop,
   ) {}
 
-  /** A write became visible (an autocommit write, or the COMMIT of a transaction that wrote). */
-  committed(): void {
+  /**
+   * A write became visible (an autocommit write, the COMMIT of a transaction that wrote, or either
+   * inside the shared transaction); returns its number for {@link sync}.
+   */
+  committed(): number {
     this.committedCount++;
     this.afterCommit();
+    return this.committedCount;
+  }
+
+  /** The shared transaction committed: every write counted so far is in the database. */
+  groupCommitted(): void {
+    this.groupedThrough = this.committedCount;
+  }
+
+  /**
+   * The shared transaction was rolled back (a COMMIT or a statement in it failed with disk full or an
+   * I/O error): the writes counted since it last committed are gone, and their writers are told so.
+   */
+  lost(err: unknown): void {
+    if (this.committedCount > this.groupedThrough)
+      this.losses.push({ after: this.groupedThrough, through: this.committedCount, err });
+    if (this.losses.length > 32) this.losses.shift();
+    this.groupedThrough = this.committedCount;
   }
 
   /** True when every commit seen is on disk. */
@@ -54,8 +83,21 @@ export class WalDurability {
     return this.durableCount >= this.committedCount;
   }
 
-  /** Resolves once every commit made before the call is on disk. */
-  sync(): Promise<void> {
+  /**
+   * Resolves once every commit made before the call is on disk; with `write` (the number
+   * {@link committed} gave), rejects if that write was lost with its shared transaction.
+   */
+  sync(write?: number): Promise<void> {
+    if (write === undefined) return this.syncAll();
+    const check = () => {
+      const loss = this.losses.find((l) => write > l.after && write <= l.through);
+      if (loss) throw loss.err;
+    };
+    check();
+    return this.syncAll().then(check);
+  }
+
+  private syncAll(): Promise<void> {
     const need = this.committedCount;
     if (this.durableCount >= need) return done;
     if (this.running && this.runningTarget >= need) return this.running;
@@ -63,19 +105,19 @@ export class WalDurability {
     // The flush under way may have started before this commit: the next one covers it.
     this.next ??= this.running.then(noop, noop).then(() => {
       this.next = null;
-      return this.sync();
+      return this.syncAll();
     });
     return this.next;
   }
 
   /** Like {@link sync}, for readers: free when nothing is waiting to be flushed. */
   settled(): Promise<void> {
-    return this.clean ? done : this.sync();
+    return this.clean ? done : this.syncAll();
   }
 
   /** Closes the descriptor once pending flushes are done (the database closes after this). */
   async close(): Promise<void> {
-    await this.sync().catch(noop);
+    await this.syncAll().catch(noop);
     if (this.fd !== null) fs.closeSync(this.fd);
     this.fd = null;
   }
@@ -84,20 +126,24 @@ export class WalDurability {
     const target = this.committedCount;
     this.runningTarget = target;
     this.flushes++;
-    const running = new Promise<void>((resolve, reject) => {
-      let fd: number;
-      try {
-        fd = this.descriptor();
-      } catch (err) {
-        reject(err);
-        return;
-      }
-      this.syncFn(fd, (err) => {
-        if (err) return reject(err);
-        if (target > this.durableCount) this.durableCount = target;
-        resolve();
+    const fsync = () =>
+      new Promise<void>((resolve, reject) => {
+        let fd: number;
+        try {
+          fd = this.descriptor();
+        } catch (err) {
+          reject(err);
+          return;
+        }
+        this.syncFn(fd, (err) => {
+          if (err) return reject(err);
+          if (target > this.durableCount) this.durableCount = target;
+          resolve();
+        });
       });
-    });
+    // The shared transaction commits first (on the event loop, once the connection is free), so the
+    // flush covers it; writes made meanwhile join the next transaction and the next flush.
+    const running = this.beforeFlush ? this.beforeFlush().then(fsync) : fsync();
     this.running = running;
     const clear = () => {
       if (this.running === running) this.running = null;

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DbConfig } from '../config.ts';
 import { ChangeTracker } from './change-tracker.ts';
+import { CommitGroup } from './commit-group.ts';
 import { type SyncFn, WalDurability } from './durability.ts';
 import { PgChangeFeed } from './pg-change-feed.ts';
 import { namedStatementClient, StatementNames } from './pg-named-statements.ts';
@@ -34,6 +35,8 @@ export interface DbHandle {
   durability: WalDurability | null;
   /** SQLite's WAL checkpoints, off the event loop (see {@link WalCheckpointer}); null elsewhere. */
   checkpointer?: WalCheckpointer | null;
+  /** SQLite's shared write transaction (see {@link CommitGroup}); null elsewhere or when turned off. */
+  group?: CommitGroup | null;
   close(): Promise<void>;
 }
 
@@ -90,20 +93,36 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
   const durability = wal
     ? new WalDurability(`${cfg.file}-wal`, opts.walSync, () => checkpointer?.committed())
     : null;
+  // Concurrent writes share a COMMIT, made just before the flush that acknowledges them (CommitGroup).
+  const group =
+    durability && cfg.commitGroups !== false
+      ? new CommitGroup(sqlite, {
+          committed: () => {
+            durability.groupCommitted();
+            checkpointer?.groupCommitted();
+          },
+          lost: (err) => {
+            durability.lost(err);
+            changes.changed('all');
+          },
+        })
+      : null;
   const db = new Kysely<Database>({
     dialect: trackingDialect(
       new SqliteDialect({ database: withStatementCache(sqlite) }),
       changes,
       durability,
+      group,
     ),
   });
   const close = async () => {
     stopStatistics();
     await durability?.close();
+    group?.close();
     await checkpointer?.close();
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', changes, durability, checkpointer, close };
+  return { db, dialect: 'sqlite', changes, durability, checkpointer, group, close };
 }
 
 export const nowIso = () => new Date().toISOString();

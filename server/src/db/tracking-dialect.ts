@@ -1,12 +1,13 @@
-import type {
+import {
   CompiledQuery,
-  DatabaseConnection,
-  Dialect,
-  Driver,
-  OperationNode,
-  QueryResult,
-  TransactionSettings,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type OperationNode,
+  type QueryResult,
+  type TransactionSettings,
 } from 'kysely';
+import type { CommitGroup } from './commit-group.ts';
 import type { TableClock } from './table-clock.ts';
 import type { WalDurability } from './durability.ts';
 
@@ -31,6 +32,19 @@ const RAW_WRITE =
  * that is not a plain INSERT/UPDATE/DELETE), or 'schema'.
  */
 export function writtenTables(q: CompiledQuery): string[] | 'all' | 'schema' | null {
+  // The answer follows from the SQL text alone; a write's tree walk was ~1 % of a task write.
+  const known = classified.get(q.sql);
+  if (known !== undefined) return known;
+  const written = classify(q);
+  if (classified.size >= CLASSIFIED_MAX) classified.clear();
+  classified.set(q.sql, written);
+  return written;
+}
+
+const classified = new Map<string, string[] | 'all' | 'schema' | null>();
+const CLASSIFIED_MAX = 2000;
+
+function classify(q: CompiledQuery): string[] | 'all' | 'schema' | null {
   const kind = q.query.kind;
   if (READ_ROOTS.has(kind)) return null;
   if (kind === 'UpdateQueryNode' && setsOnlyDerived(q.query)) return [];
@@ -86,59 +100,93 @@ class TrackingConnection implements DatabaseConnection {
   /** Tables written in the open transaction: marked again when it ends. */
   pending: Set<string> | 'all' | null = null;
   inTransaction = false;
+  /** The open transaction is a savepoint in the commit group. */
+  txGrouped = false;
   /** The open transaction wrote something: its COMMIT must be flushed. */
   private txWrote = false;
-  /** A commit was made since this connection was acquired: the caller waits for its flush. */
-  mustSync = false;
+  /** The last write counted since this connection was acquired: the caller waits for its flush. */
+  syncWrite: number | null = null;
 
   constructor(
     readonly inner: DatabaseConnection,
     private readonly changes: TableClock,
     private readonly durability: WalDurability | null,
+    private readonly group: CommitGroup | null,
   ) {}
 
-  /** Reports the statement; true when it writes. */
-  private note(q: CompiledQuery): boolean {
+  /** Reports the statement; what it writes (null: a read). */
+  private note(q: CompiledQuery): string[] | 'all' | 'schema' | null {
     const written = writtenTables(q);
     if (written === null) {
       this.changes.onRead?.(q.sql);
-      return false;
+      return null;
     }
     if (written === 'schema') {
       this.changes.schemaChanged();
-      return true;
+      return written;
     }
     this.changes.changed(written);
-    if (!this.inTransaction) return true;
+    if (!this.inTransaction) return written;
     if (written === 'all' || this.pending === 'all') this.pending = 'all';
     else {
       this.pending ??= new Set();
       for (const t of written) this.pending.add(t);
     }
-    return true;
+    return written;
+  }
+
+  /**
+   * Outside an application transaction, with a commit group: a write joins the group; a schema change
+   * or a statement the tracker does not understand (a pragma among them, which does nothing inside a
+   * transaction) first commits the group and then runs on its own, as before groups.
+   */
+  private beforeWrite(written: string[] | 'all' | 'schema'): void {
+    if (!this.group) return;
+    if (written === 'schema' || written === 'all' || !this.group.enabled) this.group.commit();
+    else this.group.join();
+  }
+
+  /** A failed statement may have taken the group with it (see CommitGroup.check). */
+  private watched<T>(p: Promise<T>): Promise<T> {
+    const group = this.group;
+    if (!group) return p;
+    return p.catch((err) => {
+      group.check(err);
+      throw err;
+    });
   }
 
   executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.note(q) || !this.durability || q.sql.endsWith(VOLATILE_WRITE))
-      return this.inner.executeQuery<R>(q);
+    const written = this.note(q);
+    if (written === null || !this.durability) return this.inner.executeQuery<R>(q);
+    const volatile = q.sql.endsWith(VOLATILE_WRITE);
     if (this.inTransaction) {
-      this.txWrote = true;
-      return this.inner.executeQuery<R>(q);
+      if (!volatile) this.txWrote = true;
+      return this.watched(this.inner.executeQuery<R>(q));
     }
-    return this.inner.executeQuery<R>(q).finally(() => this.committed());
+    try {
+      this.beforeWrite(written);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const run = this.watched(this.inner.executeQuery<R>(q));
+    return volatile ? run : run.finally(() => this.committed());
   }
 
   streamQuery<R>(q: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    if (this.note(q) && this.durability) {
+    const written = this.note(q);
+    if (written !== null && this.durability) {
       if (this.inTransaction) this.txWrote = true;
-      else this.committed();
+      else {
+        this.beforeWrite(written);
+        this.committed();
+      }
     }
     return this.inner.streamQuery<R>(q, chunkSize);
   }
 
   private committed() {
-    this.durability?.committed();
-    this.mustSync = true;
+    if (this.durability) this.syncWrite = this.durability.committed();
   }
 
   /** The transaction ended (committed or rolled back): its writes are now what others read. */
@@ -150,6 +198,12 @@ class TrackingConnection implements DatabaseConnection {
     this.inTransaction = false;
   }
 }
+
+/** An application transaction inside the commit group. */
+const TX_SAVEPOINT = 'cc_tx';
+const SAVEPOINT = CompiledQuery.raw(`savepoint ${TX_SAVEPOINT}`);
+const RELEASE = CompiledQuery.raw(`release ${TX_SAVEPOINT}`);
+const ROLLBACK_TO = CompiledQuery.raw(`rollback to ${TX_SAVEPOINT}`);
 
 type SavepointFn = NonNullable<Driver['savepoint']>;
 
@@ -163,7 +217,16 @@ class TrackingDriver implements Driver {
     private readonly inner: Driver,
     private readonly changes: TableClock,
     private readonly durability: WalDurability | null,
+    private readonly group: CommitGroup | null,
   ) {
+    if (group && durability) {
+      durability.beforeFlush = () => this.commitGroup();
+      // A group holding writes someone awaits is committed by the flush they wait for; one holding
+      // only volatile writes (or an application transaction's reads) is committed here.
+      group.commitSoon = () => {
+        if (durability.clean) this.commitGroup().catch(() => {});
+      };
+    }
     // Savepoints run inside the transaction; its end marks what they wrote.
     const pass = (fn: SavepointFn | undefined): SavepointFn | undefined =>
       fn && ((conn, name, compile) => fn.call(inner, (conn as TrackingConnection).inner, name, compile));
@@ -180,7 +243,7 @@ class TrackingDriver implements Driver {
     const conn = await this.inner.acquireConnection();
     let t = this.wrapped.get(conn);
     if (!t) {
-      t = new TrackingConnection(conn, this.changes, this.durability);
+      t = new TrackingConnection(conn, this.changes, this.durability, this.group);
       this.wrapped.set(conn, t);
     }
     return t;
@@ -188,7 +251,15 @@ class TrackingDriver implements Driver {
 
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings) {
     const t = conn as TrackingConnection;
-    await this.inner.beginTransaction(t.inner, settings);
+    t.txGrouped = this.group?.enabled === true;
+    if (t.txGrouped && this.group) {
+      this.group.join();
+      await t.inner.executeQuery(SAVEPOINT);
+      this.group.inSavepoint = true;
+    } else {
+      this.group?.commit();
+      await this.inner.beginTransaction(t.inner, settings);
+    }
     t.inTransaction = true;
   }
 
@@ -196,19 +267,49 @@ class TrackingDriver implements Driver {
     const t = conn as TrackingConnection;
     let committed = false;
     try {
-      await this.inner.commitTransaction(t.inner);
+      if (t.txGrouped) await this.groupStep(t, RELEASE);
+      else await this.inner.commitTransaction(t.inner);
       committed = true;
     } finally {
-      t.ended(committed);
+      this.endedTx(t, committed);
     }
   }
 
   async rollbackTransaction(conn: DatabaseConnection) {
     const t = conn as TrackingConnection;
     try {
-      await this.inner.rollbackTransaction(t.inner);
+      if (t.txGrouped) {
+        await this.groupStep(t, ROLLBACK_TO);
+        await this.groupStep(t, RELEASE);
+      } else await this.inner.rollbackTransaction(t.inner);
     } finally {
-      t.ended(false);
+      this.endedTx(t, false);
+    }
+  }
+
+  private endedTx(t: TrackingConnection, committed: boolean) {
+    if (t.txGrouped && this.group) this.group.inSavepoint = false;
+    t.txGrouped = false;
+    t.ended(committed);
+  }
+
+  /** A savepoint statement; when it fails, the group may be gone with it. */
+  private async groupStep(t: TrackingConnection, q: CompiledQuery) {
+    try {
+      await t.inner.executeQuery(q);
+    } catch (err) {
+      this.group?.check(err);
+      throw err;
+    }
+  }
+
+  /** Commits the group once the connection is free (WalDurability runs it before each flush). */
+  private async commitGroup(): Promise<void> {
+    const conn = await this.inner.acquireConnection();
+    try {
+      this.group?.commit();
+    } finally {
+      await this.inner.releaseConnection(conn);
     }
   }
 
@@ -219,10 +320,10 @@ class TrackingDriver implements Driver {
   async releaseConnection(conn: DatabaseConnection) {
     const t = conn as TrackingConnection;
     // Read while the connection is still held: once released, another caller may commit on it.
-    const mustSync = t.mustSync;
-    t.mustSync = false;
+    const write = t.syncWrite;
+    t.syncWrite = null;
     await this.inner.releaseConnection(t.inner);
-    if (mustSync && this.durability) await this.durability.sync();
+    if (write !== null && this.durability) await this.durability.sync(write);
   }
 
   destroy() {
@@ -238,9 +339,10 @@ export function trackingDialect(
   inner: Dialect,
   changes: TableClock,
   durability: WalDurability | null = null,
+  group: CommitGroup | null = null,
 ): Dialect {
   return {
-    createDriver: () => new TrackingDriver(inner.createDriver(), changes, durability),
+    createDriver: () => new TrackingDriver(inner.createDriver(), changes, durability, group),
     createQueryCompiler: () => inner.createQueryCompiler(),
     createAdapter: () => inner.createAdapter(),
     createIntrospector: (db) => inner.createIntrospector(db),

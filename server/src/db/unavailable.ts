@@ -30,8 +30,11 @@ const PG_STATE = /^(08|53)|^57P0[1-5]$/;
  */
 const PG_PLAN_CHANGED = 'cached plan must not change result type';
 
-/** SQLite result codes (better-sqlite3 `err.code`): another writer holds the file, or the disk failed. */
-const SQLITE_CODE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|PROTOCOL|NOMEM)/;
+/**
+ * SQLite result codes (better-sqlite3 `err.code`): another writer holds the file, the disk failed, or a
+ * transaction was rolled back by the database after such a failure (commit-group.ts).
+ */
+const SQLITE_CODE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|PROTOCOL|NOMEM|ABORT)/;
 
 /** What node-postgres and the pool say when a connection died or never came up (they carry no code). */
 const PG_MESSAGES = [

@@ -86,6 +86,7 @@ export class WalCheckpointer {
   /** Rounds asked of the worker, and catch-ups the main connection made (tests read them). */
   rounds = 0;
   catchUps = 0;
+  private catchUpDue = false;
 
   constructor(
     private readonly main: SQLiteDatabase,
@@ -114,9 +115,21 @@ export class WalCheckpointer {
     if ((await Promise.race([exited, timeout])) === 'late') await worker.terminate();
   }
 
+  /** The shared write transaction committed (CommitGroup): a catch-up that found it open runs now. */
+  groupCommitted(): void {
+    if (!this.catchUpDue) return;
+    this.catchUpDue = false;
+    this.catchUp();
+  }
+
   /** The worker copied every frame the WAL had: copy the few written since, so it can start over. */
   private catchUp(): void {
-    if (!this.main.open || this.main.inTransaction) return;
+    if (!this.main.open) return;
+    if (this.main.inTransaction) {
+      // Under steady writes the shared transaction is open most of the time: after its next COMMIT.
+      this.catchUpDue = true;
+      return;
+    }
     const busyTimeout = this.main.pragma('busy_timeout', { simple: true });
     this.main.pragma('busy_timeout = 0');
     try {

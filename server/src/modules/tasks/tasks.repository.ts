@@ -388,8 +388,13 @@ export function sharedOrganizations(db: Db, taskId: string) {
 }
 
 /** `row.list_json` is the task's list entry, rendered by the caller from what it wrote (taskListJson). */
+/** Built and compiled once per shape (which columns are null): task creation is a hot write. */
+const insertTaskQuery = preparedQuery((db, row: TasksTable & Record<string, unknown>) =>
+  db.insertInto('tasks').values(row),
+);
+
 export async function insertTask(db: Db, row: TasksTable): Promise<void> {
-  await db.insertInto('tasks').values(row).execute();
+  await insertTaskQuery(db, { ...row });
 }
 
 /** The task columns copied onto its share rows (the shared branch of the list sorts and filters by them). */
