@@ -137,6 +137,24 @@ describe.skipIf(TEST_DB !== 'sqlite')('concurrent writes share a COMMIT (SQLite)
     expect(ids).not.toContain('f-c');
   });
 
+  it('an application transaction is never split by a commit of its group', async () => {
+    held = false;
+    try {
+      let seenMidway: string[] = [];
+      await withTx(handle.db, async (trx) => {
+        await insert(trx as unknown as Kysely<unknown>, 'p-1');
+        // Longer than the group's idle commit (20 ms): it must wait for the transaction to end.
+        await new Promise((r) => setTimeout(r, 60));
+        seenMidway = committedIds();
+        await insert(trx as unknown as Kysely<unknown>, 'p-2');
+      });
+      expect(seenMidway).not.toContain('p-1');
+      expect(committedIds()).toEqual(expect.arrayContaining(['p-1', 'p-2']));
+    } finally {
+      held = true;
+    }
+  });
+
   it('writes the database rolled back with their group are failed (503), never acknowledged', async () => {
     const db = handle.db as unknown as Kysely<unknown>;
     const first = flushes.calls.length;

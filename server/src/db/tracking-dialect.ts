@@ -254,8 +254,15 @@ class TrackingDriver implements Driver {
     t.txGrouped = this.group?.enabled === true;
     if (t.txGrouped && this.group) {
       this.group.join();
-      await t.inner.executeQuery(SAVEPOINT);
+      // Marked before the statement's await, so no flush commits the group in between.
       this.group.inSavepoint = true;
+      try {
+        await t.inner.executeQuery(SAVEPOINT);
+      } catch (err) {
+        this.group.inSavepoint = false;
+        t.txGrouped = false;
+        throw err;
+      }
     } else {
       this.group?.commit();
       await this.inner.beginTransaction(t.inner, settings);
@@ -303,8 +310,17 @@ class TrackingDriver implements Driver {
     }
   }
 
-  /** Commits the group once the connection is free (WalDurability runs it before each flush). */
+  /**
+   * Commits the group (WalDurability runs it before each flush). Outside an application transaction
+   * it commits at once: better-sqlite3 runs each statement to its end on this thread, so whoever holds
+   * the connection now is between statements, with nothing a COMMIT could split (waiting behind the
+   * queries queued for the connection held every flush back). Inside one, once it has ended.
+   */
   private async commitGroup(): Promise<void> {
+    if (!this.group?.inSavepoint) {
+      this.group?.commit();
+      return;
+    }
     const conn = await this.inner.acquireConnection();
     try {
       this.group?.commit();
