@@ -7,41 +7,9 @@ import { presentMessage } from './comms.presenter.ts';
 import * as repo from './comms.repository.ts';
 import { loadThread, threadChannel } from './comms.service.ts';
 
-interface Loaded {
+/** A message as the stream sends it, with whom it is for (a note for one participant only). */
+interface ThreadEvent extends SseMessage {
   visibleTo: string | null;
-  /** Serialized once for every stream that sends it (a string is written as is). */
-  sse: SseMessage;
-}
-
-const shared = new WeakMap<AppContext, Map<string, Promise<Loaded[]>>>();
-
-/**
- * One read per thread and cursor however many streams follow the thread: a message to a thread with
- * 2,000 open streams is one query and one JSON serialization, not 2,000. Each stream then keeps only
- * what its viewer may see.
- */
-function messagesAfterShared(ctx: AppContext, threadId: string, after: number, limit: number) {
-  let inflight = shared.get(ctx);
-  if (!inflight) {
-    inflight = new Map();
-    shared.set(ctx, inflight);
-  }
-  const key = `${threadId}:${after}:${limit}`;
-  let p = inflight.get(key);
-  if (!p) {
-    const map = inflight;
-    p = repo
-      .messagesAfter(ctx.db, { threadId, after, limit })
-      .then((rows) =>
-        rows.map((m) => ({
-          visibleTo: m.visible_to,
-          sse: { id: String(m.seq), data: JSON.stringify(presentMessage(m)) },
-        })),
-      )
-      .finally(() => map.delete(key));
-    inflight.set(key, p);
-  }
-  return p;
 }
 
 /** One event object per note, so every stream of the thread sends the same serialized frame. */
@@ -74,16 +42,30 @@ export async function streamThread(
   reply: FastifyReply,
 ): Promise<void> {
   const thread = await loadThread(ctx, caller, threadId);
-  const visible = (m: Loaded) => m.visibleTo === null || m.visibleTo === caller.id;
+  const visible = (m: SseMessage) => {
+    const to = (m as ThreadEvent).visibleTo;
+    return to === null || to === caller.id;
+  };
   await openSseStream(req, reply, ctx, {
     channel: threadChannel(threadId),
     initialCursor: async () => String(await repo.maxSeq(ctx.db, threadId)),
     // storeMessage() notes a message once its write is on disk.
     durableCursor: (payload) => (payload.seq != null ? String(payload.seq) : null),
+    // One read and one serialization per new message however many streams follow the thread (a thread
+    // with 2,000 open streams is one query, not 2,000); each stream keeps what its viewer may see.
+    // Participants who cleared the thread at the same point read the same rows.
+    shareKey: `comms:${threadId}:${thread.cleared_seq}`,
+    keep: visible,
     loadAfter: async (cursor, limit): Promise<SseMessage[]> => {
       const after = Math.max(parseCursor(cursor), thread.cleared_seq);
-      const rows = await messagesAfterShared(ctx, threadId, after, limit);
-      return rows.filter(visible).map((m) => m.sse);
+      const rows = await repo.messagesAfter(ctx.db, { threadId, after, limit });
+      return rows.map(
+        (m): ThreadEvent => ({
+          id: String(m.seq),
+          data: JSON.stringify(presentMessage(m)),
+          visibleTo: m.visible_to,
+        }),
+      );
     },
     onEphemeral: (payload) => {
       if (payload.kind !== COMMS_SUGGESTION_EVENT) return null;

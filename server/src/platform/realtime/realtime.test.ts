@@ -17,6 +17,7 @@ apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
   let user: TestUser;
 
   let sharedLoads = 0;
+  let keptLoads = 0;
   // A group commit whose flush is due until the test lets it land (a write of someone else in flight).
   let landFlush: () => void = () => {};
   const heldFlush = {
@@ -78,12 +79,34 @@ apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
           );
           return rows.rows.map((r) => ({ id: String(r.seq), data: { text: r.text } }));
         },
+        onEphemeral: (p) => (p.delta ? { event: 'delta', data: { delta: p.delta } } : null),
+      });
+    });
+    // Followers of one shared timeline who may each see only some of its rows.
+    mini.get('/api/rt-test/kept', { config: { stream: true } }, async (req, reply) => {
+      const hide = String((req.query as { hide?: string }).hide ?? 'hidden');
+      await openSseStream(req, reply, t.ctx, {
+        channel: 'rt-test',
+        shareKey: 'rt-kept',
+        pageSize: 2,
+        initialCursor: async () => String(await maxSeq()),
+        keep: (m) => !(m.data as { text: string }).text.startsWith(hide),
+        loadAfter: async (cursor, limit) => {
+          keptLoads++;
+          const rows = await sql<{ seq: number | string; text: string }>`
+            select seq, text from rt_test_events where seq > ${Number(cursor ?? 0)} order by seq limit ${limit}`.execute(
+            t.ctx.db,
+          );
+          return rows.rows.map((r) => ({ id: String(r.seq), data: { text: r.text } }));
+        },
       });
     });
     mini.get('/api/rt-test/held', { config: { stream: true } }, async (req, reply) => {
       const ctx = { ...t.ctx, durability: heldFlush as unknown as WalDurability };
       await openSseStream(req, reply, ctx, {
         channel: 'rt-held',
+        // ?shared=1: the same through a shared read (an idle follower takes the rows in the read's loop).
+        shareKey: (req.query as { shared?: string }).shared ? 'rt-held' : undefined,
         initialCursor: async () => String(await maxSeq()),
         durableCursor: (p) => (p.seq != null ? String(p.seq) : null),
         loadAfter: async (cursor, limit) => {
@@ -186,20 +209,58 @@ apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
     for (const f of followers) f.close();
   });
 
-  it('sends the rows a note vouches for while another flush is due, and holds later rows until it lands', async () => {
-    const s = await connectSse(`${base}/api/rt-test/held`, { headers: auth() });
-    await new Promise((r) => setTimeout(r, 100)); // the initial read is done (history skipped)
-    await sql`insert into rt_test_events (text) values ('vouched')`.execute(t.ctx.db);
-    await t.ctx.bus.publish('rt-held', { seq: await maxSeq() });
-    expect((await s.next(2000)).data).toEqual({ text: 'vouched' });
+  it.each([
+    ['its own read', ''],
+    ['a shared read', '?shared=1'],
+  ])(
+    'sends the rows a note vouches for while another flush is due, and holds later rows until it lands (%s)',
+    async (_how, query) => {
+      heldFlush.clean = false;
+      const s = await connectSse(`${base}/api/rt-test/held${query}`, { headers: auth() });
+      await new Promise((r) => setTimeout(r, 100)); // the initial read is done (history skipped)
+      await sql`insert into rt_test_events (text) values ('vouched')`.execute(t.ctx.db);
+      await t.ctx.bus.publish('rt-held', { seq: await maxSeq() });
+      expect((await s.next(2000)).data).toEqual({ text: 'vouched' });
 
-    // A row no note vouches for may be a write whose flush is still due: it waits for the flush.
-    await sql`insert into rt_test_events (text) values ('unvouched')`.execute(t.ctx.db);
-    await t.ctx.bus.publish('rt-held', {});
-    await expect(s.next(300)).rejects.toThrow(/no SSE event/);
-    landFlush();
-    expect((await s.next(2000)).data).toEqual({ text: 'unvouched' });
+      // A row no note vouches for may be a write whose flush is still due: it waits for the flush.
+      await sql`insert into rt_test_events (text) values ('unvouched')`.execute(t.ctx.db);
+      await t.ctx.bus.publish('rt-held', {});
+      await expect(s.next(300)).rejects.toThrow(/no SSE event/);
+      landFlush();
+      expect((await s.next(2000)).data).toEqual({ text: 'unvouched' });
+      s.close();
+    },
+  );
+
+  it('keeps the notes of a shared stream in order: a message published after a row follows the row', async () => {
+    const s = await connectSse(`${base}/api/rt-test/shared`, { headers: auth() });
+    await new Promise((r) => setTimeout(r, 100));
+    await sql`insert into rt_test_events (text) values ('row-first')`.execute(t.ctx.db);
+    await t.ctx.bus.publish('rt-test', {});
+    await t.ctx.bus.publish('rt-test', { delta: 'after-the-row' });
+    expect((await s.next(2000)).data).toEqual({ text: 'row-first' });
+    expect(await s.next(2000)).toMatchObject({ event: 'delta', data: { delta: 'after-the-row' } });
     s.close();
+  });
+
+  it('reads a shared timeline once for followers who see different rows, and moves past rows one may not see', async () => {
+    const hidingA = await connectSse(`${base}/api/rt-test/kept?hide=only-b`, { headers: auth() });
+    const hidingB = await connectSse(`${base}/api/rt-test/kept?hide=only-a`, { headers: auth() });
+    await new Promise((r) => setTimeout(r, 100)); // initial reads done
+    const before = keptLoads;
+    // A whole page (2 rows) the first follower may not see, then one for everyone.
+    await sql`insert into rt_test_events (text) values ('only-a 1'), ('only-a 2'), ('for both')`.execute(
+      t.ctx.db,
+    );
+    await t.ctx.bus.publish('rt-test', {});
+    const a = await hidingA.collect((e) => (e.data as { text: string }).text === 'for both');
+    const b = await hidingB.collect((e) => (e.data as { text: string }).text === 'for both');
+    expect(a.map((e) => (e.data as { text: string }).text)).toEqual(['only-a 1', 'only-a 2', 'for both']);
+    expect(b.map((e) => (e.data as { text: string }).text)).toEqual(['for both']);
+    // Two pages, each read once for both followers.
+    expect(keptLoads - before).toBe(2);
+    hidingA.close();
+    hidingB.close();
   });
 
   it('closes the stream within a few seconds when the session is revoked', async () => {

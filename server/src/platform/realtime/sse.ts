@@ -35,6 +35,11 @@ export interface SseStreamOptions {
    */
   shareKey?: string;
   /**
+   * With `shareKey`: which of the shared rows this stream's viewer may see (default all). The rows are
+   * read once for everyone; a stream skips the ones it must not send (its cursor still moves past them).
+   */
+  keep?: (msg: SseMessage) => boolean;
+  /**
    * The cursor a note vouches for. Publishers send a note only once its write is on disk (the group
    * commit's flush is awaited before the bus note), so rows up to that cursor go out without waiting
    * for a flush; a row past it (a later write the same read saw) still waits. Without it, any read
@@ -43,7 +48,65 @@ export interface SseStreamOptions {
   durableCursor?: (payload: BusPayload) => string | null;
 }
 
-const sharedReads = new Map<string, Promise<SseMessage[]>>();
+/**
+ * One read of the rows after a cursor, shared by every stream with the same key and cursor. Streams that
+ * were idle when the note came take the rows in one synchronous loop as soon as the read returns: the
+ * first socket write does not wait for every follower's own promise chain, so a fan-out to 2,000 streams
+ * is one read, then 2,000 writes in a row.
+ */
+interface SharedRead {
+  rows: Promise<SseMessage[]>;
+  takers: ((rows: SseMessage[] | null, err?: unknown) => void)[];
+}
+
+/** The reads in flight of the streams with one share key (and page size), by cursor. */
+interface ShareGroup {
+  reads: Map<string | null, SharedRead>;
+  streams: number;
+}
+
+const shareGroupsByContext = new WeakMap<AppContext, Map<string, ShareGroup>>();
+
+/** The group of a stream's share key, held until `release`. */
+function joinShareGroup(ctx: AppContext, key: string): { group: ShareGroup; release: () => void } {
+  let groups = shareGroupsByContext.get(ctx);
+  if (!groups) {
+    groups = new Map();
+    shareGroupsByContext.set(ctx, groups);
+  }
+  const all = groups;
+  let group = all.get(key);
+  if (!group) {
+    group = { reads: new Map(), streams: 0 };
+    all.set(key, group);
+  }
+  const held = group;
+  held.streams++;
+  return {
+    group: held,
+    release: () => {
+      if (--held.streams === 0 && all.get(key) === held) all.delete(key);
+    },
+  };
+}
+
+function sharedRead(group: ShareGroup, cursor: string | null, load: () => Promise<SseMessage[]>): SharedRead {
+  const existing = group.reads.get(cursor);
+  if (existing) return existing;
+  const read: SharedRead = { rows: load(), takers: [] };
+  group.reads.set(cursor, read);
+  read.rows.then(
+    (rows) => {
+      group.reads.delete(cursor);
+      for (const take of read.takers) take(rows);
+    },
+    (err: unknown) => {
+      group.reads.delete(cursor);
+      for (const take of read.takers) take(null, err);
+    },
+  );
+  return read;
+}
 
 interface Frame {
   /** The event as SSE text. */
@@ -183,52 +246,113 @@ export async function openSseStream(
     }
   };
 
+  // Work for this stream runs one task at a time, in the order of the notes; `pending` counts the
+  // tasks queued or running, so a note that finds the stream idle may act at once. While the stream
+  // takes a shared read's rows (`taking`), a task queued meanwhile waits for `takeDone`.
   let chain: Promise<void> = Promise.resolve();
+  let pending = 0;
+  let taking = false;
+  let takeDone: (() => void) | null = null;
+  const failed = (err: unknown) => {
+    req.log.warn({ err, channel: opts.channel }, 'SSE stream failed to load events');
+    end();
+  };
   const enqueue = (fn: () => Promise<void> | void) => {
+    pending++;
+    if (taking && takeDone === null) {
+      chain = new Promise<void>((resolve) => {
+        takeDone = resolve;
+      });
+    }
     chain = chain.then(async () => {
-      if (closed) return;
       try {
-        await fn();
+        if (!closed) await fn();
       } catch (err) {
-        req.log.warn({ err, channel: opts.channel }, 'SSE stream failed to load events');
-        end();
+        failed(err);
+      } finally {
+        pending--;
       }
     });
   };
 
-  const loadAfter = (cursor: string | null, limit: number): Promise<SseMessage[]> => {
-    const load = opts.loadAfter as NonNullable<typeof opts.loadAfter>;
-    if (!opts.shareKey) return load(cursor, limit);
-    const key = `${opts.shareKey}\u0000${cursor ?? ''}\u0000${limit}`;
-    let p = sharedReads.get(key);
-    if (!p) {
-      p = load(cursor, limit).finally(() => sharedReads.delete(key));
-      sharedReads.set(key, p);
-    }
-    return p;
-  };
+  const load = opts.loadAfter as NonNullable<typeof opts.loadAfter>;
+  const share = opts.shareKey ? joinShareGroup(ctx, `${opts.shareKey}\u0000${pageSize}`) : null;
+  if (share) cleanups.push(share.release);
+  const loadAfter = (at: string | null): Promise<SseMessage[]> =>
+    share ? sharedRead(share.group, at, () => load(at, pageSize)).rows : load(at, pageSize);
 
   // Rows up to this cursor are known to be on disk (see durableCursor).
   let durableUpTo = Number.NEGATIVE_INFINITY;
-  const mustWaitForFlush = (batch: SseMessage[]) => {
-    if (batch.length === 0 || !ctx.durability || ctx.durability.clean) return false;
-    const last = Number(batch[batch.length - 1].id);
+  const mustWaitForFlush = (rows: SseMessage[]) => {
+    if (rows.length === 0 || !ctx.durability || ctx.durability.clean) return false;
+    const last = Number(rows[rows.length - 1].id);
     return !(last <= durableUpTo);
+  };
+
+  /** Sends what a read returned (what the viewer may see); true when a full page came (more may follow). */
+  const deliver = (rows: SseMessage[]): boolean => {
+    writeAll(opts.keep ? rows.filter(opts.keep) : rows);
+    const last = rows[rows.length - 1];
+    if (!closed && last?.id !== undefined) cursor = last.id;
+    return rows.length >= pageSize;
+  };
+  /** Reads and sends pages until a short one. */
+  const readOn = async () => {
+    while (!closed) {
+      const rows = await loadAfter(cursor);
+      // Rows another request committed may still be waiting for their flush (group commit).
+      if (mustWaitForFlush(rows)) await ctx.durability?.settled();
+      if (!deliver(rows)) break;
+    }
   };
 
   let reloadQueued = false;
   const reload = () => {
-    if (!opts.loadAfter || reloadQueued) return;
+    if (!opts.loadAfter || reloadQueued || closed) return;
+    if (pending === 0 && share) {
+      takeShared(share.group);
+      return;
+    }
     reloadQueued = true;
     enqueue(async () => {
       reloadQueued = false;
-      while (!closed) {
-        const batch = await loadAfter(cursor, pageSize);
-        // Rows another request committed may still be waiting for their flush (group commit).
-        if (mustWaitForFlush(batch)) await ctx.durability?.settled();
-        writeAll(batch);
-        if (batch.length < pageSize) break;
+      await readOn();
+    });
+  };
+
+  // An idle stream with a share key joins the read of its cursor and takes the rows in the read's loop.
+  const takeShared = (group: ShareGroup) => {
+    pending++;
+    taking = true;
+    const settle = () => {
+      pending--;
+      taking = false;
+      const done = takeDone;
+      takeDone = null;
+      done?.();
+    };
+    const at = cursor;
+    sharedRead(group, at, () => load(at, pageSize)).takers.push((rows, err) => {
+      if (rows === null) {
+        failed(err);
+        return settle();
       }
+      if (closed) return settle();
+      if (!mustWaitForFlush(rows) && !deliver(rows)) return settle();
+      // A row still waiting for its flush, or a full page: the rest goes the ordinary way.
+      void (async () => {
+        try {
+          if (mustWaitForFlush(rows)) {
+            await ctx.durability?.settled();
+            if (closed || !deliver(rows)) return;
+          }
+          await readOn();
+        } catch (e) {
+          failed(e);
+        } finally {
+          settle();
+        }
+      })();
     });
   };
 
@@ -238,7 +362,9 @@ export async function openSseStream(
       const vouched = Number(opts.durableCursor?.(payload) ?? Number.NaN);
       if (vouched > durableUpTo) durableUpTo = vouched;
       const msg = opts.onEphemeral?.(payload) ?? null;
-      if (msg) enqueue(() => write(msg));
+      // Nothing queued before it: the message goes out now, in the bus's own loop.
+      if (msg && pending === 0) write(msg);
+      else if (msg) enqueue(() => write(msg));
       else reload();
     }),
   );
