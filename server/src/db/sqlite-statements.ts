@@ -102,6 +102,39 @@ export function inlineLimits(
   return { sql: out + sql.slice(from), params: params.filter((_, i) => !inlined.has(i)) };
 }
 
+/** A statement's LIMIT slots and its statements with the limits inlined, by their values. */
+interface StatementLimits {
+  slots: LimitSlot[];
+  byValues: Map<number | string, DriverStatement>;
+  /** false at the index of each parameter a LIMIT takes. */
+  kept: boolean[];
+}
+
+/** Distinct sets of LIMIT values kept per statement (page sizes; beyond it the set starts over). */
+const LIMIT_VALUES_PER_STATEMENT = 16;
+
+function statementLimits(sql: string): StatementLimits {
+  const slots = limitSlotsOf(sql);
+  const kept: boolean[] = [];
+  for (const slot of slots) kept[slot.param] = false;
+  return { slots, byValues: new Map(), kept };
+}
+
+/** The LIMIT values of a run as a key (the number itself for one LIMIT); null unless all are integers. */
+function limitKey(slots: readonly LimitSlot[], params: readonly unknown[]): number | string | null {
+  if (slots.length === 1) {
+    const v = params[slots[0].param];
+    return typeof v === 'number' && Number.isSafeInteger(v) ? v : null;
+  }
+  let key = '';
+  for (const slot of slots) {
+    const v = params[slot.param];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return null;
+    key += `${v},`;
+  }
+  return key;
+}
+
 /**
  * Kysely's SQLite driver prepares every statement anew, which profiling showed to be the largest
  * single cost of a simple authenticated request. The app builds a bounded set of distinct SQL strings,
@@ -126,19 +159,29 @@ export function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
     cache.set(sql, stmt);
     return stmt;
   };
-  const slotsBySql = new Map<string, LimitSlot[]>();
+  const limitsBySql = new Map<string, StatementLimits>();
   const prepare = (sql: string): DriverStatement => {
-    let slots = slotsBySql.get(sql);
-    if (!slots) {
-      slots = limitSlotsOf(sql);
-      if (slotsBySql.size >= STATEMENT_CACHE_SIZE) slotsBySql.clear();
-      slotsBySql.set(sql, slots);
+    let limits = limitsBySql.get(sql);
+    if (!limits) {
+      limits = statementLimits(sql);
+      if (limitsBySql.size >= STATEMENT_CACHE_SIZE) limitsBySql.clear();
+      limitsBySql.set(sql, limits);
     }
     const stmt = prepareText(sql);
-    if (slots.length === 0) return stmt;
+    if (limits.slots.length === 0) return stmt;
+    const { slots, byValues, kept } = limits;
+    // The statement for these limit values, prepared once per distinct set of values (a few page
+    // sizes): neither the SQL with the values nor its hash is built again on every run.
     const withLimits = (params: readonly unknown[]) => {
-      const inlined = inlineLimits(sql, slots, params);
-      return inlined ? { stmt: prepareText(inlined.sql), params: inlined.params } : { stmt, params };
+      const key = limitKey(slots, params);
+      if (key === null) return { stmt, params };
+      let inlined = byValues.get(key);
+      if (!inlined) {
+        inlined = rowReader(sqlite.prepare((inlineLimits(sql, slots, params) as { sql: string }).sql));
+        if (byValues.size >= LIMIT_VALUES_PER_STATEMENT) byValues.clear();
+        byValues.set(key, inlined);
+      }
+      return { stmt: inlined, params: params.filter((_, i) => kept[i] !== false) };
     };
     return {
       reader: stmt.reader,
