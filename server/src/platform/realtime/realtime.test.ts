@@ -90,7 +90,10 @@ apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
         shareKey: 'rt-kept',
         pageSize: 2,
         initialCursor: async () => String(await maxSeq()),
-        keep: (m) => !(m.data as { text: string }).text.startsWith(hide),
+        keep: (m) => {
+          if (hide === 'THROW') throw new Error('this viewer cannot be decided');
+          return !(m.data as { text: string }).text.startsWith(hide);
+        },
         loadAfter: async (cursor, limit) => {
           keptLoads++;
           const rows = await sql<{ seq: number | string; text: string }>`
@@ -241,6 +244,18 @@ apiSuite('realtime: event bus, SSE streams and stream tickets', () => {
     expect((await s.next(2000)).data).toEqual({ text: 'row-first' });
     expect(await s.next(2000)).toMatchObject({ event: 'delta', data: { delta: 'after-the-row' } });
     s.close();
+  });
+
+  it('ends a shared stream that fails on a row and still delivers the row to the others', async () => {
+    const failing = await connectSse(`${base}/api/rt-test/kept?hide=THROW`, { headers: auth() });
+    await new Promise((r) => setTimeout(r, 100)); // subscribed first: its turn in the read's loop comes first
+    const other = await connectSse(`${base}/api/rt-test/kept?hide=nothing`, { headers: auth() });
+    await new Promise((r) => setTimeout(r, 100));
+    await sql`insert into rt_test_events (text) values ('after a failure')`.execute(t.ctx.db);
+    await t.ctx.bus.publish('rt-test', {});
+    expect((await other.next(2000)).data).toEqual({ text: 'after a failure' });
+    await failing.closed;
+    other.close();
   });
 
   it('reads a shared timeline once for followers who see different rows, and moves past rows one may not see', async () => {

@@ -98,7 +98,7 @@ function sharedRead(group: ShareGroup, cursor: string | null, load: () => Promis
   read.rows.then(
     (rows) => {
       group.reads.delete(cursor);
-      for (const take of read.takers) take(rows);
+      for (const take of read.takers) take(rows); // each taker catches its own failure
     },
     (err: unknown) => {
       group.reads.delete(cursor);
@@ -333,26 +333,31 @@ export async function openSseStream(
     };
     const at = cursor;
     sharedRead(group, at, () => load(at, pageSize)).takers.push((rows, err) => {
-      if (rows === null) {
-        failed(err);
-        return settle();
-      }
-      if (closed) return settle();
-      if (!mustWaitForFlush(rows) && !deliver(rows)) return settle();
-      // A row still waiting for its flush, or a full page: the rest goes the ordinary way.
-      void (async () => {
-        try {
-          if (mustWaitForFlush(rows)) {
-            await ctx.durability?.settled();
-            if (closed || !deliver(rows)) return;
+      let goesOn = false;
+      try {
+        if (rows === null) return failed(err);
+        if (closed || (!mustWaitForFlush(rows) && !deliver(rows))) return;
+        // A row still waiting for its flush, or a full page: the rest goes the ordinary way.
+        goesOn = true;
+        void (async () => {
+          try {
+            if (mustWaitForFlush(rows)) {
+              await ctx.durability?.settled();
+              if (closed || !deliver(rows)) return;
+            }
+            await readOn();
+          } catch (e) {
+            failed(e);
+          } finally {
+            settle();
           }
-          await readOn();
-        } catch (e) {
-          failed(e);
-        } finally {
-          settle();
-        }
-      })();
+        })();
+      } catch (e) {
+        // This stream's failure ends this stream only: the read's loop goes on to the next.
+        failed(e);
+      } finally {
+        if (!goesOn) settle();
+      }
     });
   };
 
