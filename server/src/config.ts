@@ -86,6 +86,8 @@ const ZEnv = z.object({
   SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(1048576).default(1024),
   /** Concurrent SQLite writes share one COMMIT before the flush that acknowledges them (commit-group.ts). */
   SQLITE_SHARED_COMMITS: bool(true),
+  /** List pages are read by a connection on a thread of its own while nothing is uncommitted (read-worker.ts). */
+  SQLITE_READ_WORKER: bool(true),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT: z.coerce
     .number()
@@ -139,6 +141,8 @@ export type DbConfig =
       mmapMb?: number;
       /** Concurrent writes share one COMMIT (SQLITE_SHARED_COMMITS); default true. */
       commitGroups?: boolean;
+      /** List pages are read on a thread of their own (SQLITE_READ_WORKER); default true. */
+      readWorker?: boolean;
     }
   | {
       kind: 'postgres';
@@ -240,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       cacheMb: e.SQLITE_CACHE_MB,
       mmapMb: e.SQLITE_MMAP_MB,
       commitGroups: e.SQLITE_SHARED_COMMITS,
+      readWorker: e.SQLITE_READ_WORKER,
     });
   const dataDir =
     db.kind === 'sqlite' && db.file !== ':memory:' ? path.dirname(db.file) : path.join(repoRoot, 'data');

@@ -80,6 +80,11 @@ export class CommitGroup {
     this.rollbackStmt = sqlite.prepare('rollback');
   }
 
+  /** The shared transaction is open: writes of this process are not committed yet. */
+  get isOpen(): boolean {
+    return this.open;
+  }
+
   /** False while another connection of this process has the same file open (see openByFile). */
   get enabled(): boolean {
     return openByFile.get(this.sqlite.name)?.size === 1;

@@ -14,6 +14,7 @@ import { withStatementCache } from './sqlite-statements.ts';
 import type { TableClock } from './table-clock.ts';
 import { trackingDialect } from './tracking-dialect.ts';
 import { WalCheckpointer } from './wal-checkpointer.ts';
+import { attachReadWorker, ReadWorker } from './read-worker.ts';
 import type { Database } from './types.ts';
 
 export type Db = Kysely<Database>;
@@ -115,8 +116,19 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
       group,
     ),
   });
+  // List pages on a thread of their own (ReadWorker): only for a file in WAL mode, whose committed
+  // state a second connection sees.
+  const reads =
+    wal && cfg.readWorker !== false
+      ? new ReadWorker(sqlite, () => !group?.isOpen && !sqlite.inTransaction, {
+          cacheSize: -Math.round((cfg.cacheMb ?? 64) * 1024),
+          mmapSize: Math.round((cfg.mmapMb ?? 1024) * 1024 * 1024),
+        })
+      : null;
+  if (reads) attachReadWorker(db, reads);
   const close = async () => {
     stopStatistics();
+    await reads?.close();
     await durability?.close();
     group?.close();
     await checkpointer?.close();

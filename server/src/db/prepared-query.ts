@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type Compilable, CompiledQuery } from 'kysely';
 import type { Db } from './index.ts';
+import { readWorkerOf } from './read-worker.ts';
 
 /** Stands in for one parameter value while a query is built for its shape. */
 class Slot {
@@ -72,6 +73,8 @@ const VERIFY = process.env.NODE_ENV === 'test';
  */
 export function preparedQuery<P extends Params, R>(
   build: (db: Db, p: P) => Compilable<R>,
+  /** A list page that SQLite may read on its read worker (see ReadWorker). */
+  opts: { offThread?: boolean } = {},
 ): (db: Db, p: P) => Promise<R[]> {
   const cache = new Map<unknown, Map<string, Entry>>();
   return async (db, p) => {
@@ -95,6 +98,16 @@ export function preparedQuery<P extends Params, R>(
         throw new Error(
           `preparedQuery: the shape "${shape}" does not determine the SQL:\n${fresh.sql}\n${entry.sql}`,
         );
+      }
+    }
+    if (opts.offThread) {
+      const read = readWorkerOf(db)?.all(entry.sql, bound);
+      if (read) {
+        try {
+          return (await read) as R[];
+        } catch {
+          // The worker failed this read (or itself): the main connection reads the page.
+        }
       }
     }
     const res = await db.executeQuery<R>(CompiledQuery.raw(entry.sql, bound));

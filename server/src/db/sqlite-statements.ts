@@ -52,7 +52,7 @@ function rowReader(stmt: SQLite.Statement): DriverStatement {
  * Where a statement's SQL binds its LIMIT: the character offset of each `limit ?` placeholder and
  * the index of its parameter (placeholders inside quoted strings and identifiers are not counted).
  */
-interface LimitSlot {
+export interface LimitSlot {
   at: number;
   param: number;
 }

@@ -188,7 +188,7 @@ function sharedOrgList(db: Db) {
       >`(select group_concat(s.organization_id, ',') from contact_shares s where s.contact_id = contacts.id)`;
 }
 
-const entryPage = preparedQuery(pageEntries);
+const entryPage = preparedQuery(pageEntries, { offThread: true });
 
 export interface ContactListEntry {
   id: string;

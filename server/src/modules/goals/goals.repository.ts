@@ -223,7 +223,7 @@ function pageEntries(db: Db, p: GoalPageParams) {
   return inPageOrder(q, p);
 }
 
-const entryPage = preparedQuery(pageEntries);
+const entryPage = preparedQuery(pageEntries, { offThread: true });
 
 export interface GoalListEntry {
   id: string;

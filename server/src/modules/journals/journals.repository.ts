@@ -63,7 +63,7 @@ function journalPage(db: Db, p: JournalPageParams) {
 export const listJournalsQuery = (db: Db, userId: string, opts: JournalListOptions) =>
   journalPage(db, pageParams(userId, opts));
 
-const preparedJournalPage = preparedQuery(journalPage);
+const preparedJournalPage = preparedQuery(journalPage, { offThread: true });
 
 /** A page of the owner's entries (GET /api/journals/: prepared). */
 export function listJournals(db: Db, userId: string, opts: JournalListOptions) {

@@ -301,7 +301,7 @@ function pageEntries(db: Db, p: TaskPageParams) {
     .orderBy('page.id');
 }
 
-const entryPage = preparedQuery(pageEntries);
+const entryPage = preparedQuery(pageEntries, { offThread: true });
 
 export interface TaskListEntry {
   id: string;
