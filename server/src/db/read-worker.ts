@@ -105,7 +105,8 @@ export class ReadWorker {
     if (this.failed || !this.main.open || !this.quiet() || this.waiting.size >= MAX_IN_FLIGHT) return null;
     const statement = this.statementFor(sql, params);
     if (!statement) return null;
-    const worker = (this.worker ??= this.start());
+    this.worker ??= this.start();
+    const worker = this.worker;
     const n = this.next++;
     this.reads++;
     return new Promise((resolve, reject) => {
