@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import type { Db } from './index.ts';
 import { inlineLimits, type LimitSlot, limitSlotsOf } from './sqlite-statements.ts';
+import { startSqliteWorker, stopSqliteWorker } from './sqlite-worker.ts';
 
 /** Separates the values of a reply's rows (the worker sends a page as one string: one copy, no clone). */
 const SEP = '\u0001';
@@ -14,7 +14,7 @@ const NUM = '\u0003';
 const MAX_IN_FLIGHT = 64;
 
 /**
- * The worker's code (CommonJS, run with `eval`: the server is bundled into one file). A read-only
+ * The worker's code (see startSqliteWorker). A read-only
  * connection of its own runs the statements it is sent and answers each with its rows as one string:
  * the values in order, each followed by SEP, NULL for SQL NULL. Structured cloning of fifty rows of
  * objects cost the event loop about as much as reading them; one string is one copy.
@@ -127,11 +127,7 @@ export class ReadWorker {
     this.failed = true;
     for (const w of this.waiting.values()) w.reject(new Error('the database is closing'));
     this.waiting.clear();
-    if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.postMessage('close');
-    const timeout = new Promise<'late'>((resolve) => setTimeout(resolve, 5000, 'late').unref());
-    if ((await Promise.race([exited, timeout])) === 'late') await worker.terminate();
+    if (worker) await stopSqliteWorker(worker);
   }
 
   /** The statement with its LIMIT values inlined (as the main connection runs it), by those values. */
@@ -155,15 +151,7 @@ export class ReadWorker {
   }
 
   private start(): Worker {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        file: this.main.name,
-        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
-        ...this.pragmas,
-      },
-    });
-    worker.unref();
+    const worker = startSqliteWorker(WORKER_SOURCE, this.main.name, this.pragmas);
     worker.on('message', (m: { n: number; text?: string; columns?: string[]; error?: string }) => {
       const w = this.waiting.get(m.n);
       if (!w) return;

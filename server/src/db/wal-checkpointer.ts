@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
+import { startSqliteWorker, stopSqliteWorker } from './sqlite-worker.ts';
 
 /** Commits between two checkpoint rounds: about SQLite's own cadence (1,000 pages) for a task write. */
 const COMMITS_PER_ROUND = 64;
@@ -108,11 +108,7 @@ export class WalCheckpointer {
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
-    if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.postMessage('close');
-    const timeout = new Promise<'late'>((resolve) => setTimeout(resolve, 5000, 'late').unref());
-    if ((await Promise.race([exited, timeout])) === 'late') await worker.terminate();
+    if (worker) await stopSqliteWorker(worker);
   }
 
   /** The shared write transaction committed (CommitGroup): a catch-up that found it open runs now. */
@@ -143,17 +139,10 @@ export class WalCheckpointer {
   }
 
   private start(): Worker {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        file: this.main.name,
-        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
-        restartFrames: this.tuning.restartFrames,
-        idleMs: IDLE_ROUND_MS,
-      },
+    const worker = startSqliteWorker(WORKER_SOURCE, this.main.name, {
+      restartFrames: this.tuning.restartFrames,
+      idleMs: IDLE_ROUND_MS,
     });
-    // The worker must not keep the process alive (close() ends it).
-    worker.unref();
     worker.on('message', () => {
       this.catchUp();
       worker.postMessage('done');
