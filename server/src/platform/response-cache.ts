@@ -35,7 +35,8 @@ const WAIT_FOR_READER_MS = 1000;
 const kPending = Symbol('responseCache');
 type CachingRequest = FastifyRequest & { [kPending]?: Pending };
 
-const TABLE_REF = /\b(?:from|join)\s+["`]?([A-Za-z_]\w*)/g;
+/** A table after FROM or JOIN; a set-returning function there (`from json_each(...)`) is not one. */
+const TABLE_REF = /\b(?:from|join)\s+["`]?([A-Za-z_]\w*)\b["`]?(?!\s*\()/g;
 
 /**
  * Serves the JSON body of a `config.cache` GET route from memory while every table it was read from

@@ -113,6 +113,28 @@ apiSuite('contact list entries', () => {
     expect(await stored(c.id)).toBe(before);
   });
 
+  it("links the user of the contact's first e-mail that belongs to one, in the contact's order", async () => {
+    const stamp = Date.now();
+    const [first, second] = await Promise.all([
+      t.createUser('user', { email: `first-${stamp}@people.example` }),
+      t.createUser('user', { email: `second-${stamp}@people.example` }),
+    ]);
+    // The users were created first, second; the contact lists them the other way round.
+    const c = await make({
+      name: 'Two Accounts',
+      emails: [
+        `nobody-${stamp}@people.example`,
+        `second-${stamp}@people.example`,
+        `first-${stamp}@people.example`,
+      ],
+    });
+    const listedNow = await listed(owner, c.id);
+    expect([listedNow.is_user, listedNow.linked_user_id]).toEqual([true, second.id]);
+    const one = await t.req({ method: 'GET', url: `/api/contacts/${c.id}`, token: owner.token });
+    expect(one.json().linked_user_id).toBe(second.id);
+    expect(first.id).not.toBe(second.id);
+  });
+
   it('renders entries written without one, for the list and by the catch-up', async () => {
     const c = await make({ name: 'Imported Contact', organization_id: org });
     await t.ctx.db.updateTable('contacts').set({ list_json: null }).where('id', '=', c.id).execute();

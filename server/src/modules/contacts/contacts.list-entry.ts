@@ -4,13 +4,13 @@ import type { AppContext } from '../../platform/context.ts';
 import { type ListEntrySource, listEntryRenderer } from '../../platform/list-entries.ts';
 import type { Viewer } from '../../platform/viewer.ts';
 import { contactRights, contactRightsNeedShares } from './contacts.policy.ts';
-import { completeContactEntry, contactListJson, parseList } from './contacts.presenter.ts';
+import { completeContactEntry, contactListJson } from './contacts.presenter.ts';
 import * as repo from './contacts.repository.ts';
 
 /**
  * The contact directory from stored list entries (contacts.list_json, migration 0027), as the task
  * list does (tasks.list-entry.ts): a page is its entries in order, each completed with the linked app
- * user (one read of the page's e-mails) and the caller's rights. A forgotten entry is rendered from the
+ * user (read with the page) and the caller's rights. A forgotten entry is rendered from the
  * rows for this page and again, stored, in the background.
  */
 
@@ -28,23 +28,22 @@ export async function listContactPage(
   const withShares = contactRightsNeedShares(viewer);
   const entries = await repo.listContactEntries(ctx.db, { ...options, withShares });
   const missing = entries.filter((e) => e.list_json === null).map((e) => e.id);
-  const emails = entries.map((e) => parseList(e.emails));
-  const [users, rendered] = await Promise.all([
-    repo.usersByEmail(ctx.db, emails.flat()),
-    missing.length ? renderFromRows(ctx, missing) : new Map<string, string>(),
-  ]);
+  const rendered = missing.length ? await renderFromRows(ctx, missing) : null;
   let body = '[';
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
-    const json = e.list_json ?? rendered.get(e.id);
+    const json = e.list_json ?? rendered?.get(e.id);
     // A contact deleted between the page and the fallback read: left out, as a later page would.
     if (json === undefined) continue;
     const shared = withShares && e.shared_org_list ? e.shared_org_list.split(',') : NO_SHARES;
     const rights = contactRights(e, shared, viewer);
-    const linkedUserId = emails[i].map((m) => users.get(m)).find((id) => id !== undefined) ?? null;
     body +=
       (body.length > 1 ? ',' : '') +
-      completeContactEntry(json, { linkedUserId, canEdit: rights.canEdit, canDelete: rights.canDelete });
+      completeContactEntry(json, {
+        linkedUserId: e.linked_user_id,
+        canEdit: rights.canEdit,
+        canDelete: rights.canDelete,
+      });
   }
   body += ']';
   if (VERIFY) {

@@ -160,8 +160,8 @@ export function listContacts(db: Db, o: ContactListOptions): Promise<ContactRow[
 
 /**
  * One page as stored list entries (contacts.list_json, NULL where forgotten) with what the read adds:
- * the e-mails (for the linked app user) and, when the caller's rights can depend on them, the shared
- * organization ids (comma-separated).
+ * the linked app user and, when the caller's rights can depend on them, the shared organization ids
+ * (comma-separated).
  */
 function pageEntries(db: Db, p: ContactPageParams & { withShares: boolean }) {
   return db
@@ -171,11 +171,26 @@ function pageEntries(db: Db, p: ContactPageParams & { withShares: boolean }) {
       'contacts.id',
       'contacts.list_json',
       'contacts.user_id',
-      'contacts.emails',
+      linkedUser(db).as('linked_user_id'),
       p.withShares ? sharedOrgList(db).as('shared_org_list') : sql<string | null>`null`.as('shared_org_list'),
     ])
     .orderBy('page.k')
     .orderBy('page.id');
+}
+
+/**
+ * The app user the contact's first matching e-mail belongs to (emails is a JSON array, in the
+ * contact's order; users.email is unique and indexed), in the page's own read: a second query per page
+ * for the page's e-mails was a round trip of its own (on PostgreSQL a third of a page's statements).
+ */
+function linkedUser(db: Db) {
+  return db.getExecutor().adapter instanceof PostgresAdapter
+    ? sql<
+        string | null
+      >`(select u.id from jsonb_array_elements(case when jsonb_typeof(contacts.emails::jsonb) = 'array' then contacts.emails::jsonb else '[]'::jsonb end) with ordinality as j(v, k) join users u on u.email = (j.v #>> '{}') where jsonb_typeof(j.v) = 'string' order by j.k limit 1)`
+    : sql<
+        string | null
+      >`(case when json_valid(contacts.emails) then (select u.id from json_each(contacts.emails) j join users u on u.email = j.value where j.type = 'text' order by j.key limit 1) end)`;
 }
 
 function sharedOrgList(db: Db) {
@@ -194,7 +209,7 @@ export interface ContactListEntry {
   id: string;
   list_json: string | null;
   user_id: string;
-  emails: string;
+  linked_user_id: string | null;
   shared_org_list: string | null;
 }
 
