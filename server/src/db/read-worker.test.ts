@@ -45,6 +45,33 @@ describe.skipIf(TEST_DB !== 'sqlite')('list pages read on a thread of their own 
     expect(reads.reads).toBe(before + 1);
   });
 
+  it('answers each of many concurrent pages with its own rows, beyond the replies it may await', async () => {
+    const reads2 = readWorkerOf(t.ctx.db) as ReadWorker;
+    const other = await t.createUser('user');
+    const res = await t.req({
+      method: 'POST',
+      url: '/api/tasks/',
+      token: other.token,
+      body: { title: 'theirs' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const before = reads2.reads;
+    // 150 at once: more than the 64 replies the worker may await (the rest are read on the main
+    // connection), and the replies' slots are reused while others are still awaited.
+    const pages = await Promise.all(
+      Array.from({ length: 150 }, async (_, i) => {
+        const who = i % 2 ? other : user;
+        const r = await t.req({ method: 'GET', url: '/api/tasks/?limit=50', token: who.token });
+        expect(r.statusCode, r.body).toBe(200);
+        return { who, titles: (r.json() as { title: string }[]).map((x) => x.title).sort() };
+      }),
+    );
+    for (const p of pages) expect(p.titles).toEqual(p.who === other ? ['theirs'] : ['first', 'second']);
+    expect(reads2.reads).toBeGreaterThan(before);
+    const done = await Promise.all(Array.from({ length: 200 }, () => titles()));
+    for (const d of done) expect(d).toEqual(['first', 'second']);
+  });
+
   it('goes on reading on the main connection when the worker is gone', async () => {
     await titles(); // the worker is running
     const worker = (reads as unknown as { worker: { terminate(): Promise<number> } | null }).worker;

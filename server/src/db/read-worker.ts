@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import type { Db } from './index.ts';
+import { InFlight } from './in-flight.ts';
 import { inlineLimits, type LimitSlot, limitSlotsOf } from './sqlite-statements.ts';
 import { startSqliteWorker, stopSqliteWorker } from './sqlite-worker.ts';
 
@@ -83,7 +84,8 @@ export class ReadWorker {
   private worker: Worker | null = null;
   private failed = false;
   private next = 0;
-  private readonly waiting = new Map<number, Waiting>();
+  /** Replies awaited, by number (not a Map: see InFlight). */
+  private readonly waiting = new InFlight<Waiting>(MAX_IN_FLIGHT * 2);
   /** By the statement's SQL as built: its LIMIT slots and its statements by limit values. */
   private readonly shapes = new Map<
     string,
@@ -103,6 +105,7 @@ export class ReadWorker {
   /** The page's rows, or null when it must be read on the main connection. */
   all(sql: string, params: readonly unknown[]): Promise<Record<string, unknown>[]> | null {
     if (this.failed || !this.main.open || !this.quiet() || this.waiting.size >= MAX_IN_FLIGHT) return null;
+    if (!this.waiting.free(this.next)) return null;
     const statement = this.statementFor(sql, params);
     if (!statement) return null;
     this.worker ??= this.start();
@@ -110,7 +113,7 @@ export class ReadWorker {
     const n = this.next++;
     this.reads++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(n, { statement, resolve, reject });
+      this.waiting.add(n, { statement, resolve, reject });
       worker.postMessage({
         n,
         id: statement.id,
@@ -125,8 +128,7 @@ export class ReadWorker {
     const worker = this.worker;
     this.worker = null;
     this.failed = true;
-    for (const w of this.waiting.values()) w.reject(new Error('the database is closing'));
-    this.waiting.clear();
+    for (const w of this.waiting.takeAll()) w.reject(new Error('the database is closing'));
     if (worker) await stopSqliteWorker(worker);
   }
 
@@ -153,9 +155,8 @@ export class ReadWorker {
   private start(): Worker {
     const worker = startSqliteWorker(WORKER_SOURCE, this.main.name, this.pragmas);
     worker.on('message', (m: { n: number; text?: string; columns?: string[]; error?: string }) => {
-      const w = this.waiting.get(m.n);
+      const w = this.waiting.take(m.n);
       if (!w) return;
-      this.waiting.delete(m.n);
       if (m.error !== undefined) return w.reject(new Error(m.error));
       if (m.columns) w.statement.columns = m.columns;
       w.resolve(rowsOf(m.text ?? '', w.statement.columns ?? []));
@@ -167,8 +168,7 @@ export class ReadWorker {
       this.failed = true;
       this.worker = null;
       process.emitWarning(`SQLite read worker stopped (${err.message}); pages are read on the main thread`);
-      for (const w of this.waiting.values()) w.reject(err);
-      this.waiting.clear();
+      for (const w of this.waiting.takeAll()) w.reject(err);
     };
     worker.on('error', gone);
     worker.on('exit', (code) => gone(new Error(`exited with code ${code}`)));
