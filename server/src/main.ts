@@ -1,3 +1,5 @@
+// First: the V8 setting must apply before the app allocates (see the module).
+import './platform/v8-heap-tuning.ts';
 import path from 'node:path';
 import { buildApp, DRAIN_GRACE_MS } from './app.ts';
 import { loadConfig } from './config.ts';
