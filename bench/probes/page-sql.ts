@@ -60,7 +60,8 @@ async function main() {
   const raw = new Database(url.replace(/^file:/, ''), { readonly: true });
   for (const p of (process.env.PAGE_PRAGMAS ?? '').split(';').filter(Boolean)) raw.pragma(p);
   const bySource = new Map<string, unknown[][]>();
-  for (const c of captured) bySource.set(c.source, [...(bySource.get(c.source) ?? []), c.args]);
+  for (const c of captured.filter((x) => /^\s*(select|with)/i.test(x.source)))
+    bySource.set(c.source, [...(bySource.get(c.source) ?? []), c.args]);
   for (let round = 0; round < 3; round++) {
     for (const [source, argsList] of bySource) {
       const stmt = raw.prepare(source);
