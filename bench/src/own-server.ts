@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import type http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -88,7 +88,12 @@ export async function startOwnServer(opts: {
     [...serverNodeArgs(), path.join(REPO_ROOT, 'server', 'dist', 'main.js')],
     {
       cwd: REPO_ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
+      // BENCH_SERVER_STDOUT=<file>: the servers' stdout appended there (e.g. BENCH_NODE_ARGS=--trace-gc-nvp).
+      stdio: [
+        'ignore',
+        process.env.BENCH_SERVER_STDOUT ? openSync(process.env.BENCH_SERVER_STDOUT, 'a') : 'ignore',
+        'inherit',
+      ],
       env: { ...inherited, ...benchServerEnv(port, dir, databaseUrl), ...opts.env },
     },
   );
