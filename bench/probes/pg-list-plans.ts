@@ -6,9 +6,15 @@
  * Usage: node scripts/with-postgres.mjs npx tsx bench/probes/pg-list-plans.ts
  *   (or TEST_PG_URL=<superuser url> to reuse a cluster; PLANS_DB=<name> reuses a seeded database).
  * Options: PLANS_VERBOSE=1 prints every plan (default: those over PLANS_MIN_MS, 1 ms); PLANS_VACUUM=1
- * vacuums first (index-only scans then skip the heap); PLANS_ROUTES (a comma list) reads those only.
+ * vacuums first (index-only scans then skip the heap); PLANS_ROUTES (a comma list) reads those only;
+ * PLANS_PGBENCH=1 also runs each page's statements (as the rotation user) under pgbench, prepared, 32
+ * clients, PLANS_PGBENCH_S seconds (8): what PostgreSQL alone can serve of that miss on this machine.
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
@@ -64,6 +70,50 @@ function captureStatements() {
   };
 }
 
+/** A statement with its parameters written in as literals (pgbench sends it as it is). */
+function withLiterals({ text, values }: Captured): string {
+  const literal = (v: unknown) =>
+    v === null || v === undefined
+      ? 'null'
+      : typeof v === 'number' || typeof v === 'boolean'
+        ? String(v)
+        : `'${String(v).replaceAll("'", "''")}'`;
+  return text.replace(/\$(\d+)/g, (_, n) => literal(values[Number(n) - 1]));
+}
+
+/** pgbench from PATH, PG_BIN_DIR or the newest /usr/lib/postgresql/<version>/bin. */
+function pgbenchPath(): string {
+  if (spawnSync('pgbench', ['--version']).status === 0) return 'pgbench';
+  const dirs = process.env.PG_BIN_DIR ? [process.env.PG_BIN_DIR] : [];
+  const base = '/usr/lib/postgresql';
+  if (existsSync(base))
+    for (const v of readdirSync(base).sort((a, b) => Number(b) - Number(a)))
+      dirs.push(path.join(base, v, 'bin'));
+  const found = dirs.map((d) => path.join(d, 'pgbench')).find((f) => existsSync(f));
+  if (!found) throw new Error('PLANS_PGBENCH: pgbench not found (PATH, PG_BIN_DIR, /usr/lib/postgresql)');
+  return found;
+}
+
+/** Transactions a second PostgreSQL gives these statements at 32 clients (each client runs them in turn). */
+function pgbenchTps(url: string, statements: Captured[]): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'plans-pgbench-'));
+  const file = path.join(dir, 'page.sql');
+  writeFileSync(file, statements.map((s) => `${withLiterals(s).replace(/\s+/g, ' ')};\n`).join(''));
+  const seconds = process.env.PLANS_PGBENCH_S ?? '8';
+  const r = spawnSync(
+    pgbenchPath(),
+    ['-n', '-M', 'prepared', '-c', '32', '-j', '2', '-T', seconds, '-f', file, url],
+    {
+      encoding: 'utf8',
+    },
+  );
+  const tps = r.stdout.match(/^tps = ([\d.]+)/m)?.[1];
+  const latency = r.stdout.match(/^latency average = ([\d.]+ ms)/m)?.[1];
+  return tps
+    ? `${Math.round(Number(tps))} pages/s, latency ${latency}`
+    : `pgbench failed: ${r.stderr.trim()}`;
+}
+
 async function databaseUrl(admin: string): Promise<{ url: string; fresh: boolean }> {
   const name = process.env.PLANS_DB ?? `plans_${randomBytes(3).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
@@ -113,6 +163,7 @@ async function main() {
   if (process.env.PLANS_VACUUM) await explain.query('vacuum analyze');
   const minMs = Number(process.env.PLANS_MIN_MS ?? 1);
   const summary: string[] = [];
+  const pgbenchLines: string[] = [];
   for (const email of users) {
     const tok = await app.inject({
       method: 'POST',
@@ -158,10 +209,18 @@ async function main() {
         }
       }
       summary.push(`${email.padEnd(32)} ${route.padEnd(48)} ${total.toFixed(2).padStart(7)} ms`);
+      if (process.env.PLANS_PGBENCH && email === users[users.length - 1])
+        pgbenchLines.push(
+          `${route.padEnd(48)} ${pgbenchTps(url, statements)} (${statements.length} statements)`,
+        );
     }
   }
   console.log("\n===== SQL time per page (sum of the statements' median execution times)");
   for (const l of summary) console.log(l);
+  if (pgbenchLines.length) {
+    console.log(`\n===== PostgreSQL alone, pgbench -M prepared -c 32 -j 2 (${users[users.length - 1]})`);
+    for (const l of pgbenchLines) console.log(l);
+  }
   await explain.end();
   await app.close();
 }
