@@ -24,6 +24,8 @@ async function main() {
     RATE_LIMIT_AUTH_MAX: '100000000',
     LOGIN_MAX_FAILURES: '100000000',
     LOG_LEVEL: 'warn',
+    // The pages on the main connection, where the capture below sees them (not the read worker's).
+    SQLITE_READ_WORKER: 'false',
   });
   const { app, ctx } = await buildApp(config, { serveWeb: false });
   const users = await ctx.db
