@@ -61,9 +61,17 @@ test.describe('KPI history', () => {
         expect(points[i].x).toBeGreaterThan(points[i - 1].x);
         expect(points[i].y).toBeLessThan(points[i - 1].y);
       }
-      const shot = await figure.screenshot();
+      // A drawn chart, not an empty box. Polled: once in CI (stop 41) the capture came before the
+      // browser had painted the just-inserted chart (a 148x56 image of the card's background alone),
+      // though its dots were already in the DOM.
+      let shot = Buffer.alloc(0);
+      await expect
+        .poll(async () => {
+          shot = await figure.screenshot();
+          return shot.byteLength;
+        })
+        .toBeGreaterThan(500);
       await testInfo.attach('kpi-trend.png', { body: shot, contentType: 'image/png' });
-      expect(shot.byteLength).toBeGreaterThan(500); // a drawn chart, not an empty box
       await expect(card.getByText('Stale')).toHaveCount(0);
       await expectNoSeriousA11yViolations(page, testInfo);
     });
