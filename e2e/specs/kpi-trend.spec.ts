@@ -64,7 +64,7 @@ test.describe('KPI history', () => {
       // A drawn chart, not an empty box. Polled: once in CI (stop 41) the capture came before the
       // browser had painted the just-inserted chart (a 148x56 image of the card's background alone),
       // though its dots were already in the DOM.
-      let shot = Buffer.alloc(0);
+      let shot: Buffer = Buffer.alloc(0);
       await expect
         .poll(async () => {
           shot = await figure.screenshot();
