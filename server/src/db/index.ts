@@ -38,39 +38,63 @@ export interface DbHandle {
   checkpointer?: WalCheckpointer | null;
   /** SQLite's shared write transaction (see {@link CommitGroup}); null elsewhere or when turned off. */
   group?: CommitGroup | null;
+  /**
+   * PostgreSQL: where live streams read their new rows (runs, conversations, comms threads), a pool of
+   * its own (PG_STREAM_POOL_SIZE) so a fan-out's read never queues behind the writers and page reads
+   * on the main pool. The main `db` elsewhere (SQLite, or the setting 0).
+   */
+  streamDb: Db;
   close(): Promise<void>;
 }
+
+/**
+ * A PostgreSQL pool with the app's connection rules: a connection attempt gives up after a while, so
+ * requests during an outage fail (503) rather than queue for ever, and a lost connection, idle or
+ * checked out, never ends the process.
+ */
+function pgPool(cfg: Extract<DbConfig, { kind: 'postgres' }>, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: cfg.url,
+    max,
+    connectionTimeoutMillis: 5000,
+    // The hot statements go named, planned once per connection (see pg-named-statements.ts).
+    ...(cfg.namedStatements === false ? {} : { Client: namedStatementClient(new StatementNames()) }),
+  });
+  // An idle connection the server drops (a PostgreSQL restart, an admin terminating it) emits
+  // 'error' on the pool; unhandled, that would crash the process. The pool replaces it on next use.
+  pool.on('error', (err) => {
+    process.emitWarning(`PostgreSQL idle connection lost: ${err.message}`);
+  });
+  // A connection that dies while checked out emits 'error' on the client itself, where the pool's
+  // idle handler is not attached: without a listener of its own that 'error' would end the process.
+  // Its query fails (the request answers 503), and the pool discards it on release as not queryable.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
+  return pool;
+}
+
+/** Connections of the main PostgreSQL pool. */
+const PG_POOL_SIZE = 10;
+/** Connections of the live streams' own pool (PG_STREAM_POOL_SIZE's default). */
+export const DEFAULT_STREAM_POOL_SIZE = 3;
 
 /** `walSync` replaces the WAL flush (tests watch it; the default is fs.fdatasync). */
 export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHandle {
   if (cfg.kind === 'postgres') {
-    // A connection attempt gives up after a while, so requests during an outage fail (503) rather than
-    // queue for ever.
-    const pool = new pg.Pool({
-      connectionString: cfg.url,
-      max: 10,
-      connectionTimeoutMillis: 5000,
-      // The hot statements go named, planned once per connection (see pg-named-statements.ts).
-      ...(cfg.namedStatements === false ? {} : { Client: namedStatementClient(new StatementNames()) }),
-    });
-    // An idle connection the server drops (a PostgreSQL restart, an admin terminating it) emits
-    // 'error' on the pool; unhandled, that would crash the process. The pool replaces it on next use.
-    pool.on('error', (err) => {
-      process.emitWarning(`PostgreSQL idle connection lost: ${err.message}`);
-    });
-    // A connection that dies while checked out emits 'error' on the client itself, where the pool's
-    // idle handler is not attached: without a listener of its own that 'error' would end the process.
-    // Its query fails (the request answers 503), and the pool discards it on release as not queryable.
-    pool.on('connect', (client) => {
-      client.on('error', () => {});
-    });
+    const pool = pgPool(cfg, PG_POOL_SIZE);
     const changes = new PgChangeFeed(pool);
     const db = new Kysely<Database>({ dialect: trackingDialect(new PostgresDialect({ pool }), changes) });
+    // Reads only: nothing on this pool writes, so the change feed has nothing to learn from it.
+    const lanes = cfg.streamPoolSize ?? DEFAULT_STREAM_POOL_SIZE;
+    const streamDb =
+      lanes > 0 ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool(cfg, lanes) }) }) : db;
     const close = async () => {
       changes.close();
+      if (streamDb !== db) await streamDb.destroy();
       await db.destroy();
     };
-    return { db, dialect: 'postgres', changes, durability: null, close };
+    return { db, dialect: 'postgres', changes, durability: null, streamDb, close };
   }
   if (cfg.file !== ':memory:') mkdirSync(path.dirname(cfg.file), { recursive: true });
   const sqlite = new SQLite(cfg.file);
@@ -134,7 +158,7 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
     await checkpointer?.close();
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', changes, durability, checkpointer, group, close };
+  return { db, dialect: 'sqlite', changes, durability, checkpointer, group, streamDb: db, close };
 }
 
 export const nowIso = () => new Date().toISOString();

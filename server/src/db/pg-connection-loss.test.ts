@@ -22,35 +22,40 @@ describe.runIf(pgReady)('PostgreSQL connection loss', () => {
     await drop?.();
   });
 
-  it('a busy connection terminated mid-query fails that query and the pool recovers', async () => {
-    const errors: unknown[] = [];
-    const onUncaught = (err: unknown) => errors.push(err);
-    process.on('uncaughtException', onUncaught);
-    try {
-      const failure = await handle.db.connection().execute(async (conn) => {
-        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(conn);
-        const busy = sql`select pg_sleep(5)`.execute(conn).then(
-          () => null,
-          (err: unknown) => err,
-        );
-        const admin = new pg.Client({ connectionString: process.env.TEST_PG_URL });
-        await admin.connect();
-        await admin.query('select pg_terminate_backend($1)', [rows[0].pid]);
-        await admin.end();
-        const err = await busy;
-        // Still checked out when the socket closes (as inside a transaction that then rolls back): its
-        // 'error' event lands on the client, not on the pool's idle handler.
-        await new Promise((r) => setTimeout(r, 100));
-        return err;
-      });
-      expect(isDatabaseUnavailable(failure)).toBe(true);
-      expect(errors).toEqual([]);
-      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(handle.db);
-      expect(rows[0].one).toBe(1);
-    } finally {
-      process.off('uncaughtException', onUncaught);
-    }
-  });
+  // Both pools: the main one and the one live streams read from (PG_STREAM_POOL_SIZE).
+  it.each(['db', 'streamDb'] as const)(
+    'a busy connection of %s terminated mid-query fails that query and the pool recovers',
+    async (pool) => {
+      expect(handle.streamDb).not.toBe(handle.db);
+      const errors: unknown[] = [];
+      const onUncaught = (err: unknown) => errors.push(err);
+      process.on('uncaughtException', onUncaught);
+      try {
+        const failure = await handle[pool].connection().execute(async (conn) => {
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(conn);
+          const busy = sql`select pg_sleep(5)`.execute(conn).then(
+            () => null,
+            (err: unknown) => err,
+          );
+          const admin = new pg.Client({ connectionString: process.env.TEST_PG_URL });
+          await admin.connect();
+          await admin.query('select pg_terminate_backend($1)', [rows[0].pid]);
+          await admin.end();
+          const err = await busy;
+          // Still checked out when the socket closes (as inside a transaction that then rolls back): its
+          // 'error' event lands on the client, not on the pool's idle handler.
+          await new Promise((r) => setTimeout(r, 100));
+          return err;
+        });
+        expect(isDatabaseUnavailable(failure)).toBe(true);
+        expect(errors).toEqual([]);
+        const { rows } = await sql<{ one: number }>`select 1 as one`.execute(handle[pool]);
+        expect(rows[0].one).toBe(1);
+      } finally {
+        process.off('uncaughtException', onUncaught);
+      }
+    },
+  );
 
   it('a server that is not there is "unavailable", not a bug', async () => {
     // Port 1: nothing listens there, so the connection is refused.
