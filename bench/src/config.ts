@@ -31,6 +31,8 @@ export interface BenchSettings {
   runs: number;
   /** Seconds of unmeasured load before the runs. */
   warmup: number;
+  /** Seconds of each control run measured alongside a budgeted route (see `measure`'s `pairedControl`). */
+  controlPair: number;
   /** Connections for ordinary routes. */
   connections: number;
   /** Connections for POST /api/auth/token (argon2id is deliberately slow and CPU-bound). */
@@ -59,6 +61,7 @@ export function loadSettings(): BenchSettings {
     duration: num('BENCH_DURATION', 10, 1),
     runs: Math.round(num('BENCH_RUNS', 3, 1)),
     warmup: num('BENCH_WARMUP', 2, 0),
+    controlPair: num('BENCH_CONTROL_PAIR_S', 5, 1),
     connections: Math.round(num('BENCH_CONNECTIONS', 32, 1)),
     authConnections: Math.round(num('BENCH_AUTH_CONNECTIONS', 8, 1)),
     only: (process.env.BENCH_ONLY ?? '')

@@ -223,13 +223,14 @@ async function main(): Promise<number> {
       `Bench ${generatedAt} (commit ${commit?.slice(0, 10) ?? 'unknown'}; ${os.cpus().length} CPUs, Node ${process.version}; ` +
         `${settings.runs} run(s) of ${settings.duration} s at -c ${settings.connections}, median run; engines: ${measured.join(', ') || 'none'})`,
       '',
-      // Every ratio in the table is to this route, measured at the start of its engine's pass.
-      `Control route GET /healthz: ${
+      `Control route GET /healthz at the start of each engine's pass: ${
         out.http
           .filter((h) => h.group === 'control')
           .map((h) => `${h.engine} ${h.req_per_sec.toLocaleString('en-US')} req/s (p99 ${h.p99_ms} ms)`)
           .join(', ') || 'not measured'
-      }.`,
+      }. The workspace list, miss and write rows are compared with a ${settings.controlPair} s control run ` +
+        `measured just before each of their runs (the median of the pairs' ratios; the control's req/s of ` +
+        `each pair are in latest.json as control_runs); the other ratios are to the control at the start.`,
       '',
       budgetMarkdown(out.budgets),
       '',

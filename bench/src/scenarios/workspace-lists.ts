@@ -111,6 +111,7 @@ export const workspaceLists: ScenarioGroup = {
         { name: route.name, method: 'GET', path: route.path, headers: auth, note: size },
         settings,
         control,
+        { pairedControl: true },
       );
       http.push(result);
       budgets.push(httpBudget(result, budget, `GET ${route.path} (one busy user)`));

@@ -90,6 +90,7 @@ export async function measureMisses(
         },
         ctx.settings,
         ctx.control,
+        { pairedControl: true },
       );
       http.push(result);
       budgets.push(

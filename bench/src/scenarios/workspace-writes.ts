@@ -80,6 +80,7 @@ export async function measureWrites(
     },
     settings,
     control,
+    { pairedControl: true },
   );
   const writeLoop = await ctx.loopDelay();
   notes.push(
@@ -106,6 +107,7 @@ export async function measureWrites(
       note: `while one client creates ${SIDE_WRITES_PER_SECOND} tasks a second`,
     },
     settings,
+    // The engine's control from the start: a control run now would share the machine with the writer.
     control,
   );
   const side = await writer.stop();
