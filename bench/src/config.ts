@@ -33,6 +33,11 @@ export interface BenchSettings {
   warmup: number;
   /** Seconds of each control run measured alongside a budgeted route (see `measure`'s `pairedControl`). */
   controlPair: number;
+  /**
+   * How many times a latency group repeats its measured burst or fan-out (BENCH_LATENCY_REPEATS, 3):
+   * the median repeat is reported against the budget, as the median of the HTTP runs is.
+   */
+  latencyRepeats: number;
   /** Connections for ordinary routes. */
   connections: number;
   /** Connections for POST /api/auth/token (argon2id is deliberately slow and CPU-bound). */
@@ -62,6 +67,7 @@ export function loadSettings(): BenchSettings {
     runs: Math.round(num('BENCH_RUNS', 3, 1)),
     warmup: num('BENCH_WARMUP', 2, 0),
     controlPair: num('BENCH_CONTROL_PAIR_S', 5, 1),
+    latencyRepeats: Math.round(num('BENCH_LATENCY_REPEATS', 3, 1)),
     connections: Math.round(num('BENCH_CONNECTIONS', 32, 1)),
     authConnections: Math.round(num('BENCH_AUTH_CONNECTIONS', 8, 1)),
     only: (process.env.BENCH_ONLY ?? '')

@@ -10,6 +10,7 @@ import { startMockModelProcess, type UpstreamTimes } from '../mock-model-process
 import { openSeedDb } from '../seed-db.ts';
 import { pct as rankPct, readEvents, signIn, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
+import { eachRepeat, medianRepeat } from '../repeats.ts';
 import { collectBenchGarbage, type QuietWait, quietNote, waitForQuietMachine } from '../quiet-client.ts';
 
 /**
@@ -346,7 +347,18 @@ async function openConnections(baseURL: string, n: number): Promise<void> {
  * in this process, its receipt of each request waited on this process's own work for the fifty
  * clients, which is no part of what a user sees. A server of its own, warmed by a few turns first.
  */
-export async function burstOfTurns(email: string): Promise<{ apps: RawTiming[]; quiet: QuietWait }> {
+export async function burstOfTurns(email: string): Promise<Burst> {
+  return (await burstsOfTurns(email, 1))[0] as Burst;
+}
+
+/** One burst: each turn's timings, and how long the machine took to be quiet before it. */
+export interface Burst {
+  apps: RawTiming[];
+  quiet: QuietWait;
+}
+
+/** `repeats` bursts on the same server, each in fresh conversations followed by fresh streams. */
+export async function burstsOfTurns(email: string, repeats: number): Promise<Burst[]> {
   const model = await startMockModelProcess();
   const server = await startOwnServer({
     name: 'chat-burst',
@@ -363,20 +375,24 @@ export async function burstOfTurns(email: string): Promise<{ apps: RawTiming[]; 
       await appTurn(server.baseURL, warmId, token, warm, lookup);
     }
     warm.close();
-    const ids = await Promise.all(
-      Array.from({ length: CONCURRENT_STREAMS }, () => createConversation(server.baseURL, token)),
-    );
-    const streams = await Promise.all(ids.map((cid) => openAppStream(server.baseURL, cid, token)));
-    await model.script(replies(CONCURRENT_STREAMS));
-    const quiet = await waitForQuietMachine();
-    // BURST_WARM=1 (probe switch; the bench measures fresh connections): no accept in the figure.
-    if (process.env.BURST_WARM === '1') await openConnections(server.baseURL, CONCURRENT_STREAMS);
-    collectBenchGarbage();
-    const apps = await Promise.all(
-      ids.map((cid, i) => appTurn(server.baseURL, cid, token, streams[i], lookup)),
-    );
-    for (const s of streams) s.close();
-    return { apps, quiet };
+    const bursts: Burst[] = [];
+    for (let r = 0; r < repeats; r++) {
+      const ids = await Promise.all(
+        Array.from({ length: CONCURRENT_STREAMS }, () => createConversation(server.baseURL, token)),
+      );
+      const streams = await Promise.all(ids.map((cid) => openAppStream(server.baseURL, cid, token)));
+      await model.script(replies(CONCURRENT_STREAMS));
+      const quiet = await waitForQuietMachine();
+      // BURST_WARM=1 (probe switch; the bench measures fresh connections): no accept in the figure.
+      if (process.env.BURST_WARM === '1') await openConnections(server.baseURL, CONCURRENT_STREAMS);
+      collectBenchGarbage();
+      const apps = await Promise.all(
+        ids.map((cid, i) => appTurn(server.baseURL, cid, token, streams[i], lookup)),
+      );
+      for (const s of streams) s.close();
+      bursts.push({ apps, quiet });
+    }
+    return bursts;
   } finally {
     await server.stop();
     await model.close();
@@ -489,22 +505,34 @@ export const chat: ScenarioGroup = {
           )} ms`,
       );
 
-      const { apps, quiet } = await burstOfTurns(ceo);
-      const concurrent = apps.flatMap((a) => a.chunks.map((ms) => ms - directChunk));
-      const cP99 = pct(concurrent, 99);
-      const burstFirst = pct(
-        apps.map((a) => a.first),
-        50,
-      );
+      // Repeated on the same server; each budget is checked against its median burst.
+      const bursts = (await burstsOfTurns(ceo, ctx.settings.latencyRepeats)).map((b) => {
+        const concurrent = b.apps.flatMap((a) => a.chunks.map((ms) => ms - directChunk));
+        return {
+          ...b,
+          concurrent,
+          chunkP99: pct(concurrent, 99),
+          first: pct(
+            b.apps.map((a) => a.first),
+            50,
+          ),
+        };
+      });
+      const byChunk = medianRepeat(bursts, (b) => b.chunkP99);
+      const byFirst = medianRepeat(bursts, (b) => b.first);
+      const cP99 = byChunk.chunkP99;
+      const burstFirst = byFirst.first;
       notes.push(
-        `per-chunk added latency at ${CONCURRENT_STREAMS} concurrent streams: p50 ${pct(concurrent, 50)} ms, p99 ${cP99} ms (budget ${CONCURRENT_P99_BUDGET_MS}): ${cP99 <= CONCURRENT_P99_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
-          `first token of ${CONCURRENT_STREAMS} turns sent at once: p50 ${burstFirst} ms after the POST (budget ${BURST_FIRST_TOKEN_BUDGET_MS}): ${burstFirst <= BURST_FIRST_TOKEN_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
-          `${quietNote(quiet)}; of it POST → model request p50 ${pct(
-            apps.map((a) => a.toModel ?? Number.NaN),
+        `per-chunk added latency at ${CONCURRENT_STREAMS} concurrent streams, median of ${bursts.length} bursts: p50 ${pct(byChunk.concurrent, 50)} ms, p99 ${cP99} ms (budget ${CONCURRENT_P99_BUDGET_MS}): ${cP99 <= CONCURRENT_P99_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
+          `each burst's per-chunk p99: ${eachRepeat(bursts.map((b) => b.chunkP99))}`,
+        `first token of ${CONCURRENT_STREAMS} turns sent at once, median of ${bursts.length} bursts: p50 ${burstFirst} ms after the POST (budget ${BURST_FIRST_TOKEN_BUDGET_MS}): ${burstFirst <= BURST_FIRST_TOKEN_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
+          `each burst's first-token p50: ${eachRepeat(bursts.map((b) => b.first))}; ` +
+          `${quietNote(byFirst.quiet)}; of that burst POST → model request p50 ${pct(
+            byFirst.apps.map((a) => a.toModel ?? Number.NaN),
             50,
           )} ms, ` +
           `model's first chunk → client p50 ${pct(
-            apps.map((a) => a.firstChunkOut ?? Number.NaN),
+            byFirst.apps.map((a) => a.firstChunkOut ?? Number.NaN),
             50,
           )} ms`,
       );
