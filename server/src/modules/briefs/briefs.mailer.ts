@@ -1,14 +1,5 @@
 import type { TBrief, TCitation } from '@cc/contract';
-import nodemailer from 'nodemailer';
-
-/** Time an SMTP server gets to answer each step: a dead server marks the brief, it never holds it up long. */
-const SMTP_TIMEOUT_MS = 10_000;
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
+import { escapeHtml, sendMail } from '../../platform/mail/mailer.ts';
 
 const link = (base: string, c: TCitation) => `${base}${c.url}`;
 
@@ -46,21 +37,5 @@ export async function sendBriefEmail(
   o: { smtpUrl: string; from: string; to: string; base: string },
   brief: TBrief,
 ): Promise<string | null> {
-  try {
-    const transport = nodemailer.createTransport({
-      url: o.smtpUrl,
-      connectionTimeout: SMTP_TIMEOUT_MS,
-      greetingTimeout: SMTP_TIMEOUT_MS,
-      socketTimeout: SMTP_TIMEOUT_MS,
-    });
-    try {
-      const mail = briefEmail(brief, o.base);
-      await transport.sendMail({ from: o.from, to: o.to, ...mail });
-      return null;
-    } finally {
-      transport.close();
-    }
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  }
+  return sendMail({ smtpUrl: o.smtpUrl, from: o.from }, { to: o.to, ...briefEmail(brief, o.base) });
 }
