@@ -24,8 +24,8 @@ const ZEnv = z.object({
   NODE_ENV: z.string().default('development'),
   /** Port the API and the web app are served on. */
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  /** Interface to listen on. */
-  HOST: z.string().default('0.0.0.0'),
+  /** Interface to listen on; unset: loopback while the demo workspace may be seeded, else every interface. */
+  HOST: z.string().optional(),
   /** `file:./data/app.db` (SQLite, default; relative to the repository root) or `postgres://user:pass@host:5432/db`. */
   DATABASE_URL: z.string().default('file:./data/app.db'),
   /**
@@ -263,21 +263,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       throw new Error('JWT_SECRET must be at least 32 characters in production');
   }
   if (!jwtSecret) jwtSecret = storedSecret(dataDir);
+  // The demo workspace (with printed passwords) never appears in production unless asked for.
+  const demoSeed =
+    e.DEMO_SEED === undefined || e.DEMO_SEED === ''
+      ? db.kind === 'sqlite' && e.NODE_ENV !== 'production'
+      : bool(false).parse(e.DEMO_SEED);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
-    host: e.HOST,
+    host: e.HOST || (demoSeed ? '127.0.0.1' : '0.0.0.0'),
     db,
     dataDir,
     jwtSecret,
     secretsKey: e.SECRETS_KEY || storedSecret(dataDir, 'secrets-key'),
     adminEmail: e.ADMIN_EMAIL || undefined,
     adminPassword: e.ADMIN_PASSWORD || undefined,
-    // The demo workspace (with printed passwords) never appears in production unless asked for.
-    demoSeed:
-      e.DEMO_SEED === undefined || e.DEMO_SEED === ''
-        ? db.kind === 'sqlite' && e.NODE_ENV !== 'production'
-        : bool(false).parse(e.DEMO_SEED),
+    demoSeed,
     demoPassword: e.DEMO_PASSWORD || undefined,
     contactEmail: e.CONTACT_EMAIL,
     filesDir: path.resolve(repoRoot, e.FILES_DIR ?? path.join(dataDir, 'files')),

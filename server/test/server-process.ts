@@ -39,7 +39,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
+  // A server that never starts must not leave its temp directory behind either.
+  const started = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
@@ -55,6 +56,11 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${out}`));
     });
+  });
+  const url = await started.catch((err) => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
   });
   return {
     url,
