@@ -76,6 +76,30 @@ function run(script, args = []) {
   });
 }
 
+/**
+ * The skipped tests of a Vitest report, as `file (n)` per file: the summary says what was skipped, so a
+ * skip on purpose (an engine-specific suite) is told apart from one nobody meant.
+ * @returns {string[]}
+ */
+function skippedFiles(report) {
+  if (report?.kind !== 'vitest' || !existsSync(report.file)) return [];
+  try {
+    const data = JSON.parse(readFileSync(report.file, 'utf8'));
+    const byFile = new Map();
+    for (const file of data.testResults ?? []) {
+      const n = (file.assertionResults ?? []).filter((t) =>
+        ['pending', 'skipped', 'todo'].includes(t.status),
+      ).length;
+      if (!n) continue;
+      const name = file.name.startsWith(ROOT) ? file.name.slice(ROOT.length + 1) : file.name;
+      byFile.set(name, (byFile.get(name) ?? 0) + n);
+    }
+    return [...byFile].map(([name, n]) => `${name} (${n})`);
+  } catch {
+    return [];
+  }
+}
+
 /** @returns {{passed: number, failed: number, skipped: number} | null} */
 function readCounts(report) {
   if (!report || !existsSync(report.file)) return null;
@@ -104,6 +128,7 @@ async function main() {
   }
   const totals = { passed: 0, failed: 0, skipped: 0 };
   const lines = [];
+  const skipped = [];
   let exitCode = 0;
   for (const step of steps) {
     if (stopping) break;
@@ -113,6 +138,7 @@ async function main() {
     const code = await run(step.script, step.args);
     const secs = ((Date.now() - started) / 1000).toFixed(0);
     const counts = readCounts(step.report);
+    for (const f of skippedFiles(step.report)) skipped.push(`${step.name}: ${f}`);
     let failed = counts?.failed ?? 0;
     if (code !== 0 && failed === 0) failed = 1; // a failed step always shows as a failure
     totals.passed += counts?.passed ?? 0;
@@ -133,7 +159,11 @@ async function main() {
   const pgSkipped = existsSync(PG_SKIPPED);
   rmSync(REPORTS, { recursive: true, force: true });
   console.log(`\n==> [run-tests] summary\n${lines.join('\n')}`);
-  if (totals.skipped) console.log(`  ${totals.skipped} skipped`);
+  if (totals.skipped) {
+    // Engine-specific suites skip themselves on the other engine (a PostgreSQL-only test on SQLite).
+    console.log(`  ${totals.skipped} skipped, by file (engine-specific suites skip on the other engine):`);
+    for (const line of skipped) console.log(`    ${line}`);
+  }
   if (pgSkipped) {
     // Not a failure (a machine without PostgreSQL can still test SQLite), but never a silent one.
     console.log(
