@@ -37,6 +37,8 @@ export const ZActivityFilters = z.object({
   actor: ZId.optional(),
   entity_type: z.string().trim().min(1).max(64).optional(),
   action: z.string().trim().min(1).max(64).optional(),
+  /** `ai`: only what the AI or a run did (via `ai` or `run:…`); `people`: only the web app and API clients. */
+  source: z.enum(['ai', 'people']).optional(),
   /** Entries at or after this date or time. */
   since: ZDay.optional(),
   /** Entries before this time (a bare date includes that whole day). */

@@ -1,5 +1,6 @@
 export * from './api-keys.ts';
 export * from './activity.ts';
+export * from './activity-labels.ts';
 export * from './advice.ts';
 export * from './auth.ts';
 export * from './briefs.ts';

@@ -15,6 +15,8 @@ export interface ActivityQuery {
   actor: string | null;
   entityType?: string;
   action?: string;
+  /** Only the AI's and runs' entries, or only people's (web app and API clients). */
+  source?: 'ai' | 'people';
   since?: string;
   until?: string;
   /** Entries older than this seq. */
@@ -51,6 +53,9 @@ function selectEntries(db: Db, q: Omit<ActivityQuery, 'limit'>) {
   if (q.actor !== null) query = query.where('a.actor_user_id', '=', q.actor);
   if (q.entityType) query = query.where('a.entity_type', '=', q.entityType);
   if (q.action) query = query.where('a.action', '=', q.action);
+  if (q.source === 'ai')
+    query = query.where((w) => w.or([w('a.via', '=', 'ai'), w('a.via', 'like', 'run:%')]));
+  if (q.source === 'people') query = query.where('a.via', 'in', ['ui', 'api']);
   if (q.since) query = query.where('a.ts', '>=', q.since);
   if (q.until) query = query.where('a.ts', '<', q.until);
   if (q.before !== undefined) query = query.where('a.seq', '<', q.before);

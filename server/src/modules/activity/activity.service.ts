@@ -42,6 +42,7 @@ function scoped(caller: AuthUser, f: z.output<typeof ZActivityFilters>): Omit<re
     actor: isAdmin(caller) ? (f.actor ?? null) : caller.id,
     entityType: f.entity_type,
     action: f.action,
+    source: f.source,
     since: bound('since', f.since),
     until: bound('until', f.until),
   };

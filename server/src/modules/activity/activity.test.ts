@@ -247,6 +247,29 @@ apiSuite('activity ledger', () => {
     });
   });
 
+  describe('the "AI changes" filter (source)', () => {
+    it("source=ai keeps the AI's and runs' entries; source=people keeps the web app's and API clients'", async () => {
+      const u = await t.createUser('user');
+      for (const via of ['ai', 'run:r-1', 'ui', 'api'] as const) {
+        await recordActivity(t.ctx.db, {
+          actorUserId: u.id,
+          via,
+          action: 'note.created',
+          entityType: 'note',
+          entityId: `n-${via}`,
+          summary: `by ${via}`,
+        });
+      }
+      const vias = async (q: string) =>
+        (await listActivity(t, u, q)).items.filter((i) => i.action === 'note.created').map((i) => i.via);
+      expect(await vias('?source=ai')).toEqual(['run:r-1', 'ai']);
+      expect(await vias('?source=people')).toEqual(['api', 'ui']);
+      expect((await vias('')).length).toBe(4);
+      const bad = await t.req({ method: 'GET', url: '/api/activity/?source=robots', token: u.token });
+      expect(bad.statusCode).toBe(422);
+    });
+  });
+
   describe('export', () => {
     it('streams CSV and JSON lines to a platform admin, with the filters', async () => {
       const csv = await t.req({

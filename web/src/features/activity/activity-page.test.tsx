@@ -96,9 +96,49 @@ describe('activity page', () => {
           : { body: { items: [entry({ can_undo: false })], next_cursor: 7 } },
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Load more' }));
-    expect(await screen.findByText('Signed in')).toBeInTheDocument();
+    expect((await screen.findAllByText('Signed in')).length).toBeGreaterThan(0);
     expect(callsTo('GET', '/api/activity/').map((c) => c.search.get('cursor'))).toEqual([null, '7']);
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('says each action in words, never its code', async () => {
+    setup('ceo', {
+      'GET /api/activity/': {
+        body: {
+          items: [
+            entry({}),
+            entry({ id: 'e5', action: 'auth.sign_in_failed', summary: 'x', can_undo: false }),
+          ],
+          next_cursor: null,
+        },
+      },
+    });
+    expect(await screen.findByText('Task created')).toBeInTheDocument();
+    expect(screen.getByText('Failed sign-in')).toBeInTheDocument();
+    expect(screen.queryByText('auth.sign_in_failed')).not.toBeInTheDocument();
+    expect(screen.queryByText('task.created')).not.toBeInTheDocument();
+  });
+
+  it('folds consecutive sign-ins into one row that opens on demand', async () => {
+    const signIns = [1, 2, 3].map((n) => ({ ...signIn, id: `s${n}`, ts: `2026-11-2${n}T08:00:00.000Z` }));
+    setup('ceo', { 'GET /api/activity/': { body: { items: [entry({}), ...signIns], next_cursor: null } } });
+    expect(await screen.findByText('Signed in 3 times')).toBeInTheDocument();
+    expect(screen.getAllByTestId('activity-entry')).toHaveLength(1);
+    await userEvent.click(screen.getByRole('button', { name: 'Show all' }));
+    expect(screen.getAllByTestId('activity-entry')).toHaveLength(4);
+  });
+
+  it('"AI changes" asks the server for the AI\'s and runs\' entries only', async () => {
+    const { callsTo } = setup('ceo', {
+      'GET /api/activity/': ({ search }) => ({
+        body: { items: search.get('source') === 'ai' ? [entry({})] : [entry({}), signIn], next_cursor: null },
+      }),
+    });
+    await screen.findAllByTestId('activity-entry');
+    await userEvent.click(screen.getByRole('button', { name: 'AI changes' }));
+    await waitFor(() => expect(callsTo('GET', '/api/activity/').at(-1)?.search.get('source')).toBe('ai'));
+    await waitFor(() => expect(screen.getAllByTestId('activity-entry')).toHaveLength(1));
+    expect(screen.getByRole('button', { name: 'AI changes' })).toHaveAttribute('aria-pressed', 'true');
   });
 
   it('names runs and API clients', () => {

@@ -8,6 +8,8 @@ export interface ActivityFilters {
   actor?: string;
   entity_type?: string;
   action?: string;
+  /** `ai`: only the changes the AI and runs made. */
+  source?: 'ai' | 'people';
   since?: string;
   until?: string;
 }

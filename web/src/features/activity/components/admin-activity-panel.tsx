@@ -68,6 +68,18 @@ export function AdminActivityPanel() {
           >
             Clear
           </Button>
+          <Button
+            type="button"
+            variant={filters.source === 'ai' ? 'default' : 'outline'}
+            aria-pressed={filters.source === 'ai'}
+            onClick={() => {
+              const source = filters.source === 'ai' ? undefined : 'ai';
+              setDraft((d) => ({ ...d, source }));
+              setFilters((f) => ({ ...f, source }));
+            }}
+          >
+            AI changes
+          </Button>
           <span className="flex-1" />
           <Button
             type="button"
