@@ -16,6 +16,19 @@ export const USAGE_FEATURES = [
   'other',
 ] as const;
 
+/** Each feature in words, for the usage screens and their labels. */
+export const USAGE_FEATURE_LABELS: Record<(typeof USAGE_FEATURES)[number], string> = {
+  chat: 'Chat',
+  memory: 'Memory',
+  advice: 'Strategic advice',
+  task_suggestions: 'Task suggestions',
+  comms_suggestions: 'Comms reply suggestions',
+  crew: 'Crews',
+  flow: 'Flows',
+  brief: 'Morning brief',
+  other: 'Other',
+};
+
 /** How a metered call ended. */
 export const USAGE_OUTCOMES = ['ok', 'error', 'aborted'] as const;
 

@@ -106,7 +106,7 @@ apiSuite('usage reports: summary, export, own usage, prices', () => {
       await get('/api/usage/summary?group_by=feature&since=2026-10-01&until=2026-10-31', admin)
     ).json();
     expect(byFeature.rows).toEqual([
-      { key: 'chat', label: 'chat', calls: 1, input_tokens: 100, output_tokens: 50, cost_usd: 9 },
+      { key: 'chat', label: 'Chat', calls: 1, input_tokens: 100, output_tokens: 50, cost_usd: 9 },
     ]);
   });
 
@@ -145,8 +145,8 @@ apiSuite('usage reports: summary, export, own usage, prices', () => {
       month: '2026-11',
       total: { calls: 2, cost_usd: 2 },
       by_feature: [
-        { key: 'chat', cost_usd: 1.5 },
-        { key: 'memory', cost_usd: 0.5 },
+        { key: 'chat', label: 'Chat', cost_usd: 1.5 },
+        { key: 'memory', label: 'Memory', cost_usd: 0.5 },
       ],
       budget: { monthly_usd: null, used_usd: 2, remaining_usd: null, resets_on: '2026-12-01' },
     });

@@ -5,6 +5,7 @@ import {
   type TUsageGroup,
   type TUsageRow,
   type TUsageSummary,
+  USAGE_FEATURE_LABELS,
 } from '@cc/contract';
 import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
@@ -93,7 +94,12 @@ async function labelled(
   return rows.map(
     (r): TUsageRow => ({
       key: r.key,
-      label: r.key === '' ? none : (names.get(r.key) ?? r.key),
+      label:
+        r.key === ''
+          ? none
+          : group === 'feature'
+            ? (USAGE_FEATURE_LABELS[r.key as keyof typeof USAGE_FEATURE_LABELS] ?? r.key)
+            : (names.get(r.key) ?? r.key),
       ...figures(r),
     }),
   );

@@ -56,6 +56,7 @@ describe('Usage & spend on Super Admin', () => {
     renderApp({ path: '/app/admin', token: 'tok' });
     await userEvent.click(await screen.findByRole('tab', { name: 'Usage & spend' }));
     expect(await screen.findByText('Spend per day')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Usage & spend' })).toBeInTheDocument();
     const byPerson = await screen.findByRole('region', { name: 'By person' });
     expect(within(byPerson).getByText('Maya Chen')).toBeInTheDocument();
     expect(within(byPerson).getByText('$4.50')).toBeInTheDocument();

@@ -1,6 +1,8 @@
+import { useLayoutEffect, useRef, useState } from 'react';
 import { usd } from '../money';
 
-const W = 640;
+/** Drawn at the card's own width (a fixed viewBox left a narrow chart centred in a wide card). */
+const DEFAULT_W = 640;
 const H = 220;
 const PAD = { top: 12, right: 8, bottom: 24, left: 56 };
 
@@ -28,6 +30,17 @@ export default function SpendChart({
   since: string;
   until: string;
 }) {
+  const ref = useRef<SVGSVGElement>(null);
+  const [W, setW] = useState(DEFAULT_W);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setW(Math.max(240, Math.round(el.getBoundingClientRect().width) || DEFAULT_W));
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
   const byDay = new Map(days.map((d) => [d.day, d.cost_usd]));
   const all = daysBetween(since, until);
   const max = Math.max(0.01, ...days.map((d) => d.cost_usd));
@@ -35,9 +48,16 @@ export default function SpendChart({
   const plotH = H - PAD.top - PAD.bottom;
   const step = plotW / Math.max(1, all.length);
   const barW = Math.max(1, step * 0.7);
-  const labelEvery = all.length > 16 ? 5 : 1;
+  // Day labels at least ~28 px apart, whatever the width.
+  const labelEvery = Math.max(1, Math.ceil(28 / step));
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} className="h-[220px] w-full" role="img" aria-label="Spend per day">
+    <svg
+      ref={ref}
+      viewBox={`0 0 ${W} ${H}`}
+      className="block h-[220px] w-full"
+      role="img"
+      aria-label="Spend per day"
+    >
       {[0, 0.5, 1].map((f) => {
         const y = PAD.top + plotH * (1 - f);
         return (
@@ -66,7 +86,7 @@ export default function SpendChart({
             >
               <title>{`${day}: ${usd(cost)}`}</title>
             </rect>
-            {n === 1 || n % labelEvery === 0 || spent ? (
+            {n === 1 || n % labelEvery === 0 ? (
               <text x={x + barW / 2} y={H - 8} textAnchor="middle" fontSize="11" fill="#94a3b8">
                 {day.slice(8)}
               </text>

@@ -58,6 +58,14 @@ export function UsageSpendPanel({ organization }: { organization?: { id: string;
   const total = days.data?.total;
   return (
     <div className="flex flex-col gap-4">
+      <div className="flex flex-col gap-1">
+        <h2 className="font-semibold text-lg">
+          {organization ? `Usage & spend of ${organization.name}` : 'Usage & spend'}
+        </h2>
+        <p className="text-muted-foreground text-sm">
+          What the AI cost, by day, person, organization, model and feature, for the month you choose.
+        </p>
+      </div>
       {organization ? (
         <BudgetWarning orgId={organization.id} name={organization.name} />
       ) : (
