@@ -1,5 +1,6 @@
 import { Component, memo, type ReactNode, useCallback, useSyncExternalStore } from 'react';
 import { CitationChips } from '../../../components/citation-chips';
+import { CopyButton } from '../../../components/copy-button';
 import { Markdown } from '../../../components/markdown/markdown';
 import { cn } from '../../../lib/utils';
 import type { ChatMessage, MessageStore } from '../message-store';
@@ -73,7 +74,12 @@ export const MessageItem = memo(function MessageItem({ id, store }: { id: string
         data-status={message.status}
         data-local={message.local ? 'true' : undefined}
       >
-        <p className="mb-1 text-xs font-medium text-muted-foreground">{senderLabel(message)}</p>
+        <div className="mb-1 flex items-center justify-between gap-2">
+          <p className="text-xs font-medium text-muted-foreground">{senderLabel(message)}</p>
+          {message.status !== 'streaming' && typeof message.text === 'string' && message.text ? (
+            <CopyButton text={message.text} label="Copy message" />
+          ) : null}
+        </div>
         <MessageBoundary>
           <MessageBody message={message} />
         </MessageBoundary>
