@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { bearer, DEMO, getMe, loginViaApi } from '../support/auth.ts';
+import { expectNoSeriousA11yViolations } from '../support/axe.ts';
 import { toast } from '../support/ui.ts';
 
 /** The fact (a list item of the brief's sections) with this text. */
@@ -43,6 +44,12 @@ test.describe('executive brief', () => {
       const brief = page.getByRole('article', { name: 'Brief' });
       await expect(brief.getByRole('heading', { name: 'Top actions' })).toBeVisible();
       await expect(factOf(page, `Task “${title}” (Urgent) is due ${today}.`)).toBeVisible();
+    });
+
+    await test.step('the history marks the brief shown, readably (axe: no serious violation)', async () => {
+      const chosen = page.getByRole('list', { name: 'Earlier briefs' }).locator('[aria-current="true"]');
+      await expect(chosen).toHaveCount(1);
+      await expectNoSeriousA11yViolations(page, test.info());
     });
 
     await test.step('a citation chip opens its record', async () => {

@@ -67,8 +67,10 @@ export default function BriefPage() {
                     onClick={() => setParams({ id: b.id })}
                     aria-current={b.id === chosen ? 'true' : undefined}
                     className={cn(
-                      'w-full rounded-md px-2 py-1 text-left text-sm hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-                      b.id === chosen && 'bg-accent',
+                      // Light text on navy, never on the gold accent (1.5:1): the chosen brief is marked by
+                      // a surface, a gold edge and weight, each readable (WCAG AA).
+                      'w-full rounded-md border-l-2 border-transparent px-2 py-1 text-left text-sm text-foreground hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+                      b.id === chosen && 'border-primary bg-secondary font-medium',
                     )}
                   >
                     {formatDateTime(b.created_at)}
