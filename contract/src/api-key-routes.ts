@@ -26,6 +26,7 @@ export const API_KEY_ROUTE_RULES: Readonly<Record<string, ApiKeyRouteRule>> = {
   'DELETE /api/agents/{id}': 'no key',
   'GET /api/ai/capabilities': 'no key',
   'POST /api/auth/logout': 'no key',
+  'POST /api/auth/logout-everywhere': 'no key',
   'GET /api/auth/oidc/callback': 'public',
   'POST /api/auth/oidc/exchange': 'public',
   'GET /api/auth/oidc/start': 'public',
