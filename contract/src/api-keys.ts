@@ -21,6 +21,11 @@ export type ApiKeyScope = `${'read' | 'write'}:${ApiKeyDomain}`;
 /** Every key's secret starts with this, so a bearer token is told apart from a session token at once. */
 export const API_KEY_SECRET_PREFIX = 'cck_';
 export const MAX_API_KEYS_PER_USER = 50;
+/**
+ * A key is made only by someone who proved they are the account's person: the current password, or a
+ * sign-in (of the session making the key) at most this many minutes ago. A stolen session alone cannot.
+ */
+export const API_KEY_RECENT_SIGN_IN_MINUTES = 10;
 
 export const ZCreateApiKeyRequest = z.object({
   name: z.string().trim().min(1, 'Name is required').max(100),
@@ -30,6 +35,8 @@ export const ZCreateApiKeyRequest = z.object({
     .datetime({ offset: true, message: 'An ISO date and time' })
     .refine((s) => Date.parse(s) > Date.now(), 'The expiry must be in the future')
     .nullish(),
+  /** Needed unless this session signed in within the last API_KEY_RECENT_SIGN_IN_MINUTES. */
+  current_password: z.string().max(1000).optional(),
 });
 export type TCreateApiKeyRequest = z.infer<typeof ZCreateApiKeyRequest>;
 

@@ -1,3 +1,4 @@
+export * from './api-key-routes.ts';
 export * from './api-keys.ts';
 export * from './activity.ts';
 export * from './activity-labels.ts';

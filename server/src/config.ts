@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from './platform/data-dir.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root, whether running from src/ (tsx) or dist/ (bundled). */
@@ -231,9 +232,9 @@ export function parseDatabaseUrl(url: string): DbConfig {
 function storedSecret(dataDir: string, name = 'jwt-secret'): string {
   const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+  writeFileSync(file, secret, { mode: PRIVATE_FILE_MODE });
   return secret;
 }
 

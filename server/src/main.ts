@@ -5,10 +5,18 @@ import { buildApp, DRAIN_GRACE_MS } from './app.ts';
 import { loadConfig } from './config.ts';
 import { knownDemoCredentials, seedIfEmpty } from './db/seed/demo.ts';
 import { withStartupLock } from './db/startup-lock.ts';
+import { isSharedDir, PRIVATE_UMASK } from './platform/data-dir.ts';
 
 async function main() {
+  // Before the first file is written: the database, its journals, the secrets and the uploads are the
+  // owner's alone (docs/operations.md, "One instance").
+  process.umask(PRIVATE_UMASK);
   const config = loadConfig();
   const { app, ctx, drain } = await buildApp(config);
+  // An existing directory keeps its mode (it may be shared on purpose), but the operator is told.
+  if (config.db.kind === 'sqlite' && isSharedDir(config.dataDir)) {
+    app.log.warn({ dataDir: config.dataDir }, 'the data directory is open to other accounts: chmod 700 it');
+  }
 
   // Several instances may start at once on one empty PostgreSQL database: one seeds, the others wait.
   const seeded = await withStartupLock(ctx.db, ctx.dialect, () => seedIfEmpty(ctx));

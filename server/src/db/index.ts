@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DbConfig } from '../config.ts';
+import { ensurePrivateDir, makeOwnerOnly } from '../platform/data-dir.ts';
 import { ChangeTracker } from './change-tracker.ts';
 import { CommitGroup } from './commit-group.ts';
 import { type SyncFn, WalDurability } from './durability.ts';
@@ -96,8 +96,11 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
     };
     return { db, dialect: 'postgres', changes, durability: null, streamDb, close };
   }
-  if (cfg.file !== ':memory:') mkdirSync(path.dirname(cfg.file), { recursive: true });
+  if (cfg.file !== ':memory:') ensurePrivateDir(path.dirname(cfg.file));
   const sqlite = new SQLite(cfg.file);
+  // Owner only, before WAL mode is set: SQLite gives the -wal and -shm files the database file's mode.
+  // Files left by an older version are narrowed too.
+  if (cfg.file !== ':memory:') for (const f of ['', '-wal', '-shm']) makeOwnerOnly(`${cfg.file}${f}`);
   // Durability first: no acknowledged write may be lost to a crash (ARCHITECTURE.md section 9). A
   // commit writes the WAL without fsync (NORMAL); WalDurability flushes it off the event loop before
   // the write is acknowledged or shown, which is what FULL promised, without a flush per write.

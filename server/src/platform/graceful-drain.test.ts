@@ -57,6 +57,10 @@ apiSuite('SIGTERM drain', () => {
     expect(refused.headers.connection).toBe('close');
     expect(JSON.parse(refused.body)).toEqual({ detail: 'The server is restarting. Please retry.' });
     expect((await freshRequest(base, '/readyz')).status).toBe(503);
+    // Liveness: the process is alive and draining on purpose, so a supervisor must not restart it.
+    const live = await freshRequest(base, '/healthz');
+    expect(live.status).toBe(200);
+    expect(JSON.parse(live.body)).toEqual({ status: 'ok' });
     const done = await reply;
     expect(done.status).toBe(200);
     expect(done.body.status).toBe('complete');

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 /** Seconds a client (or the proxy) should wait before retrying a request refused while draining. */
 export const DRAIN_RETRY_AFTER_S = 5;
 export const DRAIN_DETAIL = 'The server is restarting. Please retry.';
+/** The liveness route, answered as usual while draining. */
+export const LIVENESS_PATH = '/healthz';
 
 export interface Drain {
   isDraining(): boolean;
@@ -26,7 +28,9 @@ export function registerDrainGate(app: FastifyInstance): Drain {
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
-    if (draining)
+    // Liveness stays 200 while the process lives: a supervisor must not kill an instance that is
+    // draining on purpose (readiness, /readyz, is what turns 503 and takes it out of rotation).
+    if (draining && req.routeOptions.url !== LIVENESS_PATH)
       return reply
         .code(503)
         .header('retry-after', String(DRAIN_RETRY_AFTER_S))

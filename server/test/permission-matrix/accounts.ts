@@ -37,6 +37,15 @@ export const accountRows: Row[] = [
     expect: { ...everyone(204), waitlisted: 204 },
   },
   {
+    op: 'POST /api/auth/logout-everywhere',
+    // It ends every session of the account: each caller is a stand-in of the same level, made for it.
+    target: async (w, caller) => ({
+      url: '/api/auth/logout-everywhere',
+      token: caller === 'anonymous' ? undefined : (await w.t.createUser(w.users[caller].user_level)).token,
+    }),
+    expect: everyone(204),
+  },
+  {
     op: 'POST /api/auth/stream-ticket',
     target: () => ({ url: '/api/auth/stream-ticket' }),
     expect: everyone(200),

@@ -53,6 +53,8 @@ export interface Target {
   headers?: Record<string, string>;
   /** Sign the caller in again and use that session (for calls that end the session they use). */
   freshSession?: boolean;
+  /** Call with this token instead of the caller's (calls that end every session of the account). */
+  token?: string;
 }
 
 export interface Row {
@@ -195,9 +197,11 @@ export async function statusesOf(w: World, row: Row): Promise<Expected> {
     const token =
       caller === 'anonymous'
         ? undefined
-        : target.freshSession
-          ? await w.t.login(w.users[caller].email)
-          : w.users[caller].token;
+        : target.token
+          ? target.token
+          : target.freshSession
+            ? await w.t.login(w.users[caller].email)
+            : w.users[caller].token;
     got[caller] = await send(w, row, target, token);
   }
   return got;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../../platform/context.ts';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../platform/data-dir.ts';
 import { withTx } from '../index.ts';
 import { seedDemoComms } from './demo-comms.ts';
 import { seedDemoWorkspace } from './demo-workspace.ts';
@@ -129,8 +130,8 @@ export async function seedIfEmpty(ctx: AppContext): Promise<SeedResult> {
     );
   });
   if (!ctx.config.demoPassword && ctx.config.db.kind === 'sqlite') {
-    mkdirSync(ctx.config.dataDir, { recursive: true });
-    writeFileSync(credentialsFile(ctx), JSON.stringify({ password }), { mode: 0o600 });
+    ensurePrivateDir(ctx.config.dataDir);
+    writeFileSync(credentialsFile(ctx), JSON.stringify({ password }), { mode: PRIVATE_FILE_MODE });
   }
   return {
     kind: 'demo',

@@ -3,9 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { viaOf } from '../activity/activity.ledger.ts';
 import * as keys from './api-keys.service.ts';
 
-const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 422: ZErrorBody };
+const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 422: ZErrorBody, 429: ZErrorBody };
 const tags = ['api-keys'];
 
 /** Personal API keys: managed by a signed-in person only (a key cannot mint or list keys). */
@@ -15,12 +16,16 @@ export const apiKeysRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     {
       schema: {
         tags,
-        summary: 'Create a personal API key; the secret is in this answer only',
+        summary:
+          'Create a personal API key (needs current_password unless signed in within 10 minutes); the secret is in this answer only',
         body: ZCreateApiKeyRequest,
         response: { 201: ZCreatedApiKey, ...errors },
       },
     },
-    async (req, reply) => reply.code(201).send(await keys.createApiKey(ctx, currentUser(req), req.body)),
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(await keys.createApiKey(ctx, currentUser(req), req.sessionId, req.body, viaOf(req))),
   );
 
   app.get(

@@ -8,7 +8,7 @@ import { currentUser } from '../../platform/auth/authenticate.ts';
 import { limitMessages } from '../../platform/limits/limit-messages.ts';
 import { enforceLimit } from '../../platform/limits/limits.ts';
 import { viaOf } from '../activity/activity.ledger.ts';
-import { login, logout } from './auth.service.ts';
+import { login, logout, logoutEverywhere } from './auth.service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Per-IP limits on the two endpoints that guessers and bots hit; accounts have their own brake.
@@ -37,6 +37,22 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     },
     async (req, reply) => {
       if (req.sessionId) await logout(ctx, req.sessionId, req.user?.id ?? null, viaOf(req));
+      return reply.code(204).send(null);
+    },
+  );
+
+  // Not open to the waitlist ('active'): a waitlisted account has nothing a key or session could reach.
+  app.post(
+    '/api/auth/logout-everywhere',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "End every session of the account (this one too) and revoke all of the account's API keys",
+        response: { 204: z.null(), 401: ZErrorBody, 403: ZErrorBody },
+      },
+    },
+    async (req, reply) => {
+      await logoutEverywhere(ctx, currentUser(req).id, viaOf(req));
       return reply.code(204).send(null);
     },
   );

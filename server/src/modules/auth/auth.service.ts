@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { REMEMBER_ME_TTL_SECONDS, SESSION_TTL_SECONDS, type TTokenResponse } from '@cc/contract';
 import { withTx } from '../../db/index.ts';
 import { dummyVerify, verifyPassword } from '../../platform/auth/passwords.ts';
-import { insertSession, revokeSession } from '../../platform/auth/sessions.repository.ts';
+import { revokeAllKeysOf } from '../../platform/auth/api-keys.repository.ts';
+import { insertSession, revokeSession, revokeUserSessions } from '../../platform/auth/sessions.repository.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import { limitMessages } from '../../platform/limits/limit-messages.ts';
@@ -123,5 +124,24 @@ export async function logout(
         summary: 'Signed out',
       });
     }
+  });
+}
+
+/**
+ * Signs the account out everywhere: every session (this one too) and every API key end at once, so
+ * whoever took a session or a key is cut off with the person.
+ */
+export async function logoutEverywhere(ctx: AppContext, userId: string, via: ActivityVia): Promise<void> {
+  await withTx(ctx.db, async (trx) => {
+    await revokeUserSessions(trx, userId);
+    const keys = await revokeAllKeysOf(trx, userId);
+    await recordActivity(trx, {
+      actorUserId: userId,
+      via,
+      action: 'auth.sign_out_everywhere',
+      entityType: 'user',
+      entityId: userId,
+      summary: `Signed out everywhere (every session ended, ${keys} API key${keys === 1 ? '' : 's'} revoked)`,
+    });
   });
 }

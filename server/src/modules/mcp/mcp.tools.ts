@@ -1,5 +1,6 @@
 import {
   citationUrl,
+  keyMayCallOperation,
   TASK_PRIORITIES,
   type TRecordCitation,
   ZContactListQuery,
@@ -56,13 +57,34 @@ function recordCalls(mcp: McpServer, ctx: AppContext, user: AuthUser, key: ApiKe
   }) as typeof mcp.registerTool;
 }
 
-/** Which read scope lets a search hit through: a hit of a domain the key may not read is left out. */
-const READ_SCOPE_OF_HIT: Record<string, string> = {
-  goal: 'read:goals',
-  advice: 'read:goals',
-  task: 'read:tasks',
-  note: 'read:notes',
-  contact: 'read:contacts',
+/**
+ * The REST operation each tool mirrors: a key is offered the tool when the contract's route → scope
+ * table (`API_KEY_ROUTE_RULES`, the REST gate's own) lets it call that operation.
+ */
+export const MCP_TOOL_OPERATIONS = {
+  list_goals: 'GET /api/strategic-goals',
+  get_goal: 'GET /api/strategic-goals/{id}',
+  list_tasks: 'GET /api/tasks',
+  get_task: 'GET /api/tasks/{id}',
+  list_contacts: 'GET /api/contacts',
+  get_contact: 'GET /api/contacts/{id}',
+  list_notes: 'GET /api/journals',
+  get_note: 'GET /api/journals/{id}',
+  record_kpi_checkin: 'POST /api/strategic-goals/{id}/kpis/{kpiId}/checkins',
+  create_note: 'POST /api/journals',
+  // Weaker than creating a task (the person approves it), so allowed to whoever may create one.
+  propose_task: 'POST /api/tasks',
+  draft_comms_message: 'PUT /api/comms/threads/{id}/suggestion',
+} as const;
+export type McpToolName = keyof typeof MCP_TOOL_OPERATIONS;
+
+/** The read of each kind of search hit: a hit the key could not read through REST is left out. */
+export const READ_OPERATION_OF_HIT: Record<string, string> = {
+  goal: 'GET /api/strategic-goals/{id}',
+  advice: 'GET /api/strategic-advice/{id}',
+  task: 'GET /api/tasks/{id}',
+  note: 'GET /api/journals/{id}',
+  contact: 'GET /api/contacts/{id}',
 };
 
 const MCP_LIST_LIMIT = 50;
@@ -114,8 +136,10 @@ export function registerWorkspaceTools(
   user: AuthUser,
   key: ApiKeyCaller,
 ) {
-  const can = (scope: string) => key.scopes.has(scope);
-  const readable = Object.entries(READ_SCOPE_OF_HIT).filter(([, s]) => can(s));
+  const can = (tool: McpToolName) => keyMayCallOperation(key.scopes, MCP_TOOL_OPERATIONS[tool]);
+  const readable = Object.entries(READ_OPERATION_OF_HIT).filter(([, op]) =>
+    keyMayCallOperation(key.scopes, op),
+  );
   recordCalls(server, ctx, user, key);
 
   if (readable.length > 0) {
@@ -138,7 +162,7 @@ export function registerWorkspaceTools(
     );
   }
 
-  if (can('read:goals')) {
+  if (can('list_goals')) {
     server.registerTool(
       'list_goals',
       {
@@ -151,6 +175,8 @@ export function registerWorkspaceTools(
           goals: await listGoals(ctx, user, ZGoalListQuery.parse({ search, limit: limit ?? 20 })),
         })),
     );
+  }
+  if (can('get_goal')) {
     server.registerTool(
       'get_goal',
       {
@@ -166,7 +192,7 @@ export function registerWorkspaceTools(
     );
   }
 
-  if (can('read:tasks')) {
+  if (can('list_tasks')) {
     server.registerTool(
       'list_tasks',
       {
@@ -187,6 +213,8 @@ export function registerWorkspaceTools(
           ),
         })),
     );
+  }
+  if (can('get_task')) {
     server.registerTool(
       'get_task',
       {
@@ -198,7 +226,7 @@ export function registerWorkspaceTools(
     );
   }
 
-  if (can('read:contacts')) {
+  if (can('list_contacts')) {
     server.registerTool(
       'list_contacts',
       {
@@ -211,6 +239,8 @@ export function registerWorkspaceTools(
           contacts: await listContacts(ctx, user, ZContactListQuery.parse({ search, limit: limit ?? 20 })),
         })),
     );
+  }
+  if (can('get_contact')) {
     server.registerTool(
       'get_contact',
       {
@@ -222,7 +252,7 @@ export function registerWorkspaceTools(
     );
   }
 
-  if (can('read:notes')) {
+  if (can('list_notes')) {
     server.registerTool(
       'list_notes',
       {
@@ -235,6 +265,8 @@ export function registerWorkspaceTools(
           notes: await listJournals(ctx, user, ZJournalListQuery.parse({ search, limit: limit ?? 20 })),
         })),
     );
+  }
+  if (can('get_note')) {
     server.registerTool(
       'get_note',
       {
@@ -246,7 +278,7 @@ export function registerWorkspaceTools(
     );
   }
 
-  if (can('write:goals')) {
+  if (can('record_kpi_checkin')) {
     server.registerTool(
       'record_kpi_checkin',
       {
@@ -274,7 +306,7 @@ export function registerWorkspaceTools(
     );
   }
 
-  if (can('write:notes')) {
+  if (can('create_note')) {
     server.registerTool(
       'create_note',
       {
@@ -289,7 +321,7 @@ export function registerWorkspaceTools(
     );
   }
 
-  if (can('write:tasks')) {
+  if (can('propose_task')) {
     server.registerTool(
       'propose_task',
       {
@@ -322,7 +354,7 @@ export function registerWorkspaceTools(
     );
   }
 
-  if (can('write:comms')) {
+  if (can('draft_comms_message')) {
     server.registerTool(
       'draft_comms_message',
       {

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_DETAIL } from '../../db/unavailable.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { LIVENESS_PATH } from '../../platform/graceful-drain.ts';
 
 export const systemRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; isDraining: () => boolean }> = async (
   app,
@@ -11,7 +12,7 @@ export const systemRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; isDraining: 
 ) => {
   // Liveness: a bare JSON route with no auth and no I/O (also the bench's control route).
   app.get(
-    '/healthz',
+    LIVENESS_PATH,
     {
       config: { auth: 'public' },
       schema: { hide: true, response: { 200: z.object({ status: z.literal('ok') }) } },

@@ -15,6 +15,7 @@ import { type ActivityVia, recordActivity, recordActivitySafely } from '../activ
 import type { ProfilesTable, UsersTable } from '../../db/types.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
+import { revokeAllKeysOf } from '../../platform/auth/api-keys.repository.ts';
 import { revokeUserSessions } from '../../platform/auth/sessions.repository.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
@@ -193,25 +194,9 @@ export async function updateMe(
   let newHash: string | undefined;
   if (password !== undefined) {
     if (!current_password) throw badRequest('Current password is required.');
-    // Locked like sign-in after repeated wrong guesses: a stolen session cannot try passwords forever.
-    const guard = ctx.limits.currentPassword;
-    if (guard.isLocked(me.id)) throw lockoutError(guard, me.id, limitMessages.currentPassword);
-    const stored = await repo.findPasswordHash(ctx.db, me.id);
-    if (!stored || !(await verifyPassword(stored.password_hash, current_password))) {
-      guard.fail(me.id);
-      if (guard.isLocked(me.id)) {
-        await recordActivitySafely(ctx.db, {
-          actorUserId: me.id,
-          via,
-          action: 'auth.lockout',
-          entityType: 'user',
-          entityId: me.id,
-          summary: `Password change locked after ${guard.maxFailures} wrong current passwords`,
-        });
-      }
+    if (!(await currentPasswordMatches(ctx, me.id, current_password, via))) {
       throw badRequest('Current password is incorrect.');
     }
-    guard.succeed(me.id);
     newHash = await hashPassword(password);
   }
   const { user, profile } = splitColumns(fields);
@@ -219,20 +204,53 @@ export async function updateMe(
   await withTx(ctx.db, async (trx) => {
     await repo.updateUserColumns(trx, me.id, user);
     await repo.updateProfileColumns(trx, me.id, profile);
-    // A password change signs out every other device; this one stays signed in.
+    // A password change signs out every other device (this one stays signed in) and ends every API
+    // key: a key made by whoever had the old password must not outlive it.
     if (newHash) {
       await revokeUserSessions(trx, me.id, sessionId);
+      await revokeAllKeysOf(trx, me.id);
       await recordActivity(trx, {
         actorUserId: me.id,
         via,
         action: 'user.password_changed',
         entityType: 'user',
         entityId: me.id,
-        summary: 'Changed their password (other sessions signed out)',
+        summary: 'Changed their password (other sessions signed out, API keys revoked)',
       });
     }
   });
   return load(ctx, me.id, me);
+}
+
+/**
+ * Whether `password` is the account's current one (a password change, making an API key). Locked like
+ * sign-in after repeated wrong guesses (429), so a stolen session cannot try passwords forever.
+ */
+export async function currentPasswordMatches(
+  ctx: AppContext,
+  userId: string,
+  password: string,
+  via: ActivityVia,
+): Promise<boolean> {
+  const guard = ctx.limits.currentPassword;
+  if (guard.isLocked(userId)) throw lockoutError(guard, userId, limitMessages.currentPassword);
+  const stored = await repo.findPasswordHash(ctx.db, userId);
+  if (stored && (await verifyPassword(stored.password_hash, password))) {
+    guard.succeed(userId);
+    return true;
+  }
+  guard.fail(userId);
+  if (guard.isLocked(userId)) {
+    await recordActivitySafely(ctx.db, {
+      actorUserId: userId,
+      via,
+      action: 'auth.lockout',
+      entityType: 'user',
+      entityId: userId,
+      summary: `Current password locked after ${guard.maxFailures} wrong guesses`,
+    });
+  }
+  return false;
 }
 
 export async function listUsers(
@@ -316,6 +334,7 @@ export async function updateAccount(
     }
     if (user.email) await syncMemberEmail({ ...ctx, db: trx }, userId, user.email);
     if (revoke) await revokeUserSessions(trx, userId);
+    if (user.password_hash) await revokeAllKeysOf(trx, userId);
     if (user.user_level) {
       await recordActivity(trx, {
         actorUserId: actorId,
@@ -335,7 +354,7 @@ export async function updateAccount(
         action: 'user.password_changed',
         entityType: 'user',
         entityId: userId,
-        summary: `Set a new password for ${current.email} (their sessions signed out)`,
+        summary: `Set a new password for ${current.email} (their sessions signed out, API keys revoked)`,
       });
     }
   });

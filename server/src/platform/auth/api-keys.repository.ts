@@ -1,4 +1,4 @@
-import type { Db } from '../../db/index.ts';
+import { type Db, nowIso } from '../../db/index.ts';
 import type { ApiKeysTable } from '../../db/types.ts';
 
 export type ApiKeyRow = ApiKeysTable;
@@ -65,4 +65,15 @@ export function findApiKeyWithUser(db: Db, prefix: string) {
 
 export async function touchApiKey(db: Db, id: string, at: string): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+}
+
+/** Revokes every live key of a user (a password change, signing out everywhere); returns how many. */
+export async function revokeAllKeysOf(db: Db, userId: string): Promise<number> {
+  const r = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: nowIso() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { API_KEY_SECRET_PREFIX, type ApiKeyDomain } from '@cc/contract';
+import { API_KEY_SECRET_PREFIX, apiOperation, keyMayCallOperation } from '@cc/contract';
 import type { Db } from '../../db/index.ts';
 import { nowIso } from '../../db/index.ts';
 import { findApiKeyWithUser, touchApiKey } from './api-keys.repository.ts';
@@ -76,40 +76,10 @@ export async function resolveApiKey(
   return { user, key: { id: key_id, scopes: new Set(scopes) } };
 }
 
-/** Which part of the workspace a route belongs to, by its first path segment under /api/. */
-const DOMAIN_OF_SEGMENT: Record<string, ApiKeyDomain> = {
-  'strategic-goals': 'goals',
-  'strategic-advice': 'goals',
-  tasks: 'tasks',
-  'task-suggestions': 'tasks',
-  journals: 'notes',
-  contacts: 'contacts',
-  comms: 'comms',
-  conversations: 'conversations',
-  'crew-runs': 'runs',
-  'flow-runs': 'runs',
-  flow: 'runs',
-  briefs: 'brief',
-};
-
 /**
- * The scope a keyed call needs, or null when keys may not call the route at all (account, admin,
- * organization and key management stay with a signed-in person). GET /api/users/me is open to every
- * key so a client can tell whose key it holds.
+ * Whether a key may call a route: its row in the contract's route → scope table (the MCP tools read
+ * the same table). A route without a row is refused to keys.
  */
-export function scopeForRoute(method: string, route: string): string | null {
-  const read = method === 'GET' || method === 'HEAD';
-  if (route === '/api/users/me') return read ? '' : null;
-  // The MCP server checks each tool against the key's scopes itself.
-  if (route === '/mcp') return '';
-  const segment = route.split('/')[2] ?? '';
-  const domain = DOMAIN_OF_SEGMENT[segment];
-  if (!domain) return null;
-  return `${read ? 'read' : 'write'}:${domain}`;
-}
-
 export function keyMayCall(key: ApiKeyCaller, method: string, route: string): boolean {
-  const scope = scopeForRoute(method, route);
-  if (scope === null) return false;
-  return scope === '' || key.scopes.has(scope);
+  return keyMayCallOperation(key.scopes, apiOperation(method, route));
 }

@@ -66,3 +66,14 @@ export async function revokeUserSessions(db: Db, userId: string, exceptSessionId
   if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
   await q.execute();
 }
+
+/** When a live session was opened (its sign-in), or null for an unknown or revoked one. */
+export async function sessionSignedInAt(db: Db, sessionId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('created_at')
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row?.created_at ?? null;
+}

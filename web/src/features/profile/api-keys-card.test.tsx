@@ -71,4 +71,71 @@ describe('API keys on the Profile page', () => {
     await waitFor(() => expect(api.callsTo('DELETE', '/api/users/me/api-keys/k1')).toHaveLength(1));
     expect(await screen.findByText('No API keys yet.')).toBeInTheDocument();
   });
+
+  it('asks for the current password when the server wants it, and sends it', async () => {
+    const api = mockApi({
+      'GET /api/users/me': { body: makeUser() },
+      'GET /api/users/me/api-keys': { body: [] },
+      'POST /api/users/me/api-keys': (call) => {
+        if (!(call.body as { current_password?: string }).current_password) {
+          return {
+            status: 422,
+            body: {
+              detail: [
+                {
+                  loc: ['body', 'current_password'],
+                  msg: 'Enter your current password to create an API key (you signed in more than 10 minutes ago).',
+                  type: 'password_required',
+                },
+              ],
+            },
+          };
+        }
+        return {
+          status: 201,
+          body: { ...KEY, id: 'k3', name: 'CLI', secret: 'cck_0123456789ab_NEWSECRETNEWSECRETNEW' },
+        };
+      },
+    });
+    renderApp({ path: '/app/profile', token: 'tok' });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Key name'), 'CLI');
+    await user.click(screen.getByLabelText('read:tasks'));
+    expect(
+      screen.queryByLabelText('Current password', { selector: '#api-key-password' }),
+    ).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    expect(
+      await screen.findByText(
+        'Enter your current password to create an API key (you signed in more than 10 minutes ago).',
+      ),
+    ).toBeInTheDocument();
+    // Still signed in: a 422 is not a session problem.
+    expect(window.localStorage.getItem('authToken')).toBe('tok');
+    const field = screen.getByLabelText('Current password', { selector: '#api-key-password' });
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    expect(await screen.findByText('Enter your current password')).toBeInTheDocument();
+    await user.type(field, 'correct-horse-9');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    expect(await screen.findByLabelText('New API key')).toHaveValue('cck_0123456789ab_NEWSECRETNEWSECRETNEW');
+    const calls = api.callsTo('POST', '/api/users/me/api-keys');
+    expect(calls).toHaveLength(2);
+    expect(calls[1].body).toMatchObject({ name: 'CLI', current_password: 'correct-horse-9' });
+  });
+
+  it('says before it happens that a password change and signing out everywhere revoke the keys', async () => {
+    mockApi({
+      'GET /api/users/me': { body: makeUser() },
+      'GET /api/users/me/api-keys': { body: [] },
+    });
+    renderApp({ path: '/app/profile', token: 'tok' });
+    expect(
+      await screen.findByText(
+        'Other devices are signed out and all your API keys are revoked when your password changes.',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(/Changing your password or signing out everywhere revokes all your keys\./),
+    ).toBeInTheDocument();
+  });
 });

@@ -12,3 +12,10 @@ export function useUpdateMe() {
     onSuccess: (user) => queryClient.setQueryData(currentUserKey, user),
   });
 }
+
+/** Ends every session of the account (this one too) and revokes every API key. */
+export function useSignOutEverywhere() {
+  return useMutation({
+    mutationFn: () => api<null>('/api/auth/logout-everywhere', { method: 'POST' }),
+  });
+}

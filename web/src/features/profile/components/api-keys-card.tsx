@@ -1,4 +1,9 @@
-import { API_KEY_DOMAINS, type TApiKey, type TCreatedApiKey } from '@cc/contract';
+import {
+  API_KEY_DOMAINS,
+  API_KEY_RECENT_SIGN_IN_MINUTES,
+  type TApiKey,
+  type TCreatedApiKey,
+} from '@cc/contract';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { FormField } from '../../../components/form-field';
@@ -9,7 +14,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
 import { Spinner } from '../../../components/ui/spinner';
-import { serverDetail } from '../../../lib/api';
+import { isApiError, serverDetail } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api-keys-api';
@@ -38,7 +43,9 @@ export function ApiKeysCard() {
         <CardTitle>API keys</CardTitle>
         <CardDescription>
           Let other tools act as you, limited to the scopes you choose. A key is shown once; revoke it to stop
-          it at once.
+          it at once. Making a key asks for your password unless you signed in within the last{' '}
+          {API_KEY_RECENT_SIGN_IN_MINUTES} minutes, and you get an e-mail about every new key. Changing your
+          password or signing out everywhere revokes all your keys.
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
@@ -130,8 +137,20 @@ function NewSecret({ created, onDone }: { created: TCreatedApiKey; onDone: () =>
   );
 }
 
+/** The server asks for the current password (422 on `current_password`): the session is not a recent sign-in. */
+function asksForPassword(err: unknown): boolean {
+  if (!isApiError(err) || err.status !== 422) return false;
+  const detail = (err.data as { detail?: unknown } | null)?.detail;
+  return (
+    Array.isArray(detail) &&
+    detail.some((d) => Array.isArray(d?.loc) && (d.loc as unknown[]).includes('current_password'))
+  );
+}
+
 function CreateKeyForm({ onCreated }: { onCreated: (k: TCreatedApiKey) => void }) {
   const [name, setName] = useState('');
+  const [needsPassword, setNeedsPassword] = useState(false);
+  const [password, setPassword] = useState('');
   const [scopes, setScopes] = useState<Set<string>>(new Set());
   const [expires, setExpires] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -149,6 +168,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (k: TCreatedApiKey) => void }
     e.preventDefault();
     if (!name.trim()) return setProblem('Name is required');
     if (scopes.size === 0) return setProblem('Choose at least one scope');
+    if (needsPassword && !password) return setProblem('Enter your current password');
     setProblem(null);
     create.mutate(
       {
@@ -156,6 +176,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (k: TCreatedApiKey) => void }
         scopes: [...scopes],
         // A date picked here means "through that day" in the person's own time zone.
         expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
+        ...(needsPassword ? { current_password: password } : {}),
       },
       {
         onSuccess: (k) => {
@@ -163,8 +184,12 @@ function CreateKeyForm({ onCreated }: { onCreated: (k: TCreatedApiKey) => void }
           setName('');
           setScopes(new Set());
           setExpires('');
+          setPassword('');
         },
-        onError: (err) => setProblem(serverDetail(err) ?? 'Could not create the key.'),
+        onError: (err) => {
+          if (asksForPassword(err)) setNeedsPassword(true);
+          setProblem(serverDetail(err) ?? 'Could not create the key.');
+        },
       },
     );
   };
@@ -199,6 +224,21 @@ function CreateKeyForm({ onCreated }: { onCreated: (k: TCreatedApiKey) => void }
       <FormField id="api-key-expiry" label="Expires (optional)">
         <Input id="api-key-expiry" type="date" value={expires} onChange={(e) => setExpires(e.target.value)} />
       </FormField>
+      {needsPassword ? (
+        <FormField
+          id="api-key-password"
+          label="Current password"
+          hint={`Needed when you signed in more than ${API_KEY_RECENT_SIGN_IN_MINUTES} minutes ago.`}
+        >
+          <Input
+            id="api-key-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </FormField>
+      ) : null}
       <div className="flex justify-end">
         <Button type="submit" disabled={create.isPending}>
           {create.isPending ? <Spinner /> : null}

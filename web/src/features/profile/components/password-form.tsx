@@ -52,7 +52,9 @@ export function PasswordForm() {
     <Card>
       <CardHeader>
         <CardTitle>Change password</CardTitle>
-        <CardDescription>Other devices are signed out when your password changes.</CardDescription>
+        <CardDescription>
+          Other devices are signed out and all your API keys are revoked when your password changes.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {/* The server's answer is about what was sent: stale once a field changes. */}

@@ -5,6 +5,7 @@ import { ApiKeysCard } from '../components/api-keys-card';
 import { BriefScheduleForm } from '../components/brief-schedule-form';
 import { PasswordForm } from '../components/password-form';
 import { ProfileForm } from '../components/profile-form';
+import { SignOutEverywhereCard } from '../components/sign-out-everywhere-card';
 
 export default function ProfilePage() {
   const { user } = useAuth();
@@ -17,6 +18,7 @@ export default function ProfilePage() {
         <div className="flex flex-col gap-6">
           <PasswordForm />
           <BriefScheduleForm key={`brief-${user.id}`} user={user} />
+          <SignOutEverywhereCard />
         </div>
       </div>
       <ApiKeysCard />
