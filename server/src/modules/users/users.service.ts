@@ -451,6 +451,12 @@ export async function notePasswordSignIn(
   await repo.markPasswordSignIn(ctx.db, account.id, nowIso());
 }
 
+/** For confirming a single sign-on link: the account's e-mail and stored hash by id. */
+export async function credentialsById(ctx: AppContext, id: string) {
+  const [hash, state] = await Promise.all([repo.findPasswordHash(ctx.db, id), repo.findEmailState(ctx.db, id)]);
+  return hash && state ? { id, email: state.email, password_hash: hash.password_hash } : undefined;
+}
+
 /** An account's id and e-mail by e-mail, with when that e-mail last changed (invitations bind to it). */
 export async function findAccountByEmail(ctx: AppContext, email: string) {
   const row = await repo.findCredentialsByEmail(ctx.db, email);

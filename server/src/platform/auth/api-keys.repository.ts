@@ -66,3 +66,17 @@ export function findApiKeyWithUser(db: Db, prefix: string) {
 export async function touchApiKey(db: Db, id: string, at: string): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
 }
+
+/**
+ * Revokes every live key of the account (a first single sign-on link; also meant for a password change
+ * and "sign out everywhere"): a key minted by whoever held the account before stops working.
+ */
+export async function revokeAllKeysOf(db: Db, userId: string, at = new Date().toISOString()): Promise<number> {
+  const r = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
