@@ -46,7 +46,9 @@ export const invitationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
       schema: {
         tags,
         summary: 'Accept the invitation whose e-mailed link (its one-time secret) the person opened',
-        body: z.strictObject({ token: z.string().trim().min(1, 'The invitation link is incomplete.').max(200) }),
+        body: z.strictObject({
+          token: z.string().trim().min(1, 'The invitation link is incomplete.').max(200),
+        }),
         response: {
           200: z.object({ organization_id: z.string(), organization_name: z.string() }),
           ...errors,

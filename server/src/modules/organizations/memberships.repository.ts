@@ -49,7 +49,11 @@ export function findInvitationBySecret(db: Db, secretHash: string) {
 
 /** What an invitation bound to an account checks: its e-mail now and when it last changed. */
 export function findInviteeEmailState(db: Db, userId: string) {
-  return db.selectFrom('users').select(['email', 'email_changed_at']).where('id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['email', 'email_changed_at'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
 }
 
 export function findMemberRow(db: Db, memberId: string) {
@@ -137,7 +141,9 @@ export function listPendingInvitations(db: Db, userId: string) {
     ])
     .where('m.invited_user_id', '=', userId)
     .whereRef('m.email', '=', 'me.email')
-    .where((eb) => eb.or([eb('me.email_changed_at', 'is', null), eb('me.email_changed_at', '<=', eb.ref('m.created_at'))]))
+    .where((eb) =>
+      eb.or([eb('me.email_changed_at', 'is', null), eb('me.email_changed_at', '<=', eb.ref('m.created_at'))]),
+    )
     .where('m.is_invite', '=', 1)
     .where('m.invite_status', '=', 'pending')
     .orderBy('m.created_at', 'desc')

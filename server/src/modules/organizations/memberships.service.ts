@@ -121,7 +121,8 @@ export async function listMyInvitations(ctx: AppContext, me: AuthUser): Promise<
  */
 async function myPendingInvitation(ctx: AppContext, me: AuthUser, id: string) {
   const row = await repo.findMemberRow(ctx.db, id);
-  const account = row?.invited_user_id === me.id ? await repo.findInviteeEmailState(ctx.db, me.id) : undefined;
+  const account =
+    row?.invited_user_id === me.id ? await repo.findInviteeEmailState(ctx.db, me.id) : undefined;
   const mine =
     row &&
     account &&
@@ -139,11 +140,13 @@ function pendingOnly<T extends { invite_status?: string | null; is_invite: numbe
   return row;
 }
 
-export const INVITE_LINK_USED = 'This invitation link is not valid: it was already used, answered or replaced.';
+export const INVITE_LINK_USED =
+  'This invitation link is not valid: it was already used, answered or replaced.';
 
 /**
  * POST /api/users/me/invitations/claim: the secret of an invitation e-mailed to an address with no
- * account accepts it for the signed-in account (holding the secret proves the mailbox). Single use.
+ * account accepts it for the signed-in account (holding the secret proves the mailbox); one sent to an
+ * account accepts it only for that account. Single use.
  */
 export async function claimInvitation(
   ctx: AppContext,
@@ -151,9 +154,10 @@ export async function claimInvitation(
   secret: string,
   via: ActivityVia,
 ): Promise<{ organization_id: string; organization_name: string }> {
-  const row = await repo.findInvitationBySecret(ctx.db, hashOneTimeSecret(secret));
-  if (!row) throw notFound(INVITE_LINK_USED);
-  pendingOnly(row);
+  const found = await repo.findInvitationBySecret(ctx.db, hashOneTimeSecret(secret));
+  if (!found) throw notFound(INVITE_LINK_USED);
+  // Sent to an account: the link opens it for that account only (as it stands when the invitation was made).
+  const row = found.invited_user_id ? await myPendingInvitation(ctx, me, found.id) : pendingOnly(found);
   await accept(ctx, me, row, via);
   const org = await findOrganization(ctx.db, row.organization_id);
   return { organization_id: row.organization_id, organization_name: org?.name ?? '' };

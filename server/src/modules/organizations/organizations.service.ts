@@ -208,7 +208,8 @@ function assertMayGrant(caller: AuthUser, a: Access, level: string) {
  * without accepting, and the inviter learns nothing about the account. The invitation is bound at
  * creation to the account that owns the e-mail (which sees it among its invitations), or else to a
  * one-time secret e-mailed to the address (only its hash is kept; without a mail server the inviter is
- * shown the link to pass on). A declined invitation may be sent again, and so may one whose link
+ * shown the link to pass on). Both kinds get the e-mail and the link; an account-bound one opens only
+ * for that account. A declined invitation may be sent again, and so may one whose link
  * went to an address that has no account yet (a new secret replaces the old one).
  */
 export async function addMember(
@@ -221,14 +222,16 @@ export async function addMember(
   const a = await managerAccess(ctx, caller, orgId);
   assertMayGrant(caller, a, body.org_access_level);
   const account = await findAccountByEmail(ctx, body.email);
-  const secret = account ? null : newOneTimeSecret();
+  // Every invitation gets a link, so the answer is the same whether an account owns the e-mail or not;
+  // for an account-bound one the link only opens it for that account.
+  const secret = newOneTimeSecret();
   const invite = {
     org_access_level: body.org_access_level,
     is_invite: 1,
     invite_status: 'pending',
     invited_by: caller.id,
     invited_user_id: account?.id ?? null,
-    invite_secret_hash: secret?.hash ?? null,
+    invite_secret_hash: secret.hash,
     created_at: nowIso(),
   };
   const existing = await memberships.findMembershipByEmail(ctx.db, orgId, body.email);
@@ -264,7 +267,6 @@ export async function addMember(
     });
   });
   const view = await memberView(ctx, caller, orgId, id);
-  if (!secret) return view;
   const delivery = await sendInvitation(ctx, { to: body.email, org: a.org.name, by: caller }, secret.secret);
   return { ...view, ...delivery };
 }
