@@ -17,8 +17,11 @@ export const emailOwnershipRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = 
       config: { auth: 'public', rateLimit: authLimit },
       schema: {
         tags: ['auth'],
-        summary: "Confirm an address with the secret of the link e-mailed to it (sign-up, or a managed account's new e-mail)",
-        body: z.strictObject({ token: z.string().trim().min(1, 'The confirmation link is incomplete.').max(200) }),
+        summary:
+          "Confirm an address with the secret of the link e-mailed to it (sign-up, or a managed account's new e-mail)",
+        body: z.strictObject({
+          token: z.string().trim().min(1, 'The confirmation link is incomplete.').max(200),
+        }),
         response: {
           200: z.object({ purpose: z.enum(['verify', 'change']), email: z.string() }),
           400: ZErrorBody,

@@ -144,7 +144,10 @@ export async function confirmEmailLink(
 }
 
 /** user id → the new e-mail each of these accounts is waiting to confirm. */
-export async function pendingEmailsOf(ctx: AppContext, userIds: readonly string[]): Promise<Map<string, string>> {
+export async function pendingEmailsOf(
+  ctx: AppContext,
+  userIds: readonly string[],
+): Promise<Map<string, string>> {
   if (!userIds.length) return new Map();
   const rows = await links.pendingEmailChanges(ctx.db, userIds, nowIso());
   return new Map(rows.map((r) => [r.user_id, r.email]));

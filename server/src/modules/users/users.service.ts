@@ -453,7 +453,10 @@ export async function notePasswordSignIn(
 
 /** For confirming a single sign-on link: the account's e-mail and stored hash by id. */
 export async function credentialsById(ctx: AppContext, id: string) {
-  const [hash, state] = await Promise.all([repo.findPasswordHash(ctx.db, id), repo.findEmailState(ctx.db, id)]);
+  const [hash, state] = await Promise.all([
+    repo.findPasswordHash(ctx.db, id),
+    repo.findEmailState(ctx.db, id),
+  ]);
   return hash && state ? { id, email: state.email, password_hash: hash.password_hash } : undefined;
 }
 
