@@ -87,7 +87,8 @@ export async function seedIfEmpty(ctx: AppContext): Promise<SeedResult> {
   const ids: Record<string, string> = {};
   await withTx(ctx.db, async (trx) => {
     const tctx = { ...ctx, db: trx };
-    for (const u of DEMO_USERS) ids[u.email] = await createAccount(tctx, { ...u, password, email_verified: true });
+    for (const u of DEMO_USERS)
+      ids[u.email] = await createAccount(tctx, { ...u, password, email_verified: true });
     const ceo = {
       id: ids['ceo@demo.example'],
       email: 'ceo@demo.example',

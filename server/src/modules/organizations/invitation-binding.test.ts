@@ -114,6 +114,8 @@ apiSuite('invitations bound to an account or an e-mailed secret', () => {
     expect((await req('POST', `/api/users/me/invitations/${inv.json().id}/accept`, token)).statusCode).toBe(
       404,
     );
+    const claim = await req('POST', '/api/users/me/invitations/claim', token, { token: secret });
+    expect(claim.statusCode).toBe(404);
     expect(await membershipsOf(person.id)).toEqual([]);
   });
 

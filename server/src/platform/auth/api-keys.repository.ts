@@ -71,7 +71,11 @@ export async function touchApiKey(db: Db, id: string, at: string): Promise<void>
  * Revokes every live key of the account (a first single sign-on link; also meant for a password change
  * and "sign out everywhere"): a key minted by whoever held the account before stops working.
  */
-export async function revokeAllKeysOf(db: Db, userId: string, at = new Date().toISOString()): Promise<number> {
+export async function revokeAllKeysOf(
+  db: Db,
+  userId: string,
+  at = new Date().toISOString(),
+): Promise<number> {
   const r = await db
     .updateTable('api_keys')
     .set({ revoked_at: at })
