@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { newApiKeySecret } from '../../platform/auth/api-keys.ts';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { startTestSmtp } from '../../../test/smtp.ts';
 import { INVITE_LINK_USED } from './memberships.service.ts';
@@ -165,6 +167,40 @@ apiSuite('invitations bound to an account or an e-mailed secret', () => {
     const again = await req('POST', '/api/users/me/invitations/claim', other.token, { token: secret });
     expect(again.statusCode).toBe(404);
     expect(await membershipsOf(other.id)).toEqual([]);
+  });
+
+  it('an API key, whatever its scopes, cannot claim an invitation or send a verification link', async () => {
+    await invite(ceoB.token, orgB, 'keyed@b.example');
+    const secret = smtp.secretSentTo('keyed@b.example', '/invitation');
+    const person = await t.createUser('user');
+    const key = newApiKeySecret();
+    const scopes = ['goals', 'tasks', 'notes', 'contacts', 'comms', 'conversations', 'runs', 'brief'].flatMap(
+      (d) => [`read:${d}`, `write:${d}`],
+    );
+    await t.ctx.db
+      .insertInto('api_keys')
+      .values({
+        id: randomUUID(),
+        user_id: person.id,
+        name: 'all scopes',
+        prefix: key.prefix,
+        secret_hash: key.hash,
+        scopes: JSON.stringify(scopes),
+        created_at: new Date().toISOString(),
+        last_used_at: null,
+        expires_at: null,
+        revoked_at: null,
+      })
+      .execute();
+    const claim = await req('POST', '/api/users/me/invitations/claim', key.secret, { token: secret });
+    expect(claim.statusCode).toBe(403);
+    expect(await membershipsOf(person.id)).toEqual([]);
+    const resend = await t.req({
+      method: 'POST',
+      url: '/api/users/me/email-verification',
+      token: key.secret,
+    });
+    expect(resend.statusCode).toBe(403);
   });
 
   it('sending a link invitation again replaces its secret', async () => {
