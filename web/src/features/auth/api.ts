@@ -111,9 +111,3 @@ export function useConfirmEmail() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserKey }),
   });
 }
-
-export function useResendVerification() {
-  return useMutation({
-    mutationFn: () => api<{ email_sent: boolean }>('/api/users/me/email-verification', { method: 'POST' }),
-  });
-}

@@ -89,3 +89,16 @@ describe('waitlist page: an unverified address', () => {
     expect(screen.queryByRole('button', { name: 'Send the link again' })).not.toBeInTheDocument();
   });
 });
+
+describe('profile page: an unverified address', () => {
+  it('offers the verification link again to an approved account that never confirmed it', async () => {
+    const { callsTo } = mockApi({
+      'GET /api/users/me': { body: makeUser({ user_level: 'user', email_verified: false }) },
+      'POST /api/users/me/email-verification': { body: { email_sent: false } },
+    });
+    renderApp({ path: '/app/profile', token: 'tok' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Send the link again' }));
+    expect(await screen.findByText('Link Not Sent')).toBeInTheDocument();
+    expect(callsTo('POST', '/api/users/me/email-verification')).toHaveLength(1);
+  });
+});

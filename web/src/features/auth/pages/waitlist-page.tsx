@@ -6,7 +6,7 @@ import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../../lib/auth';
 import { DEFAULT_APP_PATH } from '../../../lib/redirect';
-import { VerifyEmailNotice } from '../components/verify-email-notice';
+import { VerifyEmailNotice } from '../../../components/verify-email-notice';
 
 export default function WaitlistPage() {
   const { token, user, userStatus, refetchUser, signOut } = useAuth();

@@ -1,12 +1,13 @@
 import { MailWarning } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { serverDetail } from '../../../lib/api';
-import { notify } from '../../../lib/toast';
-import { useResendVerification } from '../api';
+import { serverDetail } from '../lib/api';
+import { useResendVerification } from '../lib/queries/email-verification';
+import { notify } from '../lib/toast';
+import { Button } from './ui/button';
 
 /**
- * A self-registered account whose address was not confirmed yet: the waitlist page asks for the link
- * to be opened (single sign-on will not join this account by itself until then) and can send it again.
+ * An account whose address was not confirmed yet (a self sign-up that never opened its link): the
+ * waitlist and profile pages ask for the link to be opened (single sign-on will not join this account
+ * by itself until then) and can send it again.
  */
 export function VerifyEmailNotice({ email }: { email: string }) {
   const resend = useResendVerification();
