@@ -52,6 +52,14 @@ export const ZOrgMember = z.object({
    */
   can_change_access: z.boolean(),
   updated_at: z.string(),
+  /** A new e-mail set by an organization admin, waiting for that address to confirm it (managers only). */
+  pending_email: z.string().nullable().optional(),
+  /**
+   * Only in the answer that creates an invitation for an address no account owns: whether its link was
+   * e-mailed, and the link itself when no mail server is configured (for the inviter to pass on).
+   */
+  invite_email_sent: z.boolean().optional(),
+  invite_link: z.string().optional(),
 });
 export type TOrgMember = z.infer<typeof ZOrgMember>;
 

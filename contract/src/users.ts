@@ -43,6 +43,8 @@ export const ZUser = z.object({
   profile: ZProfile,
   /** The executive brief's schedule; null until the user saves one (the web offers the default). */
   brief_schedule: ZBriefSchedule.nullable().optional(),
+  /** Whether the address was verified here (sign-up link, made by an administrator or by single sign-on). */
+  email_verified: z.boolean().optional(),
 });
 export type TUser = z.infer<typeof ZUser>;
 

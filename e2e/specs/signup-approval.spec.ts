@@ -34,6 +34,10 @@ test.describe('sign up, waitlist and approval', () => {
       await expect(page.locator('body')).toContainText(user.firstName);
       await expect(page.locator('body')).toContainText(user.email);
       await expect(page.getByRole('button', { name: /logout/i })).toBeVisible();
+      // The address is not verified yet; this server has no mail server, so a new link cannot go out.
+      await expect(page.getByText('Please confirm your e-mail address')).toBeVisible();
+      await page.getByRole('button', { name: 'Send the link again' }).click();
+      await expect(page.getByText('Link Not Sent')).toBeVisible();
     });
 
     await test.step('a waitlisted user is confined to /waitlist', async () => {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startOidcProvider, type TestOidcProvider } from '../../server/test/oidc-provider.ts';
-import { type RunningServer, startBuiltServer } from '../support/server.ts';
+import { DEMO_PASSWORD, type RunningServer, startBuiltServer } from '../support/server.ts';
 
 /**
  * Single sign-on through a real OpenID Connect provider's own pages: this journey starts its own app
@@ -48,5 +48,25 @@ test.describe('single sign-on', () => {
     await page.locator('button[type="submit"]').click();
     await page.locator('button[type="submit"]').click();
     await expect(page).toHaveURL(/\/waitlist/);
+  });
+
+  test('an existing account is linked only once its password is typed', async ({ page }) => {
+    // The demo ceo's e-mail is verified here, but nobody signed in with its password since: the
+    // provider alone does not make the account the visitor's.
+    await page.goto(`${app.baseURL}/login`);
+    await page.getByRole('link', { name: 'Sign in with Acme ID' }).click();
+    await page.locator('input[name="login"]').fill('ceo@demo.example');
+    await page.locator('input[name="password"]').fill('anything');
+    await page.locator('button[type="submit"]').click();
+    await page.locator('button[type="submit"]').click();
+    await expect(page.getByRole('heading', { name: 'Link single sign-on' })).toBeVisible();
+    await page.getByLabel('Password of the existing account').fill('not-the-password');
+    await page.getByRole('button', { name: 'Link and sign in' }).click();
+    await expect(page.getByRole('alert')).toContainText('Incorrect password');
+    await page.getByLabel('Password of the existing account').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Link and sign in' }).click();
+    await expect(page).toHaveURL(/\/app\//);
+    await page.goto(`${app.baseURL}/app/profile`);
+    await expect(page.getByLabel('Email')).toHaveValue('ceo@demo.example');
   });
 });

@@ -40,6 +40,7 @@ import { taskSuggestionInboxHandler } from './modules/task-suggestions/task-sugg
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { emailOwnershipRoutes } from './modules/users/email-ownership.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
 import { oidcRoutes } from './modules/auth/oidc.routes.ts';
@@ -195,6 +196,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(authRoutes, { ctx });
   await app.register(oidcRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
+  await app.register(emailOwnershipRoutes, { ctx });
   await app.register(apiKeysRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });
   await app.register(organizationsRoutes, { ctx });

@@ -23,6 +23,12 @@ export interface UsersTable {
   brief_schedule_on?: number;
   /** spend above which starting a run asks to confirm (0019; null: the configured default) */
   run_confirm_usd?: number | null;
+  /** when the account's e-mail was verified here (0029): sign-up link, admin-made, SSO-made; null: never */
+  email_verified_at?: string | null;
+  /** the last sign-in with the password (0029): single sign-on auto-links only after one since verification */
+  password_sign_in_at?: string | null;
+  /** when the e-mail last changed (0029): an invitation bound to the account before that is void */
+  email_changed_at?: string | null;
 }
 
 export interface ProfilesTable {
@@ -70,6 +76,20 @@ export interface OidcLoginsTable {
   user_id: string | null;
   /** SHA-256 of the one-time code the web exchanges for a session, once the provider has answered. */
   exchange_hash: string | null;
+  /** A link waiting for the account's password (0029): the provider identity it would link. */
+  link_issuer?: string | null;
+  link_subject?: string | null;
+}
+
+/** A link e-mailed to an address (0029): confirms the account's own e-mail, or a new one for it. */
+export interface EmailConfirmationsTable {
+  id: string;
+  user_id: string;
+  purpose: 'verify' | 'change';
+  email: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface UserIdentitiesTable {
@@ -101,6 +121,10 @@ export interface OrganizationMembersTable {
   invited_by?: string | null;
   /** pending | accepted | declined; null for a membership that never was an invitation (0012) */
   invite_status?: string | null;
+  /** the account the invitation was sent to, when one owned the e-mail (0029) */
+  invited_user_id?: string | null;
+  /** SHA-256 of the one-time secret e-mailed to the address when no account owned it (0029) */
+  invite_secret_hash?: string | null;
   /** Null only in the insert type: the repository fills it with created_at. */
   updated_at: import('kysely').ColumnType<string, string | undefined, string>;
 }
@@ -585,6 +609,7 @@ export interface Database extends UsageTables {
   api_keys: ApiKeysTable;
   oidc_logins: OidcLoginsTable;
   user_identities: UserIdentitiesTable;
+  email_confirmations: EmailConfirmationsTable;
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
   strategic_goals: StrategicGoalsTable;

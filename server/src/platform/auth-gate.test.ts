@@ -11,10 +11,19 @@ const PUBLIC = new Set([
   'GET /api/auth/oidc/start',
   'GET /api/auth/oidc/callback',
   'POST /api/auth/oidc/exchange',
+  'POST /api/auth/oidc/link',
+  // the secret of a link e-mailed to the address is the credential
+  'POST /api/auth/email/confirm',
 ]);
 
 /** The operations a waitlisted account may call (its own profile, signing out). */
-const WAITLIST_OPEN = new Set(['GET /api/users/me', 'PATCH /api/users/me', 'POST /api/auth/logout']);
+const WAITLIST_OPEN = new Set([
+  'GET /api/users/me',
+  'PATCH /api/users/me',
+  'POST /api/auth/logout',
+  // the waitlist page offers the verification link again
+  'POST /api/users/me/email-verification',
+]);
 
 interface Operation {
   key: string;

@@ -21,6 +21,23 @@ export const accountRows: Row[] = [
     target: () => ({ url: '/api/auth/oidc/exchange', body: { code: 'not-a-code' } }),
     expect: open(400),
   },
+  {
+    op: 'POST /api/auth/oidc/link',
+    target: () => ({ url: '/api/auth/oidc/link', body: { code: 'not-a-code', password: 'whatever-1' } }),
+    expect: open(400),
+  },
+  // The secret of an e-mailed link is the credential: anyone holding one may open it (an unknown one is 400).
+  {
+    op: 'POST /api/auth/email/confirm',
+    target: () => ({ url: '/api/auth/email/confirm', body: { token: 'not-a-link-secret' } }),
+    expect: open(400),
+  },
+  {
+    // The matrix has no mail server: the answer says the link did not go out.
+    op: 'POST /api/users/me/email-verification',
+    target: () => ({ url: '/api/users/me/email-verification' }),
+    expect: { ...everyone(200), waitlisted: 200 },
+  },
   { op: 'GET /api/public-config', target: () => ({ url: '/api/public-config' }), expect: open(200) },
   {
     op: 'POST /api/auth/token',

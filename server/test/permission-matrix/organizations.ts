@@ -43,6 +43,15 @@ async function invitationOfOtherCeo(w: World): Promise<string> {
   return found.id;
 }
 
+/** Tenant A's ceo invites tenant B's ceo; returns the secret of the invitation's link (no mail server here). */
+async function invitationLinkOfOtherCeo(w: World): Promise<string> {
+  const org = await w.t.createOrg(w.users.ceo, `Linking ${Math.random().toString(36).slice(2, 7)}`);
+  const sent = await made<{ invite_link: string }>(w, 'ceo', 'POST', `/api/organizations/${org}/users`, {
+    email: w.users.otherCeo.email,
+  });
+  return new URLSearchParams(new URL(sent.invite_link).hash.slice(1)).get('token') ?? '';
+}
+
 /** Org-level admins of org A (its ceo, the `admin` member) and the platform admin; the rest of A 403, tenant B 404. */
 const memberManagers = (code: number) => ({
   ...orgWide(403),
@@ -110,6 +119,15 @@ export const organizationRows: Row[] = [
     op: 'POST /api/users/me/invitations/{id}/accept',
     target: async (w) => ({ url: `/api/users/me/invitations/${await invitationOfOtherCeo(w)}/accept` }),
     expect: inviteeOnly(204),
+  },
+  {
+    // The link of an invitation sent to an account opens it for that account only.
+    op: 'POST /api/users/me/invitations/claim',
+    target: async (w) => ({
+      url: '/api/users/me/invitations/claim',
+      body: { token: await invitationLinkOfOtherCeo(w) },
+    }),
+    expect: inviteeOnly(200),
   },
   {
     op: 'POST /api/users/me/invitations/{id}/decline',

@@ -13,6 +13,9 @@ const AboutPage = lazy(() => import('../features/landing/pages/about-page'));
 const LoginPage = lazy(() => import('../features/auth/pages/login-page'));
 const SignupPage = lazy(() => import('../features/auth/pages/signup-page'));
 const WaitlistPage = lazy(() => import('../features/auth/pages/waitlist-page'));
+const ConfirmEmailPage = lazy(() => import('../features/auth/pages/confirm-email-page'));
+const InvitationLinkPage = lazy(() => import('../features/organization/pages/invitation-link-page'));
+const AcceptInvitationPage = lazy(() => import('../features/organization/pages/accept-invitation-page'));
 const AppShell = lazy(() => import('./shell/app-shell'));
 const CeoDashboardPage = lazy(loadCeoDashboardRoute);
 const BriefPage = lazy(() => import('../features/brief/pages/brief-page'));
@@ -57,6 +60,8 @@ export const routes: RouteObject[] = [
       { path: '/signup', element: <SignupPage /> },
       { path: '/about', element: <AboutPage /> },
       { path: '/waitlist', element: <WaitlistPage /> },
+      { path: '/confirm-email', element: <ConfirmEmailPage /> },
+      { path: '/invitation', element: <InvitationLinkPage /> },
       {
         path: '/app',
         element: <RequireAuth />,
@@ -86,6 +91,7 @@ export const routes: RouteObject[] = [
               { path: 'contacts', element: <ContactsPage /> },
               { path: 'profile', element: <ProfilePage /> },
               { path: 'organization', element: <OrganizationPage /> },
+              { path: 'invitation', element: <AcceptInvitationPage /> },
               { path: 'activity', element: <ActivityPage /> },
               {
                 element: <RequireLevel levels={FACTORY_LEVELS} />,

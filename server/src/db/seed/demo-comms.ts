@@ -55,6 +55,7 @@ export async function seedDemoComms(
       last_name: c.last_name,
       role: c.role,
       organization_id: orgId,
+      email_verified: true,
     });
     await addManagedMember(ctx, orgId, { id, email: c.email }, 'user');
     await registerScriptedColleague(ctx, id, [...c.script]);

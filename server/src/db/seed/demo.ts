@@ -71,6 +71,8 @@ export async function seedIfEmpty(ctx: AppContext): Promise<SeedResult> {
       password: adminPassword,
       user_level: 'admin',
       first_name: 'Admin',
+      // The operator configured this address for the first administrator.
+      email_verified: true,
     });
     return {
       kind: 'admin',
@@ -86,7 +88,8 @@ export async function seedIfEmpty(ctx: AppContext): Promise<SeedResult> {
   const ids: Record<string, string> = {};
   await withTx(ctx.db, async (trx) => {
     const tctx = { ...ctx, db: trx };
-    for (const u of DEMO_USERS) ids[u.email] = await createAccount(tctx, { ...u, password });
+    for (const u of DEMO_USERS)
+      ids[u.email] = await createAccount(tctx, { ...u, password, email_verified: true });
     const ceo = {
       id: ids['ceo@demo.example'],
       email: 'ceo@demo.example',

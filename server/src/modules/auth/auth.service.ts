@@ -9,7 +9,7 @@ import { unauthorized } from '../../platform/errors.ts';
 import { limitMessages } from '../../platform/limits/limit-messages.ts';
 import { lockoutError } from '../../platform/limits/limits.ts';
 import { type ActivityVia, recordActivity, recordActivitySafely } from '../activity/activity.ledger.ts';
-import { findCredentials } from '../users/users.service.ts';
+import { findCredentials, notePasswordSignIn } from '../users/users.service.ts';
 
 const BAD_CREDENTIALS = 'Incorrect email or password';
 
@@ -35,6 +35,7 @@ export async function login(
     throw unauthorized(BAD_CREDENTIALS);
   }
   ctx.loginGuard.succeed(email);
+  await notePasswordSignIn(ctx, user);
   return openSession(
     ctx,
     user.id,

@@ -33,6 +33,7 @@ export async function takeExchange(db: Db, hash: string, notBefore: string): Pro
     .selectFrom('oidc_logins')
     .select(['state', 'user_id', 'created_at'])
     .where('exchange_hash', '=', hash)
+    .where('link_subject', 'is', null)
     .executeTakeFirst();
   if (!row) return null;
   const gone = await db.deleteFrom('oidc_logins').where('state', '=', row.state).executeTakeFirst();
@@ -62,4 +63,21 @@ export async function insertIdentity(
     .values(row)
     .onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing())
     .execute();
+}
+
+/** A link waiting for the account's password, by the hash of its code (not taken: a typo may be retried). */
+export function findPendingLink(db: Db, hash: string, notBefore: string) {
+  return db
+    .selectFrom('oidc_logins')
+    .select(['state', 'user_id', 'link_issuer', 'link_subject'])
+    .where('exchange_hash', '=', hash)
+    .where('link_subject', 'is not', null)
+    .where('created_at', '>=', notBefore)
+    .executeTakeFirst();
+}
+
+/** Takes the pending link once its password was right: false when another request took it first. */
+export async function takePendingLink(db: Db, state: string): Promise<boolean> {
+  const gone = await db.deleteFrom('oidc_logins').where('state', '=', state).executeTakeFirst();
+  return Number(gone.numDeletedRows) > 0;
 }

@@ -5,13 +5,31 @@ import { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { viaOf } from '../activity/activity.ledger.ts';
-import { exchangeCode, finishSignIn, SSO_FAILED, startSignIn } from './oidc.service.ts';
+import { confirmLink } from './oidc-linking.ts';
+import { exchangeCode, finishSignIn, SSO_FAILED, startSignIn, stateCookieValue } from './oidc.service.ts';
 
 export const OIDC_START_PATH = '/api/auth/oidc/start';
 const CALLBACK_PATH = '/api/auth/oidc/callback';
 
 /** This server's own address as the browser sees it (behind a proxy: with TRUST_PROXY). */
 const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+
+/** Login CSRF (issue 46 row 2): the browser that starts a sign-in carries the state's hash for 10 minutes. */
+const STATE_COOKIE = 'cc_oidc_state';
+const STATE_COOKIE_SECONDS = 600;
+
+function stateCookie(req: FastifyRequest, value: string, maxAge: number): string {
+  const secure = req.protocol === 'https' ? '; Secure' : '';
+  return `${STATE_COOKIE}=${value}; Path=/api/auth/oidc; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+function readCookie(req: FastifyRequest, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
 
 /** Back to the login page, with a one-time code to exchange or the reason the sign-in failed. */
 const toLogin = (params: Record<string, string>) => `/login?${new URLSearchParams(params).toString()}`;
@@ -36,7 +54,9 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     async (req, reply) => {
       configured();
       try {
-        return reply.redirect(await startSignIn(ctx, `${originOf(req)}${CALLBACK_PATH}`));
+        const { url, state } = await startSignIn(ctx, `${originOf(req)}${CALLBACK_PATH}`);
+        reply.header('set-cookie', stateCookie(req, stateCookieValue(state), STATE_COOKIE_SECONDS));
+        return reply.redirect(url);
       } catch (err) {
         if (err instanceof AppError) throw err;
         req.log.warn({ err }, 'single sign-on: the identity provider is unreachable');
@@ -57,14 +77,40 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     },
     async (req, reply) => {
       configured();
+      const url = new URL(req.url, originOf(req));
+      const cookie = readCookie(req, STATE_COOKIE);
+      // Spent once its own sign-in comes back; a stray callback (another state) leaves it for the real one.
+      const state = url.searchParams.get('state') ?? '';
+      if (state && cookie === stateCookieValue(state)) reply.header('set-cookie', stateCookie(req, '', 0));
       try {
-        const code = await finishSignIn(ctx, new URL(req.url, originOf(req)), viaOf(req));
-        return reply.redirect(toLogin({ sso: code }));
+        const done = await finishSignIn(ctx, url, cookie, viaOf(req));
+        return reply.redirect(toLogin('code' in done ? { sso: done.code } : { sso_link: done.link }));
       } catch (err) {
         const detail = err instanceof AppError && typeof err.detail === 'string' ? err.detail : SSO_FAILED;
         if (!(err instanceof AppError)) req.log.warn({ err }, 'single sign-on failed');
         return reply.redirect(toLogin({ sso_error: detail }));
       }
+    },
+  );
+
+  app.post(
+    '/api/auth/oidc/link',
+    {
+      config: { auth: 'public', rateLimit: authLimit },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Link single sign-on to the existing account with its e-mail: its password, once; then a session',
+        body: z.strictObject({
+          code: z.string().min(1).max(200),
+          password: z.string().min(1, 'Password is required').max(256),
+        }),
+        response: { 200: ZTokenResponse, 400: ZErrorBody, 401: ZErrorBody, 404: ZErrorBody, 429: ZErrorBody },
+      },
+    },
+    async (req) => {
+      configured();
+      return confirmLink(ctx, req.body, req.headers['user-agent'] ?? null, viaOf(req));
     },
   );
 

@@ -1,12 +1,12 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { SESSION_TTL_SECONDS, type TTokenResponse } from '@cc/contract';
 import * as oidc from 'openid-client';
 import { nowIso } from '../../db/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
-import { createSsoAccount, findCredentials } from '../users/users.service.ts';
 import type { ActivityVia } from '../activity/activity.ledger.ts';
 import { openSession } from './auth.service.ts';
+import { accountFor } from './oidc-linking.ts';
 import * as repo from './oidc.repository.ts';
 
 /** How long the provider may take to send the person back, and the web to exchange its code. */
@@ -16,6 +16,8 @@ const EXCHANGE_TTL_MS = 2 * 60_000;
 export const SSO_LINK_USED = 'This sign-in link has expired or was already used. Please try again.';
 export const SSO_FAILED = 'Single sign-on failed. Please try again.';
 export const SSO_UNVERIFIED = 'Your identity provider did not confirm your e-mail address.';
+export const SSO_OTHER_BROWSER =
+  'This sign-in was not started in this browser (or took longer than 10 minutes). Please try again.';
 
 /** A refusal of the sign-in that the login page shows. */
 export class SsoError extends AppError {
@@ -46,8 +48,14 @@ function providerConfig(ctx: AppContext): Promise<oidc.Configuration> {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** GET /api/auth/oidc/start: remembers the PKCE verifier, state and nonce, and answers the provider's URL. */
-export async function startSignIn(ctx: AppContext, redirectUri: string): Promise<string> {
+/**
+ * GET /api/auth/oidc/start: remembers the PKCE verifier, state and nonce, and answers the provider's URL
+ * and the state (the route puts its hash in a cookie of this browser).
+ */
+export async function startSignIn(
+  ctx: AppContext,
+  redirectUri: string,
+): Promise<{ url: string; state: string }> {
   const config = await providerConfig(ctx);
   const code_verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
@@ -61,7 +69,7 @@ export async function startSignIn(ctx: AppContext, redirectUri: string): Promise
     user_id: null,
     exchange_hash: null,
   });
-  return oidc
+  const url = oidc
     .buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
       scope: 'openid email profile',
@@ -71,15 +79,38 @@ export async function startSignIn(ctx: AppContext, redirectUri: string): Promise
       nonce,
     })
     .toString();
+  return { url, state };
+}
+
+/** What the state cookie holds: the state's hash, so the cookie alone names no sign-in. */
+export const stateCookieValue = (state: string) => sha256(state);
+
+/**
+ * Login CSRF: a callback is only taken in the browser that started the sign-in (its cookie holds the
+ * state's hash). Without it, someone could send a victim's browser a callback of their own sign-in.
+ */
+export function assertSameBrowser(state: string, cookieValue: string | undefined): void {
+  const expected = Buffer.from(stateCookieValue(state));
+  const got = Buffer.from(cookieValue ?? '');
+  if (!state || got.length !== expected.length || !timingSafeEqual(got, expected)) {
+    throw new SsoError(SSO_OTHER_BROWSER);
+  }
 }
 
 /**
- * GET /api/auth/oidc/callback: checks the answer (state, PKCE, nonce, the ID token's issuer and
- * audience), finds or makes the account, and returns a one-time code for the web to exchange.
+ * GET /api/auth/oidc/callback: checks the browser's state cookie and the answer (state, PKCE, nonce,
+ * the ID token's issuer and audience), finds or makes the account, and returns a one-time code for the
+ * web to exchange, or (`link`) the code of the page that asks for an existing account's password.
  */
-export async function finishSignIn(ctx: AppContext, currentUrl: URL, via: ActivityVia): Promise<string> {
-  const config = await providerConfig(ctx);
+export async function finishSignIn(
+  ctx: AppContext,
+  currentUrl: URL,
+  stateCookie: string | undefined,
+  via: ActivityVia,
+): Promise<{ code: string } | { link: string }> {
   const state = currentUrl.searchParams.get('state') ?? '';
+  assertSameBrowser(state, stateCookie);
+  const config = await providerConfig(ctx);
   const started = state
     ? await repo.takeOidcLogin(ctx.db, state, new Date(Date.now() - LOGIN_TTL_MS).toISOString())
     : null;
@@ -105,7 +136,9 @@ export async function finishSignIn(ctx: AppContext, currentUrl: URL, via: Activi
   }
   const email = typeof profile.email === 'string' ? profile.email.trim().toLowerCase() : '';
   if (!email || profile.email_verified !== true) throw new SsoError(SSO_UNVERIFIED);
-  const userId = await accountFor(ctx, claims.iss, claims.sub, email, profile, via);
+  const outcome = await accountFor(ctx, { issuer: claims.iss, subject: claims.sub }, email, profile, via);
+  if ('linkCode' in outcome) return { link: outcome.linkCode };
+  const userId = outcome.userId;
   const code = randomBytes(32).toString('base64url');
   await repo.insertExchange(ctx.db, {
     state: randomUUID(),
@@ -115,48 +148,7 @@ export async function finishSignIn(ctx: AppContext, currentUrl: URL, via: Activi
     user_id: userId,
     exchange_hash: sha256(code),
   });
-  return code;
-}
-
-/**
- * The account of this provider identity: the one linked before, else the account with the same
- * verified e-mail (linked now), else a new one — `user` when its domain is allowed, `waitlisted` otherwise.
- */
-async function accountFor(
-  ctx: AppContext,
-  issuer: string,
-  subject: string,
-  email: string,
-  claims: Record<string, unknown>,
-  via: ActivityVia,
-): Promise<string> {
-  const linked = await repo.findIdentity(ctx.db, issuer, subject);
-  if (linked) return linked.user_id;
-  let userId = (await findCredentials(ctx, email))?.id;
-  if (!userId) {
-    const domain = email.split('@')[1] ?? '';
-    const allowed = ctx.config.oidc?.allowedDomains.includes(domain) ?? false;
-    userId = await createSsoAccount(
-      ctx,
-      {
-        email,
-        // No password is ever told to anyone: this account signs in through its provider.
-        password: randomBytes(32).toString('base64url'),
-        user_level: allowed ? 'user' : 'waitlisted',
-        first_name: typeof claims.given_name === 'string' ? claims.given_name.slice(0, 100) : null,
-        last_name: typeof claims.family_name === 'string' ? claims.family_name.slice(0, 100) : null,
-      },
-      via,
-    );
-  }
-  await repo.insertIdentity(ctx.db, {
-    id: randomUUID(),
-    user_id: userId,
-    issuer,
-    subject,
-    created_at: nowIso(),
-  });
-  return userId;
+  return { code };
 }
 
 /** POST /api/auth/oidc/exchange: the one-time code becomes a session, once. */

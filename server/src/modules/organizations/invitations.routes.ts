@@ -41,6 +41,24 @@ export const invitationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
   );
 
   app.post(
+    '/api/users/me/invitations/claim',
+    {
+      schema: {
+        tags,
+        summary: 'Accept the invitation whose e-mailed link (its one-time secret) the person opened',
+        body: z.strictObject({
+          token: z.string().trim().min(1, 'The invitation link is incomplete.').max(200),
+        }),
+        response: {
+          200: z.object({ organization_id: z.string(), organization_name: z.string() }),
+          ...errors,
+        },
+      },
+    },
+    async (req) => memberships.claimInvitation(ctx, currentUser(req), req.body.token, viaOf(req)),
+  );
+
+  app.post(
     '/api/users/me/invitations/:id/decline',
     {
       schema: {

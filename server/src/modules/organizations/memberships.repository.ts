@@ -38,6 +38,24 @@ export function findMembershipByEmail(db: Db, orgId: string, email: string) {
     .executeTakeFirst();
 }
 
+/** The invitation whose e-mailed secret has this hash. */
+export function findInvitationBySecret(db: Db, secretHash: string) {
+  return db
+    .selectFrom('organization_members')
+    .selectAll()
+    .where('invite_secret_hash', '=', secretHash)
+    .executeTakeFirst();
+}
+
+/** What an invitation bound to an account checks: its e-mail now and when it last changed. */
+export function findInviteeEmailState(db: Db, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['email', 'email_changed_at'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
 export function findMemberRow(db: Db, memberId: string) {
   return db.selectFrom('organization_members').selectAll().where('id', '=', memberId).executeTakeFirst();
 }
@@ -63,6 +81,28 @@ export async function updateMember(
     .execute();
 }
 
+/**
+ * A pending invitation becomes the account's membership (its e-mail the account's own); false when it
+ * was answered meanwhile. The e-mailed secret is spent with it.
+ */
+export async function acceptPendingInvitation(db: Db, id: string, userId: string, email: string) {
+  const r = await db
+    .updateTable('organization_members')
+    .set({
+      user_id: userId,
+      email,
+      is_invite: 0,
+      invite_status: 'accepted',
+      invite_secret_hash: null,
+      updated_at: nowIso(),
+    })
+    .where('id', '=', id)
+    .where('is_invite', '=', 1)
+    .where('invite_status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
 export async function deleteMember(db: Db, id: string): Promise<void> {
   await db.deleteFrom('organization_members').where('id', '=', id).execute();
 }
@@ -78,10 +118,14 @@ export async function setMemberEmail(db: Db, userId: string, email: string): Pro
 
 const INVITATION_LIMIT = 100;
 
-/** Pending invitations for an e-mail, with the organization's name and the inviter's name. */
-export function listPendingInvitations(db: Db, email: string) {
+/**
+ * Pending invitations sent to this account, with the organization's name and the inviter's name: bound
+ * to it at creation, for the e-mail it still has and has not changed since.
+ */
+export function listPendingInvitations(db: Db, userId: string) {
   return db
     .selectFrom('organization_members as m')
+    .innerJoin('users as me', 'me.id', 'm.invited_user_id')
     .innerJoin('organizations as o', 'o.id', 'm.organization_id')
     .leftJoin('users as inviter', 'inviter.id', 'm.invited_by')
     .select([
@@ -95,7 +139,11 @@ export function listPendingInvitations(db: Db, email: string) {
       'inviter.last_name as inviter_last_name',
       'inviter.email as inviter_email',
     ])
-    .where('m.email', '=', email)
+    .where('m.invited_user_id', '=', userId)
+    .whereRef('m.email', '=', 'me.email')
+    .where((eb) =>
+      eb.or([eb('me.email_changed_at', 'is', null), eb('me.email_changed_at', '<=', eb.ref('m.created_at'))]),
+    )
     .where('m.is_invite', '=', 1)
     .where('m.invite_status', '=', 'pending')
     .orderBy('m.created_at', 'desc')

@@ -4,6 +4,7 @@ import { nowIso, withTx } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
+import { hashOneTimeSecret } from '../../platform/mail/app-mail.ts';
 import { readThrough } from '../../platform/read-cache.ts';
 import { type ActivityVia, recordActivity } from '../activity/activity.ledger.ts';
 import * as repo from './memberships.repository.ts';
@@ -95,10 +96,10 @@ export async function setPrimaryOrganization(
   await repo.setUserPrimaryOrganization(ctx.db, userId, orgId, nowIso());
 }
 
-// ---- the invitee's side: only the account that owns the e-mail, signed in and approved ----
+// ---- the invitee's side: the account the invitation was bound to, or whoever holds its e-mailed secret ----
 
 export async function listMyInvitations(ctx: AppContext, me: AuthUser): Promise<TInvitation[]> {
-  const rows = await repo.listPendingInvitations(ctx.db, me.email.toLowerCase());
+  const rows = await repo.listPendingInvitations(ctx.db, me.id);
   return rows.map((r) => ({
     id: r.id,
     organization_id: r.organization_id,
@@ -113,15 +114,53 @@ export async function listMyInvitations(ctx: AppContext, me: AuthUser): Promise<
   }));
 }
 
-/** The caller's invitation, still pending; 404 when it is someone else's, 409 when already acted on. */
+/**
+ * The caller's invitation, still pending; 404 when it is someone else's, 409 when already acted on. It
+ * is the caller's only when it was bound to this account at creation and the account still has the
+ * e-mail it was sent to, unchanged since: a matching e-mail string alone never makes it theirs.
+ */
 async function myPendingInvitation(ctx: AppContext, me: AuthUser, id: string) {
   const row = await repo.findMemberRow(ctx.db, id);
-  const mine = row && row.email === me.email.toLowerCase() && row.invite_status != null;
+  const account =
+    row?.invited_user_id === me.id ? await repo.findInviteeEmailState(ctx.db, me.id) : undefined;
+  const mine =
+    row &&
+    account &&
+    row.invite_status != null &&
+    account.email === row.email &&
+    (!account.email_changed_at || account.email_changed_at <= row.created_at);
   if (!row || !mine) throw notFound('Invitation not found');
+  return pendingOnly(row);
+}
+
+function pendingOnly<T extends { invite_status?: string | null; is_invite: number }>(row: T): T {
   if (row.invite_status !== 'pending' || !row.is_invite) {
     throw conflict('This invitation has already been answered.');
   }
   return row;
+}
+
+export const INVITE_LINK_USED =
+  'This invitation link is not valid: it was already used, answered or replaced.';
+
+/**
+ * POST /api/users/me/invitations/claim: the secret of an invitation e-mailed to an address with no
+ * account accepts it for the signed-in account (holding the secret proves the mailbox); one sent to an
+ * account accepts it only for that account. Single use.
+ */
+export async function claimInvitation(
+  ctx: AppContext,
+  me: AuthUser,
+  secret: string,
+  via: ActivityVia,
+): Promise<{ organization_id: string; organization_name: string }> {
+  const found = await repo.findInvitationBySecret(ctx.db, hashOneTimeSecret(secret));
+  if (!found) throw notFound(INVITE_LINK_USED);
+  // Sent to an account: the link opens it for that account only (as it stands when the invitation was made).
+  const row = found.invited_user_id ? await myPendingInvitation(ctx, me, found.id) : pendingOnly(found);
+  await accept(ctx, me, row, via);
+  const org = await findOrganization(ctx.db, row.organization_id);
+  return { organization_id: row.organization_id, organization_name: org?.name ?? '' };
 }
 
 export async function acceptInvitation(
@@ -130,12 +169,22 @@ export async function acceptInvitation(
   id: string,
   via: ActivityVia,
 ): Promise<void> {
-  const row = await myPendingInvitation(ctx, me, id);
+  await accept(ctx, me, await myPendingInvitation(ctx, me, id), via);
+}
+
+async function accept(
+  ctx: AppContext,
+  me: AuthUser,
+  row: { id: string; organization_id: string; org_access_level: string },
+  via: ActivityVia,
+): Promise<void> {
   if (await repo.findMembership(ctx.db, row.organization_id, me.id)) {
     throw conflict('You are already a member of this organization.');
   }
   await withTx(ctx.db, async (trx) => {
-    await repo.updateMember(trx, row.id, { user_id: me.id, is_invite: 0, invite_status: 'accepted' });
+    // Only a pending row is taken (two clicks at once: one wins); the secret is spent with it.
+    const taken = await repo.acceptPendingInvitation(trx, row.id, me.id, me.email.toLowerCase());
+    if (!taken) throw conflict('This invitation has already been answered.');
     await setPrimaryOrganization({ ...ctx, db: trx }, me.id, row.organization_id, { onlyIfEmpty: true });
     await recordInvitationAnswer(trx, me, row, 'accepted', via);
   });

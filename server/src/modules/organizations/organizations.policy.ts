@@ -6,7 +6,7 @@ type Caller = { id: string; user_level: string };
 
 const RANK: Record<string, number> = { user: 1, manager: 2, admin: 3 };
 
-const isPlatformAdmin = (u: { user_level: string }) => u.user_level === 'admin';
+export const isPlatformAdmin = (u: { user_level: string }) => u.user_level === 'admin';
 
 /** The caller's rights in an organization, given their membership level there (undefined: not a member). */
 export function organizationRights(caller: Caller, membership: string | undefined) {

@@ -6,13 +6,17 @@ import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
-import { updateAccount } from '../users/users.service.ts';
+import { findAccountByEmail, updateAccount } from '../users/users.service.ts';
+import { pendingEmailsOf } from '../users/email-ownership.service.ts';
+import { newOneTimeSecret } from '../../platform/mail/app-mail.ts';
+import { sendInvitation } from './invitation-mail.ts';
 import { type ActivityVia, recordActivity } from '../activity/activity.ledger.ts';
 import * as memberships from './memberships.repository.ts';
 import { setPrimaryOrganization } from './memberships.service.ts';
 import * as repo from './organizations.repository.ts';
 import {
   accountEditRefusal,
+  isPlatformAdmin,
   type MemberTarget,
   mayChangeMembership,
   mayGrantLevel,
@@ -172,14 +176,25 @@ export async function deleteOrganization(
 
 export async function listMembers(ctx: AppContext, caller: AuthUser, orgId: string): Promise<TOrgMember[]> {
   const a = await access(ctx, caller, orgId);
-  return (await repo.listMembers(ctx.db, orgId)).map((m) => presentMember(caller, a, m));
+  return presentMembers(ctx, caller, a, await repo.listMembers(ctx.db, orgId));
+}
+
+/** The rows with each account's e-mail change still waiting for the new address (shown to managers). */
+async function presentMembers(ctx: AppContext, caller: AuthUser, a: Access, rows: repo.MemberRow[]) {
+  const accounts = rows.flatMap((m) => (m.is_invite || !m.user_id ? [] : [m.user_id]));
+  const pending = a.canManage ? await pendingEmailsOf(ctx, accounts) : new Map<string, string>();
+  return rows.map((m) => ({
+    ...presentMember(caller, a, m),
+    pending_email: (m.user_id && !m.is_invite && pending.get(m.user_id)) || null,
+  }));
 }
 
 async function memberView(ctx: AppContext, caller: AuthUser, orgId: string, memberId: string) {
   const a = await access(ctx, caller, orgId);
   const [m] = await repo.listMembers(ctx.db, orgId, { memberId });
   if (!m) throw notFound('Member not found');
-  return presentMember(caller, a, m);
+  const [view] = await presentMembers(ctx, caller, a, [m]);
+  return view as TOrgMember;
 }
 
 function assertMayGrant(caller: AuthUser, a: Access, level: string) {
@@ -190,7 +205,12 @@ function assertMayGrant(caller: AuthUser, a: Access, level: string) {
 
 /**
  * Every e-mail becomes an invitation, whether an account owns it or not: nobody joins an organization
- * without accepting, and the inviter learns nothing about the account. A declined invitation may be sent again.
+ * without accepting, and the inviter learns nothing about the account. The invitation is bound at
+ * creation to the account that owns the e-mail (which sees it among its invitations), or else to a
+ * one-time secret e-mailed to the address (only its hash is kept; without a mail server the inviter is
+ * shown the link to pass on). Both kinds get the e-mail and the link; an account-bound one opens only
+ * for that account. A declined invitation may be sent again, and so may one whose link
+ * went to an address that has no account yet (a new secret replaces the old one).
  */
 export async function addMember(
   ctx: AppContext,
@@ -201,15 +221,24 @@ export async function addMember(
 ): Promise<TOrgMember> {
   const a = await managerAccess(ctx, caller, orgId);
   assertMayGrant(caller, a, body.org_access_level);
+  const account = await findAccountByEmail(ctx, body.email);
+  // Every invitation gets a link, so the answer is the same whether an account owns the e-mail or not;
+  // for an account-bound one the link only opens it for that account.
+  const secret = newOneTimeSecret();
   const invite = {
     org_access_level: body.org_access_level,
     is_invite: 1,
     invite_status: 'pending',
     invited_by: caller.id,
+    invited_user_id: account?.id ?? null,
+    invite_secret_hash: secret.hash,
     created_at: nowIso(),
   };
   const existing = await memberships.findMembershipByEmail(ctx.db, orgId, body.email);
-  if (existing && existing.invite_status !== 'declined') {
+  const resendable =
+    existing?.invite_status === 'declined' ||
+    (existing?.invite_status === 'pending' && !existing.invited_user_id && !account);
+  if (existing && !resendable) {
     throw conflict(
       existing.is_invite
         ? 'This e-mail has already been invited to this organization.'
@@ -237,7 +266,9 @@ export async function addMember(
       after: { email: body.email, organization_id: orgId, org_access_level: body.org_access_level },
     });
   });
-  return memberView(ctx, caller, orgId, id);
+  const view = await memberView(ctx, caller, orgId, id);
+  const delivery = await sendInvitation(ctx, { to: body.email, org: a.org.name, by: caller }, secret.secret);
+  return { ...view, ...delivery };
 }
 
 /** The path's userId names an account; an invite (no account) is addressed by its member id. */
@@ -280,7 +311,9 @@ export async function updateMember(
   if (touchesAccount) {
     const refusal = accountEditRefusal(caller, a.canManage, orgId, target);
     if (refusal) throw forbidden(refusal);
-    await updateAccount(ctx, m.user_id, account, { actorId: caller.id, via });
+    // An organization admin's new e-mail for a managed account waits for that address to confirm it.
+    const confirmEmailChange = !isPlatformAdmin(caller);
+    await updateAccount(ctx, m.user_id, account, { actorId: caller.id, via, confirmEmailChange });
   }
   // The member row's version covers the account fields it shows, so any change moves it.
   if (levelChange || touchesAccount) {

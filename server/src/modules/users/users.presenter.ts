@@ -36,6 +36,7 @@ export function presentUser(row: UserRow, opts: { withCustomPrompts: boolean }):
         ? row.profile_updated_at
         : row.updated_at,
     brief_schedule: scheduleOf(row.brief_schedule ?? null),
+    email_verified: Boolean(row.email_verified_at),
     profile: {
       user_id: row.id,
       name: row.profile_name,

@@ -20,6 +20,7 @@ function selectUsers(db: Db) {
       'users.created_at',
       'users.updated_at',
       'users.brief_schedule',
+      'users.email_verified_at',
       'organizations.name as organization_name',
       'profiles.name as profile_name',
       'profiles.role as profile_role',
@@ -44,8 +45,21 @@ export async function findUserById(db: Db, id: string) {
 export function findCredentialsByEmail(db: Db, email: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'password_hash', 'user_level'])
+    .select(['id', 'email', 'password_hash', 'user_level', 'email_verified_at', 'password_sign_in_at'])
     .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** A sign-in with the password (single sign-on auto-links only to an account whose password was used since verification). */
+export async function markPasswordSignIn(db: Db, id: string, at: string): Promise<void> {
+  await db.updateTable('users').set({ password_sign_in_at: at }).where('id', '=', id).execute();
+}
+
+export function findEmailState(db: Db, id: string) {
+  return db
+    .selectFrom('users')
+    .select(['email', 'email_verified_at', 'email_changed_at', 'password_sign_in_at', 'user_level'])
+    .where('id', '=', id)
     .executeTakeFirst();
 }
 

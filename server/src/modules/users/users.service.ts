@@ -31,6 +31,7 @@ import {
 import { ANY_VERSION, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './users.repository.ts';
 import { presentUser } from './users.presenter.ts';
+import { requestEmailChange, sendVerificationLink } from './email-ownership.service.ts';
 
 const isAdmin = (u: { user_level: string }) => u.user_level === 'admin';
 const PROTECTED_LEVELS = new Set(['admin', 'ceo']);
@@ -52,6 +53,8 @@ async function insertAccount(
     last_name?: string | null;
     organization_id?: string | null;
     role?: string | null;
+    /** The address is known to be the person's: made by a platform admin, by single sign-on, or seeded. */
+    email_verified?: boolean;
   },
 ): Promise<string> {
   if (await repo.emailTaken(ctx.db, input.email))
@@ -70,6 +73,7 @@ async function insertAccount(
     role: input.role ?? null,
     created_at: now,
     updated_at: now,
+    email_verified_at: input.email_verified ? now : null,
   };
   const profile: ProfilesTable = {
     user_id: id,
@@ -87,8 +91,9 @@ async function insertAccount(
 }
 
 /**
- * Self sign-up: always waitlisted, whatever the body says. Pending invitations for the e-mail stay
- * invitations: the person accepts them once approved.
+ * Self sign-up: always waitlisted, whatever the body says, and unverified until the person opens the
+ * link e-mailed to the address (without a mail server it stays unverified: the waitlist page says so).
+ * Pending invitations for the e-mail stay invitations: the person accepts them once approved.
  */
 export async function register(
   ctx: AppContext,
@@ -103,6 +108,7 @@ export async function register(
     await recordUserCreated(trx, { actorId: newId, via }, newId, body.email, 'waitlisted', 'Signed up');
     return newId;
   });
+  await sendVerificationLink(ctx, { id, email: body.email.toLowerCase(), first_name: body.first_name });
   return load(ctx, id, { user_level: 'waitlisted' });
 }
 
@@ -119,7 +125,11 @@ export async function createSsoAccount(
   via: ActivityVia,
 ): Promise<string> {
   return withTx(ctx.db, async (trx) => {
-    const newId = await insertAccount({ ...ctx, db: trx }, { ...input, organization_id: null });
+    // The provider confirmed the address (the callback refuses an unverified one).
+    const newId = await insertAccount(
+      { ...ctx, db: trx },
+      { ...input, organization_id: null, email_verified: true },
+    );
     await recordUserCreated(
       trx,
       { actorId: newId, via },
@@ -272,7 +282,8 @@ export async function adminCreateUser(
   const id = await withTx(ctx.db, async (trx) => {
     const tctx = { ...ctx, db: trx };
     if (input.organization_id) await assertOrganizationExists(tctx, input.organization_id);
-    const newId = await insertAccount(tctx, input);
+    // A platform administrator vouches for the address of an account they create.
+    const newId = await insertAccount(tctx, { ...input, email_verified: true });
     // An account created with an organization is created through it: that organization manages it.
     if (input.organization_id) {
       await addManagedMember(tctx, input.organization_id, { id: newId, email: input.email }, 'user');
@@ -298,8 +309,12 @@ export async function updateAccount(
   ctx: AppContext,
   userId: string,
   input: Omit<z.output<typeof ZAdminUpdateUserRequest>, 'custom_prompts'> & { custom_prompts?: unknown },
-  /** Who made the change (the admin, or the organization admin editing a member) and from where, for the ledger. */
-  by: { actorId: string | null; via: ActivityVia },
+  /**
+   * Who made the change (the admin, or the organization admin editing a member) and from where, for the
+   * ledger; `confirmEmailChange`: a new e-mail waits for the new address to confirm it (an organization
+   * admin's change), instead of taking effect at once (a platform admin's).
+   */
+  by: { actorId: string | null; via: ActivityVia; confirmEmailChange?: boolean },
 ): Promise<void> {
   const { actorId, via } = by;
   const current = await repo.findUserById(ctx.db, userId);
@@ -310,8 +325,16 @@ export async function updateAccount(
   if (email !== undefined && email !== current.email) {
     if (await repo.emailTaken(ctx.db, email, userId))
       throw conflict('An account with this email already exists.');
-    user.email = email;
-    revoke = true;
+    if (by.confirmEmailChange) {
+      // Sent before anything else is written: a refusal leaves the whole account as it was.
+      await requestEmailChange(ctx, current, email, by);
+    } else {
+      user.email = email;
+      // Nobody has proven the new address is the person's: single sign-on will ask for the password.
+      user.email_verified_at = null;
+      user.email_changed_at = nowIso();
+      revoke = true;
+    }
   }
   if (password !== undefined) {
     user.password_hash = await hashPassword(password);
@@ -432,6 +455,41 @@ function recordUserCreated(
 
 /** For sign-in: the stored hash of the account with this e-mail. */
 export const findCredentials = (ctx: AppContext, email: string) => repo.findCredentialsByEmail(ctx.db, email);
+
+/**
+ * Notes a successful password sign-in. Only the first one after the e-mail was verified is written:
+ * that is all single sign-on asks (a verified account whose password was used since), and sign-ins
+ * stay free of a write.
+ */
+export async function notePasswordSignIn(
+  ctx: AppContext,
+  account: { id: string; email_verified_at?: string | null; password_sign_in_at?: string | null },
+): Promise<void> {
+  const verified = account.email_verified_at;
+  if (!verified || (account.password_sign_in_at && account.password_sign_in_at >= verified)) return;
+  await repo.markPasswordSignIn(ctx.db, account.id, nowIso());
+}
+
+/** For confirming a single sign-on link: the account's e-mail and stored hash by id. */
+export async function credentialsById(ctx: AppContext, id: string) {
+  const [hash, state] = await Promise.all([
+    repo.findPasswordHash(ctx.db, id),
+    repo.findEmailState(ctx.db, id),
+  ]);
+  return hash && state ? { id, email: state.email, password_hash: hash.password_hash } : undefined;
+}
+
+/** An account's id and e-mail by e-mail, with when that e-mail last changed (invitations bind to it). */
+export async function findAccountByEmail(ctx: AppContext, email: string) {
+  const row = await repo.findCredentialsByEmail(ctx.db, email);
+  return row ? { id: row.id, email: row.email } : undefined;
+}
+
+/** When the account's e-mail last changed (null: never since it was created), or undefined when it is gone. */
+export async function emailChangedAt(ctx: AppContext, id: string): Promise<string | null | undefined> {
+  const row = await repo.findEmailState(ctx.db, id);
+  return row ? (row.email_changed_at ?? null) : undefined;
+}
 
 export async function getUserSummary(ctx: AppContext, id: string) {
   const r = await repo.findUserById(ctx.db, id);

@@ -67,11 +67,14 @@ export async function touchApiKey(db: Db, id: string, at: string): Promise<void>
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
 }
 
-/** Revokes every live key of a user (a password change, signing out everywhere); returns how many. */
-export async function revokeAllKeysOf(db: Db, userId: string): Promise<number> {
+/**
+ * Revokes every live key of the account (a password change, signing out everywhere, a first single
+ * sign-on link): a key minted by whoever held the account before stops working. Returns how many.
+ */
+export async function revokeAllKeysOf(db: Db, userId: string, at = nowIso()): Promise<number> {
   const r = await db
     .updateTable('api_keys')
-    .set({ revoked_at: nowIso() })
+    .set({ revoked_at: at })
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();

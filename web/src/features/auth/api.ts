@@ -71,3 +71,43 @@ export function useRegister() {
       }),
   });
 }
+
+/** The existing account's password confirms linking single sign-on to it (once), then signs in. */
+export async function linkSso(queryClient: QueryClient, code: string, password: string): Promise<TUser> {
+  const token = await api<TTokenResponse>('/api/auth/oidc/link', {
+    method: 'POST',
+    json: { code, password },
+    anonymous: true,
+    skipSessionRule: true,
+  });
+  return completeSignIn(queryClient, token);
+}
+
+export function useSsoLink() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { code: string; password: string }) =>
+      linkSso(queryClient, input.code, input.password),
+  });
+}
+
+/** What a link e-mailed to an address confirmed. */
+export interface EmailConfirmation {
+  purpose: 'verify' | 'change';
+  email: string;
+}
+
+export function useConfirmEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (token: string) =>
+      api<EmailConfirmation>('/api/auth/email/confirm', {
+        method: 'POST',
+        json: { token },
+        anonymous: true,
+        skipSessionRule: true,
+      }),
+    // A signed-in visitor's profile now says the address is verified.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserKey }),
+  });
+}

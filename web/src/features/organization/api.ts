@@ -141,3 +141,21 @@ export function useDeclineInvitation() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: invitationKeys.mine }),
   });
 }
+
+/** The organization an e-mailed invitation link made the signed-in person a member of. */
+export interface ClaimedInvitation {
+  organization_id: string;
+  organization_name: string;
+}
+
+/** Accepts the invitation whose link (its one-time secret) the person opened. */
+export function useClaimInvitation() {
+  const queryClient = useQueryClient();
+  const invalidateOrgs = useInvalidateOrgs();
+  return useMutation({
+    mutationFn: (token: string) =>
+      api<ClaimedInvitation>('/api/users/me/invitations/claim', { method: 'POST', json: { token } }),
+    onSettled: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: invitationKeys.mine }), invalidateOrgs()]),
+  });
+}

@@ -7,22 +7,16 @@ import { cn } from '../../../lib/utils';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
-import { isApiError } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { DEFAULT_APP_PATH, safeAppRedirect } from '../../../lib/redirect';
 import { usePublicConfig } from '../../../lib/queries/public-config';
 import { useSignIn, useSsoExchange } from '../api';
 import { AuthCard } from '../components/auth-card';
+import { SsoLinkForm } from '../components/sso-link-form';
+import { loginErrorMessage } from '../login-error';
 import { useHydrated } from '../../../lib/use-hydrated';
 
-/** The message shown when a login attempt fails. */
-export function loginErrorMessage(err: unknown): string {
-  if (isApiError(err)) {
-    const data = err.data as { detail?: unknown } | undefined;
-    return data && typeof data === 'object' && data.detail ? err.message : 'Login failed';
-  }
-  return 'An error occurred during login.';
-}
+export { loginErrorMessage };
 
 export default function LoginPage() {
   const hydrated = useHydrated();
@@ -37,6 +31,7 @@ export default function LoginPage() {
   const { data: config } = usePublicConfig();
   const ssoCode = params.get('sso');
   const ssoError = params.get('sso_error');
+  const ssoLink = params.get('sso_link');
   // The code is single-use: exchange it once, even if the page renders again.
   const exchanged = useRef(false);
   useEffect(() => {
@@ -57,6 +52,16 @@ export default function LoginPage() {
     setError(null);
     signIn.mutate({ email, password, rememberMe }, { onError: (err) => setError(loginErrorMessage(err)) });
   };
+
+  if (ssoLink) {
+    return (
+      <PublicLayout nav="signup">
+        <AuthCard title="Link single sign-on" subtitle="Confirm that the existing account is yours.">
+          <SsoLinkForm code={ssoLink} />
+        </AuthCard>
+      </PublicLayout>
+    );
+  }
 
   return (
     <PublicLayout nav="signup">

@@ -6,6 +6,7 @@ import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useAuth } from '../../../lib/auth';
 import { DEFAULT_APP_PATH } from '../../../lib/redirect';
+import { VerifyEmailNotice } from '../../../components/verify-email-notice';
 
 export default function WaitlistPage() {
   const { token, user, userStatus, refetchUser, signOut } = useAuth();
@@ -38,6 +39,7 @@ export default function WaitlistPage() {
                 We'll notify you at <span className="font-medium text-foreground">{user.email}</span> as soon
                 as your access is approved.
               </p>
+              {user.email_verified === false ? <VerifyEmailNotice email={user.email} /> : null}
             </div>
           ) : userStatus === 'error' ? (
             <div className="mt-4 flex flex-col items-center gap-3 text-muted-foreground">

@@ -11,6 +11,7 @@ import { formatDate } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { type Organization, useAddMember, useOrgMembers, useRemoveMember, useUpdateMember } from '../api';
 import { type MemberValues, memberChanges } from './member-changes';
+import { InviteLinkDialog } from './invite-link-dialog';
 import { ACCESS_LEVEL_LABELS, MemberDialog } from './member-dialog';
 
 export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
@@ -21,6 +22,7 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<TOrgMember | null>(null);
   const [removing, setRemoving] = useState<TOrgMember | null>(null);
+  const [inviteLink, setInviteLink] = useState<{ email: string; link: string } | null>(null);
   const manage = org.can_manage;
 
   const onAdd = (values: MemberValues) => {
@@ -31,6 +33,13 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
           setAdding(false);
           // Everyone added is invited: they join once they accept, from their own Organization page.
           notify.success('Invitation Sent', `${m.email} is invited and joins once they accept.`);
+          if (m.invite_link) setInviteLink({ email: m.email, link: m.invite_link });
+          else if (m.invite_email_sent === false) {
+            notify.warning(
+              'E-mail Not Sent',
+              'The invitation e-mail could not be sent. Add the e-mail again to retry.',
+            );
+          }
         },
         onError: (err) => notify.error('Add Failed', serverDetail(err) ?? 'Could not add the member.'),
       },
@@ -48,9 +57,14 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
     update.mutate(
       { member: editing, changes },
       {
-        onSuccess: () => {
+        onSuccess: (m) => {
           setEditing(null);
-          notify.success('User Updated');
+          notify.success(
+            'User Updated',
+            changes.email && m.pending_email
+              ? `The new e-mail takes effect once ${m.pending_email} confirms it from the link we sent.`
+              : undefined,
+          );
         },
         onError: (err) => notify.error('Update Failed', serverDetail(err) ?? 'Could not update the member.'),
       },
@@ -142,6 +156,11 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
                     </td>
                     <td className="px-4 py-3 wrap-anywhere text-muted-foreground max-sm:col-start-1 max-sm:p-0">
                       {m.email}
+                      {m.pending_email ? (
+                        <span className="block text-xs">
+                          Changing to {m.pending_email} (waiting for that address to confirm)
+                        </span>
+                      ) : null}
                     </td>
                     <td className="px-4 py-3 max-sm:col-start-1 max-sm:p-0 max-sm:text-xs">
                       {ACCESS_LEVEL_LABELS[m.org_access_level] ?? m.org_access_level}
@@ -188,6 +207,11 @@ export function MembersPanel({ org, me }: { org: Organization; me: TUser }) {
       )}
 
       <MemberDialog open={adding} onOpenChange={setAdding} pending={add.isPending} onSubmit={onAdd} />
+      <InviteLinkDialog
+        email={inviteLink?.email ?? ''}
+        link={inviteLink?.link ?? null}
+        onClose={() => setInviteLink(null)}
+      />
       <MemberDialog
         open={editing !== null}
         onOpenChange={(open) => !open && setEditing(null)}
