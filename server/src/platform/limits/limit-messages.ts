@@ -10,6 +10,9 @@ export const limitMessages = {
   streamTickets: (max: number) => `Too many live connections requested (at most ${max} a minute).`,
   streams: (max: number) =>
     `Too many live connections open at once (at most ${max}). Close another tab or window, then try again.`,
+  mcpCallsPerKey: (max: number) => `Too many MCP requests with this API key (at most ${max} a minute).`,
+  mcpCallsPerUser: (max: number) =>
+    `Too many MCP requests from your API keys together (at most ${max} a minute).`,
   signIn: 'Too many failed sign-in attempts for this account.',
   currentPassword: 'Too many wrong current passwords.',
 };

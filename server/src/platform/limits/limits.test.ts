@@ -24,6 +24,8 @@ describe('limit defaults', () => {
       storageQuotaBytes: 1024 * 1024 * 1024,
       streamTicketsPerMinute: 60,
       concurrentStreams: 20,
+      mcpCallsPerKeyPerMinute: 60,
+      mcpCallsPerUserPerMinute: 120,
       currentPasswordMaxFailures: 10,
     });
   });
