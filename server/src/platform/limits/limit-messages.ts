@@ -5,6 +5,9 @@
 export const limitMessages = {
   chatTurns: (max: number) => `You are sending messages too quickly (at most ${max} a minute).`,
   runStarts: (max: number) => `Too many runs started (at most ${max} a minute).`,
+  /** Task suggestions and briefs: the same limit as run starts (each is a costly model call). */
+  generations: (max: number) =>
+    `Too many generations started (at most ${max} a minute, runs, suggestions and briefs together).`,
   uploads: (max: number, left: string) =>
     `Too many uploads (at most ${max} a minute). You have ${left} of storage left.`,
   streamTickets: (max: number) => `Too many live connections requested (at most ${max} a minute).`,
