@@ -1,4 +1,5 @@
 import type { TBrief } from '@cc/contract';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
@@ -11,14 +12,22 @@ import { DAILY_EMAILS_REACHED } from './briefs.service.ts';
 apiSuite('executive brief: at most 3 e-mails a day per person', () => {
   let smtp: SmtpSink;
   let t: TestApp;
+  let down: TestApp;
 
   beforeAll(async () => {
     smtp = await startSmtpSink();
     // Six generates of one person fit the run-starts limit (not what this file tests).
     t = await createTestApp({ SMTP_URL: smtp.url, LIMIT_RUN_STARTS_PER_MINUTE: '20' });
+    // An SMTP server that refuses every connection: a loopback port nothing listens on.
+    const srv = net.createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const { port } = srv.address() as AddressInfo;
+    await new Promise<void>((r) => srv.close(() => r()));
+    down = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, LIMIT_RUN_STARTS_PER_MINUTE: '20' });
   });
   afterAll(async () => {
     await t.close();
+    await down.close();
     await smtp.close();
   });
 
@@ -85,5 +94,16 @@ apiSuite('executive brief: at most 3 e-mails a day per person', () => {
     expect((await generate(b)).delivery.status).toBe('sent');
     expect(mailsTo(a)).toHaveLength(3);
     expect(mailsTo(b)).toHaveLength(1);
+  });
+
+  it('a send that failed does not use up one of the day’s e-mails', async () => {
+    const ceo = await down.createUser('ceo');
+    for (let i = 0; i < 4; i++) {
+      const res = await down.req({ method: 'POST', url: '/api/briefs/generate', token: ceo.token });
+      expect(res.statusCode, res.body).toBe(201);
+      const { delivery } = res.json() as TBrief;
+      expect(delivery.status).toBe('not_delivered');
+      expect(delivery.reason).not.toBe(DAILY_EMAILS_REACHED);
+    }
   });
 });
