@@ -1,6 +1,6 @@
 import { ZRecordCitation } from './citations.ts';
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
+import { MAX_PAGE_SIZE, ZRefId, ZSkip } from './common.ts';
 import { ZOptionalBody, ZOptionalText } from './fields.ts';
 
 export const ADVICE_CONTENT_REQUIRED = 'Content required';
@@ -40,10 +40,10 @@ const adviceFields = {
   advice_title: ZOptionalText(300).optional(),
   content: ZContent,
   feedback: ZOptionalBody(10_000).optional(),
-  crew_run_id: z.string().max(64).nullable().optional(),
-  organization_id: z.string().max(64).nullable().optional(),
+  crew_run_id: ZRefId.nullable().optional(),
+  organization_id: ZRefId.nullable().optional(),
   /** Accepted (spec payload) and ignored: the owner is the caller. */
-  user_id: z.string().max(64).nullable().optional(),
+  user_id: ZRefId.nullable().optional(),
   /** Read-only (the generator sets them); a client may echo them back, ignored. */
   citations: z.array(ZRecordCitation).max(50).optional(),
 };
@@ -64,7 +64,7 @@ export type TAdviceFeedbackRequest = z.input<typeof ZAdviceFeedbackRequest>;
 
 /** Newest first; the dashboard asks for limit=1. */
 export const ZAdviceListQuery = z.object({
-  organization_id: z.string().max(64).optional(),
+  organization_id: ZRefId.optional(),
   skip: ZSkip,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(100),
 });
@@ -80,7 +80,7 @@ export const FLOW_INPUTS_MAX_CHARS = 20_000;
 export const ZStrategicFlowRequest = z
   .object({
     inputs: z
-      .object({ user_id: z.string().max(64).nullable().optional() })
+      .object({ user_id: ZRefId.nullable().optional() })
       .catchall(z.unknown())
       // Other inputs are kept with the run as JSON text: bounded like any stored field.
       .refine((v) => JSON.stringify(v).length <= FLOW_INPUTS_MAX_CHARS, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZEmail } from './common.ts';
+import { ZEmail, ZRefId } from './common.ts';
 
 export const TOKEN_STORAGE_KEY = 'authToken';
 export const SIGNUP_PASSWORD_MIN = 6;
@@ -47,7 +47,7 @@ export const ZRegisterRequest = z.object({
     .min(1, 'Please fill in all fields.')
     .max(100),
   user_level: z.string().max(50).optional(),
-  organization_id: z.string().max(64).nullable().optional(),
+  organization_id: ZRefId.nullable().optional(),
 });
 export type TRegisterRequest = z.input<typeof ZRegisterRequest>;
 

@@ -19,6 +19,16 @@ export type TErrorBody = z.infer<typeof ZErrorBody>;
 export const ZId = z.string().min(1).max(64);
 export const ZIdParams = z.object({ id: ZId });
 
+/** Why `""` is refused where an id may be left out: none is said by leaving it out or with null. */
+export const EMPTY_ID_MESSAGE = 'An id cannot be empty: leave the field out or send null for none.';
+
+/**
+ * An id that names another record and may be left out (`organization_id`, `goal_id`, …): every such
+ * field of the contract uses this one schema, so `""` is a 422 everywhere, never a write that fails
+ * on a foreign key (a 500) or a silent "none".
+ */
+export const ZRefId = z.string().min(1, EMPTY_ID_MESSAGE).max(64);
+
 /** ISO-8601 UTC timestamp string. */
 export const ZTimestamp = z.string();
 

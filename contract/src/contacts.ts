@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_PATTERN, MAX_PAGE_SIZE, ZSkip } from './common.ts';
+import { EMAIL_PATTERN, MAX_PAGE_SIZE, ZRefId, ZSkip } from './common.ts';
 import { ZDateOnly, ZOptionalBody, ZOptionalText, ZOrgIds, ZSearch, ZUserRef } from './fields.ts';
 
 export const CONTACT_NAME_REQUIRED = 'Name is required.';
@@ -97,11 +97,11 @@ const contactFields = {
   /** Blank becomes null. */
   notes: ZOptionalBody(20_000).optional(),
   /** The contact's own organization: one you belong to, or null. Owner only. */
-  organization_id: z.string().max(64).nullable().optional(),
+  organization_id: ZRefId.nullable().optional(),
   /** The complete set of shared organizations: only organizations you belong to. Owner only. */
   shared_org_ids: ZOrgIds.optional(),
   /** Accepted (spec payload) and ignored: the owner is the caller. */
-  user_id: z.string().max(64).nullable().optional(),
+  user_id: ZRefId.nullable().optional(),
 };
 
 /** POST /api/contacts/. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZJsonObject } from './common.ts';
+import { ZJsonObject, ZRefId } from './common.ts';
 import { ZOrgIds } from './fields.ts';
 
 /** A tool's input schema is stored as JSON text: this many characters at most. */
@@ -265,7 +265,7 @@ export const ZCrewTaskInput = z.strictObject({
   title: optionalText(200),
   description: requiredText(TASK_DESCRIPTION_REQUIRED, 8_000),
   expected_output: optionalText(4_000),
-  agent_id: z.string().min(1).max(64).nullable().optional(),
+  agent_id: ZRefId.nullable().optional(),
   agent: ZItemRef,
   agent_name: ZItemRef,
   human_input: z.boolean().default(false),
@@ -344,9 +344,9 @@ export const ZFlowStepInput = z
     name: optionalText(200),
     kind: z.enum(FLOW_STEP_KINDS).default('agent'),
     prompt: optionalText(8_000),
-    agent_id: z.string().min(1).max(64).nullable().optional(),
+    agent_id: ZRefId.nullable().optional(),
     agent: ZItemRef,
-    tool_id: z.string().min(1).max(64).nullable().optional(),
+    tool_id: ZRefId.nullable().optional(),
     tool: ZItemRef,
   })
   .refine((s) => !!(s.title ?? s.name), { message: FLOW_STEP_TITLE_REQUIRED, path: ['title'] });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
+import { MAX_PAGE_SIZE, ZRefId, ZSkip } from './common.ts';
 import { ZOrgIds, ZOrgRef, ZSearch, ZUserRef } from './fields.ts';
 
 export const FILES_PAGE_SIZE = 50;
@@ -48,7 +48,7 @@ export type TFileListQuery = z.input<typeof ZFileListQuery>;
 
 /** POST /api/files (multipart, one or more `files` parts); the query may attach them to a conversation. */
 export const ZFileUploadQuery = z.object({
-  conversation_id: z.string().min(1).max(64).optional(),
+  conversation_id: ZRefId.optional(),
 });
 
 export const FILE_NAME_REQUIRED = 'File name is required.';

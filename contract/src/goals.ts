@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
+import { MAX_PAGE_SIZE, ZRefId, ZSkip } from './common.ts';
 import { ZDateOnly, ZOptionalBody, ZOptionalText, ZQueryBool, ZSearch } from './fields.ts';
 
 export const GOAL_STATUSES = ['new', 'in_progress', 'done', 'failed'] as const;
@@ -132,8 +132,8 @@ export const ZCreateGoalRequest = z.strictObject({
   due_date: ZGoalDueDate,
   status: ZGoalStatus.default(DEFAULT_GOAL_STATUS),
   kpis: ZKpiList.default([]),
-  organization_id: z.string().max(64).nullable().optional(),
-  user_id: z.string().max(64).nullable().optional(),
+  organization_id: ZRefId.nullable().optional(),
+  user_id: ZRefId.nullable().optional(),
 });
 export type TCreateGoalRequest = z.input<typeof ZCreateGoalRequest>;
 
@@ -147,15 +147,15 @@ export const ZUpdateGoalRequest = z.strictObject({
   due_date: ZGoalDueDate,
   status: ZGoalStatus.optional(),
   kpis: ZKpiList.optional(),
-  organization_id: z.string().max(64).nullable().optional(),
-  user_id: z.string().max(64).nullable().optional(),
+  organization_id: ZRefId.nullable().optional(),
+  user_id: ZRefId.nullable().optional(),
 });
 export type TUpdateGoalRequest = z.input<typeof ZUpdateGoalRequest>;
 
 export const ZGoalListQuery = z.object({
   search: ZSearch,
   status: ZGoalStatus.optional(),
-  organization_id: z.string().max(64).optional(),
+  organization_id: ZRefId.optional(),
   sort_by: z.enum(GOAL_SORTS).default(DEFAULT_GOAL_SORT),
   /** `done` goals are hidden unless true (an explicit status filter always applies as given). */
   include_completed: ZQueryBool.default(false),

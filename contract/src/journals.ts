@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
+import { MAX_PAGE_SIZE, ZRefId, ZSkip } from './common.ts';
 import { ZDateOnly, ZSearch } from './fields.ts';
 
 /** Notes load with skip 0 and limit 100; an entry shows 3 lines collapsed (spec section 9). */
@@ -30,7 +30,7 @@ const ZNoteContent = z
 export const ZCreateJournalRequest = z.strictObject({
   content: ZNoteContent,
   entry_date: ZDateOnly.optional(),
-  user_id: z.string().max(64).nullable().optional(),
+  user_id: ZRefId.nullable().optional(),
 });
 export type TCreateJournalRequest = z.input<typeof ZCreateJournalRequest>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZTimestamp } from './common.ts';
+import { ZRefId, ZTimestamp } from './common.ts';
 
 /** Longest text accepted for memory mining (a conversation turn or two). */
 export const MAX_MEMORY_MINE_CHARS = 20_000;
@@ -7,7 +7,7 @@ export const MAX_MEMORY_MINE_CHARS = 20_000;
 export const ZMineMemoryRequest = z.object({
   content: z.string().max(MAX_MEMORY_MINE_CHARS),
   metadata: z
-    .object({ conversation_id: z.string().max(64).nullish() })
+    .object({ conversation_id: ZRefId.nullish() })
     .loose()
     // Only conversation_id is read; the rest is accepted for clients that send more, within a bound.
     .refine((v) => JSON.stringify(v).length <= MAX_MEMORY_MINE_CHARS, {

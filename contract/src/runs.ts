@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZSeqCursor } from './common.ts';
+import { ZRefId, ZSeqCursor } from './common.ts';
 
 /**
  * Crew runs and flow runs (spec sections 4 and 7; ARCHITECTURE.md section 6).
@@ -169,7 +169,7 @@ export const ZStartFlowRunRequest = z.strictObject({
 export type TStartFlowRunRequest = z.input<typeof ZStartFlowRunRequest>;
 
 export const ZRunConversationQuery = z.object({
-  conversation_id: z.string().min(1).max(64).optional(),
+  conversation_id: ZRefId.optional(),
 });
 
 /** 201 answers of the starts. */

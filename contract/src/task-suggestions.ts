@@ -1,5 +1,6 @@
 import { ZRecordCitation } from './citations.ts';
 import { z } from 'zod';
+import { ZRefId } from './common.ts';
 import { ZDateOnly, ZOptionalBody } from './fields.ts';
 import { TASK_PRIORITIES, TASK_TITLE_REQUIRED, ZTask, ZTaskPriority } from './tasks.ts';
 
@@ -65,7 +66,7 @@ export const ZApprovedSuggestion = z.strictObject({
   id: z.string().min(1).max(64),
   title: z.string({ message: TASK_TITLE_REQUIRED }).trim().min(1, TASK_TITLE_REQUIRED).max(500),
   description: ZOptionalBody(20_000).optional(),
-  assignee_user_id: z.string().max(64).nullable().optional(),
+  assignee_user_id: ZRefId.nullable().optional(),
   priority: ZTaskPriority.optional(),
   due_date: ZDateOnly.nullable().optional(),
   // Read-only fields a client may echo back unchanged; ignored.
@@ -74,8 +75,8 @@ export const ZApprovedSuggestion = z.strictObject({
   rejection_reason: z.string().nullable().optional(),
   status: z.string().optional(),
   source_type: z.string().nullable().optional(),
-  source_id: z.string().nullable().optional(),
-  organization_id: z.string().nullable().optional(),
+  source_id: ZRefId.nullable().optional(),
+  organization_id: ZRefId.nullable().optional(),
   created_at: z.string().optional(),
   updated_at: z.string().optional(),
 });
@@ -112,12 +113,12 @@ export type TRejectSuggestionRequest = z.input<typeof ZRejectSuggestionRequest>;
 export const ZModelSuggestion = z.object({
   title: z.string().trim().min(1).max(500),
   description: z.string().max(20_000).nullable().optional(),
-  assignee_user_id: z.string().max(64).nullable().optional(),
+  assignee_user_id: ZRefId.nullable().optional(),
   priority: z.enum(TASK_PRIORITIES).catch('Medium'),
   due_date: ZDateOnly.nullable().optional().catch(null),
   llm_context: z.string().max(2000).nullable().optional(),
   source_type: z.enum(TASK_SUGGESTION_SOURCES).nullable().optional().catch(null),
-  source_id: z.string().max(64).nullable().optional(),
+  source_id: ZRefId.nullable().optional(),
 });
 export type TModelSuggestion = z.infer<typeof ZModelSuggestion>;
 

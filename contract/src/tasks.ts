@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, ZSkip } from './common.ts';
+import { MAX_PAGE_SIZE, ZRefId, ZSkip } from './common.ts';
 import { ZDateOnly, ZOptionalBody, ZOrgIds, ZQueryBool, ZSearch, ZUserRef, ZOrgRef } from './fields.ts';
 
 export const TASK_STATUSES = [
@@ -85,11 +85,11 @@ export const ZCreateTaskRequest = z.strictObject({
   due_date: ZDateOnly.nullable().optional(),
   notes: ZOptionalBody(20_000).optional(),
   /** Same rule as PUT /{id}/assign: yourself, or a member of one of your organizations. */
-  assigned_to_user_id: z.string().max(64).nullable().optional(),
+  assigned_to_user_id: ZRefId.nullable().optional(),
   /** Organizations to share with at creation; only organizations you belong to. */
   shared_org_ids: ZOrgIds.optional(),
   /** A goal the caller may see (else 422), or null. */
-  goal_id: z.string().max(64).nullable().optional(),
+  goal_id: ZRefId.nullable().optional(),
 });
 export type TCreateTaskRequest = z.input<typeof ZCreateTaskRequest>;
 
@@ -104,15 +104,15 @@ export const ZUpdateTaskRequest = z.strictObject({
   status: ZTaskStatus.optional(),
   due_date: ZDateOnly.nullable().optional(),
   notes: ZOptionalBody(20_000).optional(),
-  assigned_to_user_id: z.string().max(64).nullable().optional(),
+  assigned_to_user_id: ZRefId.nullable().optional(),
   /** A goal the caller may see (else 422), or null to unlink; needs can_edit. */
-  goal_id: z.string().max(64).nullable().optional(),
+  goal_id: ZRefId.nullable().optional(),
 });
 export type TUpdateTaskRequest = z.input<typeof ZUpdateTaskRequest>;
 
 /** PUT /api/tasks/{id}/assign; null unassigns. */
 export const ZAssignTaskRequest = z.strictObject({
-  assigned_to_user_id: z.string().max(64).nullable(),
+  assigned_to_user_id: ZRefId.nullable(),
 });
 export type TAssignTaskRequest = z.input<typeof ZAssignTaskRequest>;
 

@@ -54,7 +54,20 @@ export const ZModelPrice = z.strictObject({
   output_per_million_usd: ZUsd,
 });
 export type TModelPrice = z.infer<typeof ZModelPrice>;
-export const ZModelPrices = z.strictObject({ models: z.array(ZModelPrice).max(200) });
+/** Each model at most once: two prices of one model in one request are a 422, not a guess at which wins. */
+export const ZModelPrices = z.strictObject({
+  models: z
+    .array(ZModelPrice)
+    .max(200)
+    .superRefine((models, ctx) => {
+      const seen = new Set<string>();
+      models.forEach((m, i) => {
+        if (seen.has(m.model))
+          ctx.addIssue({ code: 'custom', path: [i, 'model'], message: `${m.model} is listed twice.` });
+        seen.add(m.model);
+      });
+    }),
+});
 export type TModelPrices = z.infer<typeof ZModelPrices>;
 
 /** PUT body of a budget: null removes it. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_CHANGE_MIN } from './auth.ts';
 import { ZBriefSchedule } from './briefs.ts';
-import { ZEmail, ZJsonObject, ZSkip } from './common.ts';
+import { ZEmail, ZJsonObject, ZRefId, ZSkip } from './common.ts';
 
 export const USER_LEVELS = ['waitlisted', 'user', 'admin', 'ceo'] as const;
 export const ZUserLevel = z.enum(USER_LEVELS);
@@ -85,7 +85,7 @@ export const ZAdminCreateUserRequest = z.strictObject({
   email: ZEmail,
   password: z.string().min(PASSWORD_CHANGE_MIN, 'Password must be at least 8 characters').max(256),
   user_level: ZUserLevel.default(DEFAULT_ADMIN_CREATED_LEVEL),
-  organization_id: z.string().max(64).nullable().optional(),
+  organization_id: ZRefId.nullable().optional(),
   first_name: z.string().trim().max(100).nullable().optional(),
   last_name: z.string().trim().max(100).nullable().optional(),
   role: ZText(200).optional(),
@@ -100,7 +100,7 @@ export const ZAdminUpdateUserRequest = z.strictObject({
   email: ZEmail.optional(),
   password: z.string().min(PASSWORD_CHANGE_MIN, 'Password must be at least 8 characters').max(256).optional(),
   user_level: ZUserLevel.optional(),
-  organization_id: z.string().max(64).nullable().optional(),
+  organization_id: ZRefId.nullable().optional(),
   first_name: z.string().trim().max(100).nullable().optional(),
   last_name: z.string().trim().max(100).nullable().optional(),
   role: ZText(200).optional(),

@@ -64,7 +64,7 @@ const ZEnv = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
   /** Per-user limits (per IP without a user); over a limit the call gets 429 with Retry-After. */
   LIMIT_CHAT_TURNS_PER_MINUTE: z.coerce.number().int().positive().default(30),
-  /** Crew and flow run starts (Generate Advice included) per user per minute. */
+  /** Crew and flow run starts (Generate Advice, task suggestions, brief generation) per user per minute. */
   LIMIT_RUN_STARTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
   /** Upload requests (`POST /api/files`; the web sends one file per request) per user per minute. */
   LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().positive().default(60),
@@ -74,6 +74,10 @@ const ZEnv = z.object({
   LIMIT_STREAM_TICKETS_PER_MINUTE: z.coerce.number().int().positive().default(60),
   /** Event streams (SSE) one user may have open at once on one instance. */
   LIMIT_CONCURRENT_STREAMS: z.coerce.number().int().positive().default(20),
+  /** MCP requests on /mcp per API key per minute (each element of a JSON-RPC batch counts). */
+  LIMIT_MCP_CALLS_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  /** MCP requests on /mcp per user per minute, all of their API keys together. */
+  LIMIT_MCP_CALLS_PER_USER_PER_MINUTE: z.coerce.number().int().positive().default(120),
   /** Wrong current passwords on PATCH /api/users/me per user in 15 minutes before it is locked. */
   CURRENT_PASSWORD_MAX_FAILURES: z.coerce.number().int().positive().default(10),
   /** Trust X-Forwarded-* headers (set when behind a reverse proxy). */
@@ -196,6 +200,8 @@ export interface AppConfig {
     storageQuotaBytes: number;
     streamTicketsPerMinute: number;
     concurrentStreams: number;
+    mcpCallsPerKeyPerMinute: number;
+    mcpCallsPerUserPerMinute: number;
     currentPasswordMaxFailures: number;
   };
   bodyLimit: number;
@@ -308,6 +314,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       storageQuotaBytes: Math.round(e.STORAGE_QUOTA_MB * 1024 * 1024),
       streamTicketsPerMinute: e.LIMIT_STREAM_TICKETS_PER_MINUTE,
       concurrentStreams: e.LIMIT_CONCURRENT_STREAMS,
+      mcpCallsPerKeyPerMinute: e.LIMIT_MCP_CALLS_PER_KEY_PER_MINUTE,
+      mcpCallsPerUserPerMinute: e.LIMIT_MCP_CALLS_PER_USER_PER_MINUTE,
       currentPasswordMaxFailures: e.CURRENT_PASSWORD_MAX_FAILURES,
     },
     bodyLimit: e.BODY_LIMIT,

@@ -12,8 +12,9 @@ import type { Account, Target } from '../../test/permission-matrix/matrix.ts';
  * Bad input on every operation of /api/openapi.json: each permission-matrix row gives a request that
  * succeeds (a real record, a valid body); here it is spoilt one part at a time (path ids of another
  * type or with a NUL, query values with a NUL, huge or out of range, each body field with a NUL,
- * huge, of the wrong type or an infinite number, invalid JSON, malformed multipart). Every answer
- * must be a 4xx with a `detail`, and no table may gain or lose a row.
+ * huge, of the wrong type or an infinite number, every id field (`*_id`, body or query) given "",
+ * invalid JSON, malformed multipart). Every answer must be a 4xx with a `detail`, and no table may
+ * gain or lose a row. Lists of objects with an entry given twice must never answer 5xx.
  */
 
 type Obj = Record<string, unknown>;
@@ -86,6 +87,29 @@ function withRaw(body: unknown, at: (string | number)[], raw: string): string {
   return JSON.stringify(copy).replace(marker, raw);
 }
 
+/** A field that names another record by id (`organization_id`, `steps.0.agent_id`): never "". */
+const isIdField = (at: (string | number)[]) => /_id$/.test(String(at[at.length - 1]));
+/** The same for query parameters; `last_event_id` is a stream cursor, where blank means "from the start". */
+const isIdQuery = (name: string) => /_id$/.test(name) && name !== 'last_event_id';
+
+/**
+ * The body with each list of objects given its first entry twice (a model priced twice): the answer
+ * may be a success or a 4xx with a detail, never a 5xx (issue 46 row 16).
+ */
+function duplicatedEntries(url: string, body: unknown): BadRequest[] {
+  return nodes(body)
+    .filter(({ value }) => Array.isArray(value) && value.length > 0 && typeof value[0] === 'object')
+    .map(({ at, value }) => {
+      const list = value as unknown[];
+      return {
+        what: `${at.join('.')}: its first entry twice`,
+        url,
+        payload: withRaw(body, at, JSON.stringify([...list, list[0]])),
+        headers: JSON_TYPE,
+      };
+    });
+}
+
 /** Every value inside a valid JSON body with its path (objects and arrays descended into). */
 function nodes(v: unknown, at: (string | number)[] = []): { at: (string | number)[]; value: unknown }[] {
   if (!v || typeof v !== 'object') return [];
@@ -113,6 +137,8 @@ function badBodies(url: string, body: unknown, declared: [string, JsonSchema][])
     const name = at.join('.');
     const put = (what: string, raw: string) =>
       out.push({ what: `${name}: ${what}`, url, payload: withRaw(body, at, raw), headers: JSON_TYPE });
+    // An id naming another record is never "" (issue 46 row 16): a 422, not a foreign-key 500.
+    if (isIdField(at)) put('an empty id', '""');
     if (typeof value === 'string') {
       put('a NUL', JSON.stringify(`${value}\u0000x`));
       put('a huge string', JSON.stringify(HUGE));
@@ -136,6 +162,7 @@ function badBodies(url: string, body: unknown, declared: [string, JsonSchema][])
         ['a huge object', jsonTypes(schema).includes('object') ? JSON.stringify({ huge: HUGE }) : null],
         ['another type', otherType(schema)],
         ['an infinite number', '1e999'],
+        ['an empty id', isIdField([field]) ? '""' : null],
       ];
       for (const [what, raw] of values) {
         if (raw === null) continue;
@@ -239,16 +266,29 @@ function badQueries(url: string, params: OpenApiParam[]): BadRequest[] {
     const values = [
       'a%00b',
       HUGE_QUERY,
+      ...(isIdQuery(p.name) ? [''] : []),
       ...(types.includes('integer') || types.includes('number') ? BAD_INTEGERS : []),
     ];
     for (const v of values) {
       const u = new URL(url, 'http://x');
       u.searchParams.delete(p.name);
       const sep = u.search ? '&' : '?';
-      out.push({ what: `?${p.name}=${v.slice(0, 20)}`, url: `${u.pathname}${u.search}${sep}${p.name}=${v}` });
+      out.push({
+        what: `?${p.name}=${v.slice(0, 20) || '(empty)'}`,
+        url: `${u.pathname}${u.search}${sep}${p.name}=${v}`,
+      });
     }
   }
   return out;
+}
+
+/** Whether an answer's body is JSON with a `detail` the screen can show. */
+function hasDetailOf(body: string): boolean {
+  try {
+    return (JSON.parse(body) as Obj).detail !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** Rows in every table, in one query. */
@@ -372,21 +412,23 @@ apiSuite('bad input: a 4xx on every operation of the OpenAPI document, and nothi
       const wrong: string[] = [];
       for (const b of bad) {
         const res = await send(row, b, token);
-        const hasDetail =
-          res.status >= 400 &&
-          (() => {
-            try {
-              return (JSON.parse(res.body) as Obj).detail !== undefined;
-            } catch {
-              return false;
-            }
-          })();
+        const hasDetail = res.status >= 400 && hasDetailOf(res.body);
         if (res.status < 400 || res.status >= 500 || !hasDetail)
           wrong.push(`${b.what} → ${res.status} ${res.body.slice(0, 160)}`);
       }
       expect(wrong, `${row.op} answered bad input with`).toEqual([]);
       expect(await rowCounts(t), 'no table gained or lost a row').toEqual(before);
       expect(filesUnder(t.config.filesDir), 'no file added or left in FILES_DIR or .tmp').toEqual(stored);
+
+      // Duplicated list entries may be valid (and write): checked after the row counts, for no 5xx.
+      const duplicates = target.body !== undefined ? duplicatedEntries(target.url, target.body) : [];
+      const failed: string[] = [];
+      for (const b of duplicates) {
+        const res = await send(row, b, token);
+        if (res.status >= 500 || (res.status >= 400 && !hasDetailOf(res.body)))
+          failed.push(`${b.what} → ${res.status} ${res.body.slice(0, 160)}`);
+      }
+      expect(failed, `${row.op} answered duplicated entries with`).toEqual([]);
     });
   }
 });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { type Db, nowIso } from '../../db/index.ts';
 
@@ -51,6 +51,36 @@ export function withoutSecrets(value: unknown, depth = 0): unknown {
     return out;
   }
   return value;
+}
+
+/** Bytes of a tool call's arguments the ledger keeps word for word; the rest is known by its digest. */
+export const ARGUMENTS_PREVIEW_BYTES = 1024;
+
+/** What the ledger keeps of a tool call's arguments: their digest, their size and their first 1 KB. */
+export interface ArgumentsDigest {
+  /** sha-256 (hex) of the arguments' JSON, secret-named keys removed. */
+  sha256: string;
+  bytes: number;
+  /** The JSON's first {@link ARGUMENTS_PREVIEW_BYTES} bytes (never cutting a character). */
+  preview: string;
+  truncated: boolean;
+}
+
+/**
+ * A tool call's arguments as the ledger records them: a batch of calls with large arguments must not
+ * write their full copy a second time (the record the call made already holds what it needs).
+ */
+export function argumentsDigest(args: unknown): ArgumentsDigest {
+  const text = JSON.stringify(withoutSecrets(args)) ?? 'null';
+  const bytes = Buffer.byteLength(text);
+  let preview = text.slice(0, ARGUMENTS_PREVIEW_BYTES);
+  while (Buffer.byteLength(preview) > ARGUMENTS_PREVIEW_BYTES) preview = preview.slice(0, -1);
+  return {
+    sha256: createHash('sha256').update(text).digest('hex'),
+    bytes,
+    preview,
+    truncated: preview.length < text.length,
+  };
 }
 
 function json(value: unknown): string | null {

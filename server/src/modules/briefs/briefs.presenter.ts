@@ -1,5 +1,5 @@
 import type { TBrief, TBriefItem, TBriefSection } from '@cc/contract';
-import type { BriefRow } from './briefs.repository.ts';
+import { type BriefRow, SENDING } from './briefs.repository.ts';
 
 function parseList<T>(text: string): T[] {
   try {
@@ -8,6 +8,21 @@ function parseList<T>(text: string): T[] {
   } catch {
     return [];
   }
+}
+
+/** An e-mail still on its way (or cut by a stop while sending) is not known to have arrived. */
+function presentDelivery(row: BriefRow): TBrief['delivery'] {
+  if (row.delivery_status === SENDING) {
+    return { status: 'not_delivered', reason: 'Being sent (or cut off while sending).', delivered_at: null };
+  }
+  return {
+    status:
+      row.delivery_status === 'sent' || row.delivery_status === 'not_delivered'
+        ? row.delivery_status
+        : 'not_configured',
+    reason: row.delivery_error,
+    delivered_at: row.delivered_at,
+  };
 }
 
 export function presentBrief(row: BriefRow): TBrief {
@@ -22,13 +37,6 @@ export function presentBrief(row: BriefRow): TBrief {
     summary_status: row.summary_status === 'replaced' ? 'replaced' : 'checked',
     actions: parseList<TBriefItem>(row.actions),
     sections: parseList<TBriefSection>(row.sections),
-    delivery: {
-      status:
-        row.delivery_status === 'sent' || row.delivery_status === 'not_delivered'
-          ? row.delivery_status
-          : 'not_configured',
-      reason: row.delivery_error,
-      delivered_at: row.delivered_at,
-    },
+    delivery: presentDelivery(row),
   };
 }

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/index.ts';
+import { type Db, withTx } from '../../db/index.ts';
 import type { BriefsTable } from '../../db/types.ts';
 
 export type BriefRow = Selectable<BriefsTable>;
@@ -48,6 +48,40 @@ export async function setDelivery(
     .set({ delivery_status: d.status, delivery_error: d.error, delivered_at: d.at })
     .where('id', '=', id)
     .execute();
+}
+
+/** A brief whose e-mail is on its way: it holds one of the person's daily e-mails until it ends. */
+export const SENDING = 'sending';
+
+/**
+ * Claims one of the person's daily brief e-mails for the brief: true, and the brief marked `sending`
+ * at `now`, when fewer than `max` e-mails were sent or are being sent since `since`. The user's row is
+ * locked first on PostgreSQL, so two briefs of one person claim one after the other (SQLite runs one
+ * write transaction at a time already).
+ */
+export function claimDailyEmail(
+  db: Db,
+  o: { briefId: string; userId: string; since: string; now: string; max: number; postgres: boolean },
+): Promise<boolean> {
+  return withTx(db, async (trx) => {
+    let lock = trx.selectFrom('users').select('id').where('id', '=', o.userId);
+    if (o.postgres) lock = lock.forUpdate();
+    await lock.execute();
+    const { n } = await trx
+      .selectFrom('briefs')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', o.userId)
+      .where('delivery_status', 'in', ['sent', SENDING])
+      .where('delivered_at', '>=', o.since)
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= o.max) return false;
+    await trx
+      .updateTable('briefs')
+      .set({ delivery_status: SENDING, delivered_at: o.now })
+      .where('id', '=', o.briefId)
+      .execute();
+    return true;
+  });
 }
 
 /**

@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { limitMessages } from '../../platform/limits/limit-messages.ts';
+import { enforceLimit } from '../../platform/limits/limits.ts';
 import { BriefScheduler, registerBriefScheduler } from './briefs.scheduler.ts';
 import * as briefs from './briefs.service.ts';
 
@@ -17,12 +19,16 @@ export const briefsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       schema: {
         tags,
         summary:
-          "Build the caller's brief now (facts, checked summary, top actions); e-mailed when SMTP_URL is set",
-        response: { 201: ZBrief, ...errors },
+          "Build the caller's brief now (facts, checked summary, top actions); e-mailed when SMTP_URL is set, at most 3 a day",
+        response: { 201: ZBrief, 429: ZErrorBody, ...errors },
       },
     },
-    async (req, reply) =>
-      reply.code(201).send(await briefs.generateBrief(ctx, currentUser(req), { trigger: 'manual' })),
+    async (req, reply) => {
+      // A model call and possibly an e-mail: it shares the per-user run-starts limit.
+      const { runStarts } = ctx.limits;
+      enforceLimit(req, reply, runStarts, limitMessages.generations(runStarts.max));
+      return reply.code(201).send(await briefs.generateBrief(ctx, currentUser(req), { trigger: 'manual' }));
+    },
   );
 
   app.get(

@@ -58,14 +58,33 @@ export async function generateBrief(
   return presentBrief(await deliver(ctx, row, smtp));
 }
 
+/** Brief e-mails one person gets at most in any 24 hours (manual and scheduled briefs together). */
+export const MAX_BRIEF_EMAILS_PER_DAY = 3;
+/** Why a brief past the day's e-mails was not sent (its `delivery.reason`). */
+export const DAILY_EMAILS_REACHED = `At most ${MAX_BRIEF_EMAILS_PER_DAY} briefs are e-mailed a day; this one is on this page only.`;
+const DAY_MS = 86_400_000;
+
 async function deliver(ctx: AppContext, row: repo.BriefRow, smtpUrl: string): Promise<repo.BriefRow> {
   const user = await getUserSummary(ctx, row.user_id);
-  const reason = user
-    ? await sendBriefEmail(
-        { smtpUrl, from: ctx.config.briefs.smtpFrom, to: user.email, base: ctx.config.briefs.publicUrl },
-        presentBrief(row),
-      )
-    : 'The account has no e-mail address.';
+  const claimed =
+    user !== undefined &&
+    (await repo.claimDailyEmail(ctx.db, {
+      briefId: row.id,
+      userId: row.user_id,
+      since: new Date(Date.now() - DAY_MS).toISOString(),
+      now: new Date().toISOString(),
+      max: MAX_BRIEF_EMAILS_PER_DAY,
+      postgres: ctx.dialect === 'postgres',
+    }));
+  const reason = !user
+    ? 'The account has no e-mail address.'
+    : !claimed
+      ? DAILY_EMAILS_REACHED
+      : await sendBriefEmail(
+          { smtpUrl, from: ctx.config.briefs.smtpFrom, to: user.email, base: ctx.config.briefs.publicUrl },
+          presentBrief(row),
+        );
+  // A send that failed gives its daily e-mail back (delivered_at null): only sent e-mails count.
   const delivery = reason
     ? { status: 'not_delivered', error: reason.slice(0, 500), at: null }
     : { status: 'sent', error: null, at: new Date().toISOString() };

@@ -59,29 +59,50 @@ export function plainSummary(sections: readonly TBriefSection[]): string {
 }
 
 function itemOf(sections: readonly TBriefSection[], ref: string): TBriefItem | undefined {
-  const [key, index] = ref.split(':');
-  return sections.find((s) => s.key === key)?.items[Number(index)];
+  const m = /^([a-z_]+):(\d{1,4})$/.exec(ref);
+  if (!m) return undefined;
+  return sections.find((s) => s.key === m[1])?.items[Number(m[2])];
 }
 
 function actionsOf(sections: readonly TBriefSection[], refs: readonly BriefActionRef[]): TBriefItem[] | null {
   const out: TBriefItem[] = [];
   for (const a of refs.slice(0, 3)) {
     const item = itemOf(sections, a.ref);
-    if (!item?.citations.length || typeof a.text !== 'string' || !a.text.trim()) return null;
+    if (!item?.citations.length || !a.text.trim()) return null;
     out.push({ text: a.text.trim().slice(0, 500), citations: item.citations });
   }
   return out;
 }
 
+/** Most actions the model may propose: it is asked for three; a longer list is not a brief's answer. */
+const MAX_WRITTEN_ACTIONS = 10;
+
+/** One written action as the prompt asks for it ({text, ref}, both strings), or null for anything else. */
+function actionRefOf(v: unknown): BriefActionRef | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const { text, ref } = v as Record<string, unknown>;
+  return typeof text === 'string' && typeof ref === 'string' ? { text, ref } : null;
+}
+
+/**
+ * The model's JSON, read as untrusted input: any shape but the one asked for (actions as strings,
+ * nulls, numbers, refs missing, a huge list) gives null, and the facts' own wording is used.
+ */
 function parseWords(text: string): { summary: string; actions: BriefActionRef[] } | null {
   const json = text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1);
+  let o: unknown;
   try {
-    const o = JSON.parse(json) as { summary?: unknown; actions?: unknown };
-    if (typeof o.summary !== 'string' || !o.summary.trim() || !Array.isArray(o.actions)) return null;
-    return { summary: o.summary.trim().slice(0, 2000), actions: o.actions as BriefActionRef[] };
+    o = JSON.parse(json);
   } catch {
     return null;
   }
+  if (typeof o !== 'object' || o === null) return null;
+  const { summary, actions } = o as Record<string, unknown>;
+  if (typeof summary !== 'string' || !summary.trim() || !Array.isArray(actions)) return null;
+  if (actions.length > MAX_WRITTEN_ACTIONS) return null;
+  const refs = actions.map(actionRefOf);
+  if (refs.some((r) => r === null)) return null;
+  return { summary: summary.trim().slice(0, 2000), actions: refs as BriefActionRef[] };
 }
 
 /** Checks written words against the facts; what fails is replaced by the facts' own wording. */

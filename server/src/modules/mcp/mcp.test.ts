@@ -154,9 +154,14 @@ apiSuite('the workspace as an MCP server', () => {
       .execute();
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ via: 'api', entity_type: 'mcp_call' });
+    // The ledger keeps the arguments' digest and first 1 KB (issue 46 row 14), here all of them.
     expect(JSON.parse(entries[0].after ?? '{}')).toMatchObject({
       tool: 'create_note',
-      arguments: { content: 'Nordic pricing idea from the assistant' },
+      arguments: {
+        preview: JSON.stringify({ content: 'Nordic pricing idea from the assistant' }),
+        truncated: false,
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
       refused: false,
     });
   });

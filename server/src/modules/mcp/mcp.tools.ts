@@ -18,7 +18,7 @@ import type { ApiKeyCaller } from '../../platform/auth/api-keys.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
-import { recordActivitySafely } from '../activity/activity.ledger.ts';
+import { argumentsDigest, recordActivitySafely } from '../activity/activity.ledger.ts';
 import { putSuggestion } from '../comms/comms.suggestions.ts';
 import { getContact, listContacts } from '../contacts/contacts.service.ts';
 import { getGoal, listGoals } from '../goals/goals.service.ts';
@@ -29,7 +29,7 @@ import { getTask, listTasks } from '../tasks/tasks.service.ts';
 
 /**
  * Every tool call of this server is written to the activity ledger (`mcp.<tool>`, via api): what
- * another assistant did with the key, with its arguments and whether it was refused.
+ * another assistant did with the key, with its arguments' digest and first 1 KB, and whether it was refused.
  */
 function recordCalls(mcp: McpServer, ctx: AppContext, user: AuthUser, key: ApiKeyCaller): void {
   // The SDK's overloaded generic signature does not survive a wrapper's types: called as it was given.
@@ -49,7 +49,7 @@ function recordCalls(mcp: McpServer, ctx: AppContext, user: AuthUser, key: ApiKe
         action: `mcp.${name}`,
         entityType: 'mcp_call',
         summary: `${result.isError ? 'Refused' : 'Called'} ${name} from an assistant (API key ${key.id.slice(0, 8)})`,
-        after: { tool: name, arguments: args, refused: result.isError === true },
+        after: { tool: name, arguments: argumentsDigest(args), refused: result.isError === true },
       });
       return result;
     }) as typeof tool.handler;

@@ -11,6 +11,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { limitMessages } from '../../platform/limits/limit-messages.ts';
+import { enforceLimit } from '../../platform/limits/limits.ts';
 import * as suggestions from './task-suggestions.service.ts';
 
 const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 409: ZErrorBody };
@@ -37,10 +39,13 @@ export const taskSuggestionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> =
         tags,
         summary:
           'Suggest new tasks from lagging KPIs, overdue goals and unassigned work ("No new suggestions" when none)',
-        response: { 200: ZGenerateSuggestionsResponse, ...errors },
+        response: { 200: ZGenerateSuggestionsResponse, 429: ZErrorBody, ...errors },
       },
     },
     async (req, reply) => {
+      // A costly model call like a run start: it shares the per-user run-starts limit.
+      const { runStarts } = ctx.limits;
+      enforceLimit(req, reply, runStarts, limitMessages.generations(runStarts.max));
       // The model call stops when the client goes away before the answer.
       const controller = new AbortController();
       const onClose = () => {

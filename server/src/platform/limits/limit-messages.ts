@@ -5,11 +5,17 @@
 export const limitMessages = {
   chatTurns: (max: number) => `You are sending messages too quickly (at most ${max} a minute).`,
   runStarts: (max: number) => `Too many runs started (at most ${max} a minute).`,
+  /** Task suggestions and briefs: the same limit as run starts (each is a costly model call). */
+  generations: (max: number) =>
+    `Too many generations started (at most ${max} a minute, runs, suggestions and briefs together).`,
   uploads: (max: number, left: string) =>
     `Too many uploads (at most ${max} a minute). You have ${left} of storage left.`,
   streamTickets: (max: number) => `Too many live connections requested (at most ${max} a minute).`,
   streams: (max: number) =>
     `Too many live connections open at once (at most ${max}). Close another tab or window, then try again.`,
+  mcpCallsPerKey: (max: number) => `Too many MCP requests with this API key (at most ${max} a minute).`,
+  mcpCallsPerUser: (max: number) =>
+    `Too many MCP requests from your API keys together (at most ${max} a minute).`,
   signIn: 'Too many failed sign-in attempts for this account.',
   currentPassword: 'Too many wrong current passwords.',
 };

@@ -24,6 +24,8 @@ describe('limit defaults', () => {
       storageQuotaBytes: 1024 * 1024 * 1024,
       streamTicketsPerMinute: 60,
       concurrentStreams: 20,
+      mcpCallsPerKeyPerMinute: 60,
+      mcpCallsPerUserPerMinute: 120,
       currentPasswordMaxFailures: 10,
     });
   });
@@ -136,6 +138,32 @@ apiSuite('per-user limits', () => {
     expect((await startFlow(b)).statusCode).toBe(201);
     advanceMinutes(1);
     expect((await startFlow(a)).statusCode).toBe(201);
+  });
+
+  it('task suggestions and brief generation share the run-starts limit (issue 46 row 14)', async () => {
+    const [a, b] = [await t.createUser('ceo'), await t.createUser('ceo')];
+    const suggest = (u: TestUser) =>
+      t.req({ method: 'POST', url: '/api/task-suggestions/generate', token: u.token });
+    const brief = (u: TestUser) => t.req({ method: 'POST', url: '/api/briefs/generate', token: u.token });
+    const startFlow = (u: TestUser) =>
+      t.req({ method: 'POST', url: '/api/flow-runs/', token: u.token, body: { flow_id: 'strategic_flow' } });
+
+    const first = await suggest(a);
+    expect(first.statusCode, first.body).toBe(200);
+    expectCounted(first, 2, 1);
+    expect((await brief(a)).statusCode).toBe(201);
+    const words =
+      /Too many generations started \(at most 2 a minute, runs, suggestions and briefs together\)/;
+    expectLimited(await brief(a), 2, words);
+    expectLimited(await suggest(a), 2, words);
+    expectLimited(await startFlow(a), 2, /Too many runs started/);
+    // The refused brief was not built.
+    const briefs = await t.ctx.db.selectFrom('briefs').select('id').where('user_id', '=', a.id).execute();
+    expect(briefs).toHaveLength(1);
+
+    expect((await brief(b)).statusCode).toBe(201);
+    advanceMinutes(1);
+    expect((await brief(a)).statusCode).toBe(201);
   });
 
   it('stream tickets: 429 past the limit per minute, per user, then allowed again', async () => {

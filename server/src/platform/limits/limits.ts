@@ -18,6 +18,9 @@ export interface Limits {
   uploads: WindowLimiter;
   streamTickets: WindowLimiter;
   streams: ConcurrencyLimiter;
+  /** Tool calls on `/mcp` (each JSON-RPC batch element counts), per API key and per key owner. */
+  mcpCallsPerKey: WindowLimiter;
+  mcpCallsPerUser: WindowLimiter;
   /** Wrong current passwords on `PATCH /api/users/me`, per user. */
   currentPassword: LoginGuard;
 }
@@ -30,6 +33,8 @@ export function createLimits(config: AppConfig['limits'], clock = new LimitClock
     uploads: new WindowLimiter(config.uploadsPerMinute, MINUTE, clock),
     streamTickets: new WindowLimiter(config.streamTicketsPerMinute, MINUTE, clock),
     streams: new ConcurrencyLimiter(config.concurrentStreams),
+    mcpCallsPerKey: new WindowLimiter(config.mcpCallsPerKeyPerMinute, MINUTE, clock),
+    mcpCallsPerUser: new WindowLimiter(config.mcpCallsPerUserPerMinute, MINUTE, clock),
     currentPassword: new LoginGuard(config.currentPasswordMaxFailures, FIFTEEN_MINUTES, clock),
   };
 }
@@ -60,6 +65,28 @@ export function enforceLimit(
   const { allowed, state } = limiter.take(callerKey(req));
   if (!allowed) throw limitError(state, `${what} Please try again in ${waitInWords(state.resetSeconds)}.`);
   reply.headers(limitHeaders(state, false));
+}
+
+/** One limit a call counts against: the limiter, whose count (a user, a key) and the refusal's words. */
+export interface LimitCheck {
+  limiter: WindowLimiter;
+  key: string;
+  what: string;
+}
+
+/**
+ * Counts `cost` calls against every check, or against none: the first limit they do not fit in gives
+ * the 429 (its detail and when to retry). The answer's `x-ratelimit-*` are those of the tightest limit.
+ */
+export function enforceLimits(reply: FastifyReply, checks: readonly LimitCheck[], cost: number): void {
+  const full = checks.find((c) => !c.limiter.fits(c.key, cost));
+  if (full) {
+    const { state } = full.limiter.take(full.key, cost);
+    throw limitError(state, `${full.what} Please try again in ${waitInWords(state.resetSeconds)}.`);
+  }
+  const states = checks.map((c) => c.limiter.take(c.key, cost).state);
+  const tightest = states.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  reply.headers(limitHeaders(tightest, false));
 }
 
 /** A locked account's 429 (sign-in, current password): when to retry, in words and in `Retry-After`. */

@@ -22,8 +22,23 @@ export class WindowLimiter {
     private readonly clock: LimitClock,
   ) {}
 
-  /** Counts one call for `key`; `allowed` is false (and nothing is counted) once the window is full. */
-  take(key: string): { allowed: boolean; state: LimitState } {
+  /**
+   * Counts `cost` calls for `key` (a JSON-RPC batch counts each element); `allowed` is false (and
+   * nothing is counted) when they do not all fit in the window.
+   */
+  take(key: string, cost = 1): { allowed: boolean; state: LimitState } {
+    const { window: w, state } = this.current(key);
+    const allowed = w.count + cost <= this.max;
+    if (allowed) w.count += cost;
+    return { allowed, state: { ...state, remaining: this.max - w.count } };
+  }
+
+  /** Whether `cost` more calls of `key` fit now, counting nothing (to check several limits first). */
+  fits(key: string, cost = 1): boolean {
+    return this.current(key).window.count + cost <= this.max;
+  }
+
+  private current(key: string): { window: Window; state: LimitState } {
     const now = this.clock.now();
     let w = this.windows.get(key);
     if (!w || now - w.startedAt >= this.windowMs) {
@@ -32,9 +47,7 @@ export class WindowLimiter {
       this.windows.set(key, w);
     }
     const resetSeconds = Math.max(1, Math.ceil((w.startedAt + this.windowMs - now) / 1000));
-    const allowed = w.count < this.max;
-    if (allowed) w.count += 1;
-    return { allowed, state: { limit: this.max, remaining: this.max - w.count, resetSeconds } };
+    return { window: w, state: { limit: this.max, remaining: this.max - w.count, resetSeconds } };
   }
 
   private sweep(now: number): void {
