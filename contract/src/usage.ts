@@ -17,7 +17,7 @@ export const USAGE_FEATURES = [
 ] as const;
 
 /** How a metered call ended. */
-export const USAGE_OUTCOMES = ['ok', 'error', 'aborted'] as const;
+export const USAGE_OUTCOMES = ['ok', 'error', 'aborted', 'interrupted'] as const;
 
 /**
  * The default price table (USD per million tokens), for the allowed models. An OpenAI-compatible

@@ -122,8 +122,8 @@ async function giveBack(q: Q, rows: { scope_key: string }[], month: string, micr
 
 // Every model call reserves and settles: these statements are prepared (built and compiled once, see
 // preparedQuery), as building them with Kysely on each call was a visible share of a chat turn's CPU.
-// Volatile writes: a reservation lost in a crash frees its hold, and a restart clears them anyway
-// (clearReservations); the call's first token does not wait for a disk flush.
+// Volatile writes: the call's first token does not wait for a disk flush. A hold whose call's instance
+// died is settled by the sweep of usage-leases.service.ts from the call's usage_reservations row.
 const counterInsert = preparedQuery((db, p: { scopeKey: string; month: string }) =>
   compilable(
     db,
@@ -145,15 +145,6 @@ const reserveUpdate = preparedQuery((db, p: { keys: string[]; month: string; mic
 
 /** A raw statement as preparedQuery takes it (a RawBuilder compiles against an executor). */
 const compilable = <R>(db: Q, raw: RawBuilder<R>) => ({ compile: () => raw.compile(db) });
-
-/** On a single-process database nothing is in flight at start: holds left by a crash are dropped. */
-export async function clearReservations(db: Db): Promise<void> {
-  await db
-    .updateTable('usage_counters')
-    .set({ reserved_micros: 0 })
-    .where('reserved_micros', '>', 0)
-    .execute();
-}
 
 /**
  * Turns a reservation into spend on each scope: the estimate leaves `reserved`, the real cost joins

@@ -20,15 +20,23 @@ import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { listModelPrices, saveModelPrices } from './usage-prices.service.ts';
 import { estimateCrew, estimateFlow } from './usage-estimate.service.ts';
-import { clearStaleReservations } from './usage-meter.service.ts';
+import { settleStaleReservations, startStaleReservationSweep } from './usage-leases.service.ts';
 import * as usage from './usage.service.ts';
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 422: ZErrorBody };
 const tags = ['usage'];
 
 export const usageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  // SQLite is served by one process: no call is in flight at start, so leftover holds are a crash's.
-  if (ctx.dialect === 'sqlite') await clearStaleReservations(ctx);
+  // Holds of calls whose instance died are settled as interrupted calls, at start (on SQLite, served by
+  // one process, every leftover row) and then by a sweep on every instance, on both engines.
+  await settleStaleReservations(ctx, { atStart: true });
+  let stopSweep = () => {};
+  app.addHook('onReady', async () => {
+    stopSweep = startStaleReservationSweep(ctx, (err) =>
+      app.log.warn({ err }, 'stale budget reservations not settled; retried at the next sweep'),
+    );
+  });
+  app.addHook('onClose', async () => stopSweep());
 
   /** The models the server can call, priced by default or not, for the price table. */
   const endpointModels = async () =>
