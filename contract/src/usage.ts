@@ -120,3 +120,10 @@ export const ZRunEstimate = z.object({
   needs_confirmation: z.boolean(),
 });
 export type TRunEstimate = z.infer<typeof ZRunEstimate>;
+
+/**
+ * PUT /api/users/me/primary-organization: the caller's primary membership, which their model calls
+ * are charged to when the call is made in no organization of its own (one of their memberships).
+ */
+export const ZPrimaryOrganizationRequest = z.strictObject({ organization_id: ZId });
+export const ZPrimaryOrganization = z.object({ organization_id: z.string() });

@@ -13,6 +13,7 @@ import {
   settleSpend,
 } from '../../modules/usage/usage-meter.service.ts';
 import { SpendLease } from '../../modules/usage/usage-leases.service.ts';
+import { payingOrganization } from '../../modules/usage/usage-payer.ts';
 import { type Price, priceOf } from '../../modules/usage/usage-prices.service.ts';
 import { costMicros } from '../../modules/usage/usage-money.ts';
 import { usageNow } from '../../modules/usage/usage-clock.ts';
@@ -69,11 +70,22 @@ export class MeteredModel implements LanguageModelV3 {
     return this.inner.supportedUrls;
   }
 
-  private target(options: LanguageModelV3CallOptions): MeterTarget {
+  private payer: Promise<string | null> | null = null;
+
+  /** The call's target: its organization resolved once per model by the one rule of usage-payer.ts. */
+  private async target(options: LanguageModelV3CallOptions): Promise<MeterTarget> {
     const s = this.scope;
-    return {
+    this.payer ??= payingOrganization(this.ctx, {
       userId: s.userId ?? null,
       organizationId: s.organizationId ?? null,
+    });
+    const organizationId = await this.payer.catch((err) => {
+      this.payer = null;
+      throw err;
+    });
+    return {
+      userId: s.userId ?? null,
+      organizationId,
       feature: featureOf(s, options.providerOptions),
       conversationId: s.conversationId ?? null,
       runId: s.runId ?? null,
@@ -98,7 +110,7 @@ export class MeteredModel implements LanguageModelV3 {
    */
   async reserveAhead(chars: number): Promise<void> {
     const { price, micros } = await this.estimate(chars, undefined);
-    const scope = this.target({ prompt: [] } as unknown as LanguageModelV3CallOptions);
+    const scope = await this.target({ prompt: [] } as unknown as LanguageModelV3CallOptions);
     this.ahead = this.reserve(scope, price, micros, tokensOf(chars));
     await this.ahead;
   }
@@ -127,7 +139,7 @@ export class MeteredModel implements LanguageModelV3 {
   }
 
   private async begin(options: LanguageModelV3CallOptions) {
-    const target = this.target(options);
+    const target = await this.target(options);
     const chars = promptChars(options.prompt);
     const { price, micros } = await this.estimate(chars, options.maxOutputTokens);
     let held: { reservation: Reservation; lease: SpendLease };

@@ -6,6 +6,8 @@ import {
   ZMemberBudgetParams,
   ZModelPrices,
   ZMyUsage,
+  ZPrimaryOrganization,
+  ZPrimaryOrganizationRequest,
   ZRunEstimate,
   ZRunThreshold,
   ZRunThresholdRequest,
@@ -16,6 +18,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listModels } from '../../ai/models.ts';
+import { setMyPrimaryOrganization } from '../organizations/memberships.service.ts';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { listModelPrices, saveModelPrices } from './usage-prices.service.ts';
@@ -185,6 +188,23 @@ export const usageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       },
     },
     async (req) => usage.setRunThreshold(ctx, currentUser(req), req.body.run_confirm_usd),
+  );
+
+  app.put(
+    '/api/users/me/primary-organization',
+    {
+      schema: {
+        tags,
+        summary:
+          "Choose the caller's primary organization (one of theirs): their model calls made in no organization are charged to it",
+        body: ZPrimaryOrganizationRequest,
+        response: { 200: ZPrimaryOrganization, ...errors },
+      },
+    },
+    async (req) => {
+      await setMyPrimaryOrganization(ctx, currentUser(req), req.body.organization_id);
+      return { organization_id: req.body.organization_id };
+    },
   );
 
   for (const kind of ['crews', 'flows'] as const) {
