@@ -41,8 +41,39 @@ export const ZModelPrice = z.strictObject({
   output_per_million_usd: ZUsd,
 });
 export type TModelPrice = z.infer<typeof ZModelPrice>;
-export const ZModelPrices = z.strictObject({ models: z.array(ZModelPrice).max(200) });
+/** What an endpoint model nobody priced costs (USD per million tokens). */
+export const ZDefaultModelPrice = z.strictObject({
+  input_per_million_usd: ZUsd,
+  output_per_million_usd: ZUsd,
+});
+export type TDefaultModelPrice = z.infer<typeof ZDefaultModelPrice>;
+const ZModelId = z.string().trim().min(1).max(200);
+/**
+ * PUT /api/admin/model-prices: the given models' prices (others keep theirs); with `offered_models`,
+ * the endpoint models members may use (the list replaces the previous one); with `default_price`, the
+ * price of unpriced endpoint models (null: none, so they are refused wherever a budget applies).
+ */
+export const ZModelPrices = z.strictObject({
+  models: z.array(ZModelPrice).max(200),
+  offered_models: z.array(ZModelId).max(500).optional(),
+  default_price: ZDefaultModelPrice.nullable().optional(),
+});
 export type TModelPrices = z.infer<typeof ZModelPrices>;
+/** GET (and PUT's answer) /api/admin/model-prices: every model with its price, and the endpoint's offer. */
+export const ZModelPriceTable = z.object({
+  models: z.array(
+    ZModelPrice.extend({
+      /** false: an endpoint model nobody priced (the price shown is the default price, or $0) */
+      priced: z.boolean(),
+    }),
+  ),
+  /** the models the OpenAI-compatible endpoint lists besides the four built-in ones */
+  endpoint_models: z.array(z.string()),
+  /** those of them members may use (the four built-in models are always offered) */
+  offered_models: z.array(z.string()),
+  default_price: ZDefaultModelPrice.nullable(),
+});
+export type TModelPriceTable = z.infer<typeof ZModelPriceTable>;
 
 /** PUT body of a budget: null removes it. */
 export const ZBudgetRequest = z.strictObject({ monthly_usd: ZUsd.nullable() });

@@ -6,6 +6,7 @@ import type {
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
 import {
+  budgetApplies,
   type MeterTarget,
   type Reservation,
   releaseReservation,
@@ -14,7 +15,13 @@ import {
 } from '../../modules/usage/usage-meter.service.ts';
 import { SpendLease } from '../../modules/usage/usage-leases.service.ts';
 import { payingOrganization } from '../../modules/usage/usage-payer.ts';
-import { type Price, priceOf } from '../../modules/usage/usage-prices.service.ts';
+import {
+  callPriceOf,
+  isOffered,
+  notOffered,
+  type Price,
+  unpricedUnderBudget,
+} from '../../modules/usage/usage-prices.service.ts';
 import { costMicros } from '../../modules/usage/usage-money.ts';
 import { usageNow } from '../../modules/usage/usage-clock.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -40,6 +47,8 @@ interface Who {
   engine: string;
   /** the model that answers (what is priced and recorded) */
   model: string;
+  /** the id the caller asked for (what an administrator offers) */
+  requested: string;
 }
 
 /**
@@ -95,8 +104,16 @@ export class MeteredModel implements LanguageModelV3 {
     };
   }
 
-  private async estimate(chars: number, maxOutputTokens: number | undefined) {
-    const price = await priceOf(this.ctx, this.who.model, this.who.engine);
+  /**
+   * The call's price once it may be made: a model no administrator offers is refused, and so is an
+   * unpriced one wherever a budget applies (it would spend without limit); both 422, before anything
+   * is reserved or sent (issue 46 row 13).
+   */
+  private async estimate(target: MeterTarget, chars: number, maxOutputTokens: number | undefined) {
+    const { ctx, who } = this;
+    if (!(await isOffered(ctx, who.requested, who.engine))) throw notOffered(who.requested);
+    const { price, unpriced } = await callPriceOf(ctx, who.model, who.engine);
+    if (unpriced && (await budgetApplies(ctx, target))) throw unpricedUnderBudget(who.requested);
     return {
       price,
       micros: costMicros(price, tokensOf(chars), maxOutputTokens ?? DEFAULT_OUTPUT_ESTIMATE_TOKENS),
@@ -109,8 +126,8 @@ export class MeteredModel implements LanguageModelV3 {
    * back when no call follows.
    */
   async reserveAhead(chars: number): Promise<void> {
-    const { price, micros } = await this.estimate(chars, undefined);
     const scope = await this.target({ prompt: [] } as unknown as LanguageModelV3CallOptions);
+    const { price, micros } = await this.estimate(scope, chars, undefined);
     this.ahead = this.reserve(scope, price, micros, tokensOf(chars));
     await this.ahead;
   }
@@ -141,7 +158,7 @@ export class MeteredModel implements LanguageModelV3 {
   private async begin(options: LanguageModelV3CallOptions) {
     const target = await this.target(options);
     const chars = promptChars(options.prompt);
-    const { price, micros } = await this.estimate(chars, options.maxOutputTokens);
+    const { price, micros } = await this.estimate(target, chars, options.maxOutputTokens);
     let held: { reservation: Reservation; lease: SpendLease };
     if (this.ahead) {
       held = await this.ahead;

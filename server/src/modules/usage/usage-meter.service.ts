@@ -40,6 +40,14 @@ function scopeKeys(t: Pick<MeterTarget, 'userId' | 'organizationId'>): string[] 
   return [repo.orgKey(t.organizationId), ...(t.userId ? [repo.memberKey(t.organizationId, t.userId)] : [])];
 }
 
+/** True when a budget applies to a call of this scope (its organization's or its member's). */
+export function budgetApplies(
+  ctx: AppContext,
+  target: Pick<MeterTarget, 'userId' | 'organizationId'>,
+): Promise<boolean> {
+  return repo.anyBudget(ctx.db, scopeKeys(target));
+}
+
 /** The 429 of a refused call, with what was used of which budget and when it resets. */
 async function refusal(ctx: AppContext, key: string, month: string): Promise<AppError> {
   const [budget, counter] = await Promise.all([

@@ -5,6 +5,7 @@ import {
   ZIdParams,
   ZMemberBudgetParams,
   ZModelPrices,
+  ZModelPriceTable,
   ZMyUsage,
   ZPrimaryOrganization,
   ZPrimaryOrganizationRequest,
@@ -51,8 +52,9 @@ export const usageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       config: { auth: 'admin' },
       schema: {
         tags,
-        summary: 'Model prices per million tokens (platform admin)',
-        response: { 200: ZModelPrices, ...errors },
+        summary:
+          'Model prices per million tokens, the offered endpoint models and the default price (platform admin)',
+        response: { 200: ZModelPriceTable, ...errors },
       },
     },
     async () => listModelPrices(ctx, await endpointModels()),
@@ -64,9 +66,10 @@ export const usageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       config: { auth: 'admin' },
       schema: {
         tags,
-        summary: 'Set model prices (the models given; others keep theirs)',
+        summary:
+          'Set model prices (the models given; others keep theirs), the offered endpoint models and the default price',
         body: ZModelPrices,
-        response: { 200: ZModelPrices, ...errors },
+        response: { 200: ZModelPriceTable, ...errors },
       },
     },
     async (req) => {
