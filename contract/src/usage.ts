@@ -132,6 +132,8 @@ export const ZMyUsage = z.object({
   by_model: z.array(ZUsageRow),
   /** the tightest budget that applies to the caller's calls (their own or their organization's) */
   budget: ZBudget,
+  /** the organization the caller's calls are charged to when made in none of their own (null: none) */
+  charged_organization_id: z.string().nullable(),
   /** starting a run estimated above this asks to confirm (USD) */
   run_confirm_usd: z.number(),
 });

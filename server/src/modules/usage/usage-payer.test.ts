@@ -122,7 +122,7 @@ apiSuite('whom a model call is charged to', () => {
       `Monthly AI budget reached: $0.00 of $0.50 used; it resets on ${held.json().detail.split('resets on ')[1]}`,
     );
     const mine = await t.req({ method: 'GET', url: '/api/users/me/usage', token: member.token });
-    expect(mine.json().budget).toMatchObject({ monthly_usd: 0.5 });
+    expect(mine.json()).toMatchObject({ budget: { monthly_usd: 0.5 }, charged_organization_id: orgB });
     // Organization A, which has no budget, is no longer the one met.
     await setBudget(orgB, ceoB, 100);
     mock.script({ kind: 'text', chunks: ['ok'], usage: { prompt_tokens: 0, completion_tokens: 10 } });

@@ -307,6 +307,7 @@ export async function myUsage(ctx: AppContext, caller: AuthUser): Promise<TMyUsa
     by_feature: feature,
     by_model: model,
     budget,
+    charged_organization_id: orgId,
     run_confirm_usd: threshold,
   };
 }
