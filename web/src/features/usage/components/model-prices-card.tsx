@@ -92,7 +92,7 @@ export function ModelPricesCard() {
   };
 
   return (
-    <Card className="flex flex-col gap-4 p-4 sm:p-5" aria-labelledby="model-prices-title">
+    <Card role="region" className="flex flex-col gap-4 p-4 sm:p-5" aria-labelledby="model-prices-title">
       <h2 id="model-prices-title" className="font-semibold text-lg">
         Models and prices
       </h2>
