@@ -173,6 +173,7 @@ export const API_KEY_ROUTE_RULES: Readonly<Record<string, ApiKeyRouteRule>> = {
   'GET /api/users/': 'no key',
   'POST /api/users/': 'no key',
   'GET /api/users/me': 'every key',
+  'PUT /api/users/me/primary-organization': 'no key',
   'PATCH /api/users/me': 'no key',
   'GET /api/users/me/api-keys': 'no key',
   'POST /api/users/me/api-keys': 'no key',

@@ -30,7 +30,7 @@ export const USAGE_FEATURE_LABELS: Record<(typeof USAGE_FEATURES)[number], strin
 };
 
 /** How a metered call ended. */
-export const USAGE_OUTCOMES = ['ok', 'error', 'aborted'] as const;
+export const USAGE_OUTCOMES = ['ok', 'error', 'aborted', 'interrupted'] as const;
 
 /**
  * The default price table (USD per million tokens), for the allowed models. An OpenAI-compatible
@@ -54,7 +54,19 @@ export const ZModelPrice = z.strictObject({
   output_per_million_usd: ZUsd,
 });
 export type TModelPrice = z.infer<typeof ZModelPrice>;
-/** Each model at most once: two prices of one model in one request are a 422, not a guess at which wins. */
+/** What an endpoint model nobody priced costs (USD per million tokens). */
+export const ZDefaultModelPrice = z.strictObject({
+  input_per_million_usd: ZUsd,
+  output_per_million_usd: ZUsd,
+});
+export type TDefaultModelPrice = z.infer<typeof ZDefaultModelPrice>;
+const ZModelId = z.string().trim().min(1).max(200);
+/**
+ * PUT /api/admin/model-prices: the given models' prices (others keep theirs); with `offered_models`,
+ * the endpoint models members may use (the list replaces the previous one); with `default_price`, the
+ * price of unpriced endpoint models (null: none, so they are refused wherever a budget applies).
+ * Each model at most once: two prices of one model in one request are a 422, not a guess at which wins.
+ */
 export const ZModelPrices = z.strictObject({
   models: z
     .array(ZModelPrice)
@@ -67,8 +79,25 @@ export const ZModelPrices = z.strictObject({
         seen.add(m.model);
       });
     }),
+  offered_models: z.array(ZModelId).max(500).optional(),
+  default_price: ZDefaultModelPrice.nullable().optional(),
 });
 export type TModelPrices = z.infer<typeof ZModelPrices>;
+/** GET (and PUT's answer) /api/admin/model-prices: every model with its price, and the endpoint's offer. */
+export const ZModelPriceTable = z.object({
+  models: z.array(
+    ZModelPrice.extend({
+      /** false: an endpoint model nobody priced (the price shown is the default price, or $0) */
+      priced: z.boolean(),
+    }),
+  ),
+  /** the models the OpenAI-compatible endpoint lists besides the four built-in ones */
+  endpoint_models: z.array(z.string()),
+  /** those of them members may use (the four built-in models are always offered) */
+  offered_models: z.array(z.string()),
+  default_price: ZDefaultModelPrice.nullable(),
+});
+export type TModelPriceTable = z.infer<typeof ZModelPriceTable>;
 
 /** PUT body of a budget: null removes it. */
 export const ZBudgetRequest = z.strictObject({ monthly_usd: ZUsd.nullable() });
@@ -127,6 +156,8 @@ export const ZMyUsage = z.object({
   by_model: z.array(ZUsageRow),
   /** the tightest budget that applies to the caller's calls (their own or their organization's) */
   budget: ZBudget,
+  /** the organization the caller's calls are charged to when made in none of their own (null: none) */
+  charged_organization_id: z.string().nullable(),
   /** starting a run estimated above this asks to confirm (USD) */
   run_confirm_usd: z.number(),
 });
@@ -146,3 +177,10 @@ export const ZRunEstimate = z.object({
   needs_confirmation: z.boolean(),
 });
 export type TRunEstimate = z.infer<typeof ZRunEstimate>;
+
+/**
+ * PUT /api/users/me/primary-organization: the caller's primary membership, which their model calls
+ * are charged to when the call is made in no organization of its own (one of their memberships).
+ */
+export const ZPrimaryOrganizationRequest = z.strictObject({ organization_id: ZId });
+export const ZPrimaryOrganization = z.object({ organization_id: z.string() });

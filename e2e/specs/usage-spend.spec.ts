@@ -89,4 +89,36 @@ test.describe('spend governance', () => {
     await expect(page.getByTestId('usage-total')).toContainText('model calls');
     await expect(page.getByRole('region', { name: 'By feature' })).toContainText('chat');
   });
+
+  test('the Super Admin sets the default price of unpriced endpoint models on the models card', async ({
+    page,
+    request,
+  }) => {
+    const adminToken = await apiToken(request, DEMO.admin.email, DEMO.admin.password);
+    try {
+      await loginViaApi(page, DEMO.admin.email, DEMO.admin.password);
+      await page.goto('/app/admin');
+      await page.getByRole('tab', { name: 'Usage & spend' }).click();
+      const card = page.getByRole('region', { name: 'Models and prices' });
+      await expect(card.getByRole('cell', { name: 'gpt-5-mini', exact: true })).toBeVisible();
+      // The built-in models are always offered.
+      await expect(card.getByRole('row', { name: /gpt-5-mini/ })).toContainText('Always');
+      await card.getByLabel('Default input price').fill('0.5');
+      await card.getByLabel('Default output price').fill('2');
+      await card.getByRole('button', { name: 'Save models' }).click();
+      await expect(toast(page, 'Models Saved')).toBeVisible();
+      await page.reload();
+      await page.getByRole('tab', { name: 'Usage & spend' }).click();
+      await expect(page.getByLabel('Default output price')).toHaveValue('2');
+      const table = await (
+        await request.get('/api/admin/model-prices', { headers: bearer(adminToken) })
+      ).json();
+      expect(table.default_price).toEqual({ input_per_million_usd: 0.5, output_per_million_usd: 2 });
+    } finally {
+      await request.put('/api/admin/model-prices', {
+        headers: bearer(adminToken),
+        data: { models: [], default_price: null },
+      });
+    }
+  });
 });

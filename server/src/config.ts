@@ -124,6 +124,8 @@ const ZEnv = z.object({
   /** Runs one server instance executes at once; how often it looks for runnable runs besides wake-ups. */
   RUN_WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(16),
   RUN_POLL_MS: z.coerce.number().int().min(50).default(2_000),
+  /** A model call's hold on the budgets: its instance renews it while the call runs; past it, any instance settles the call as interrupted. */
+  SPEND_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
   /** Single sign-on with an OpenID Connect provider: on when the issuer and client id are set. */
   OIDC_ISSUER_URL: z.string().url().optional().or(z.literal('')),
   OIDC_CLIENT_ID: z.string().optional(),
@@ -208,6 +210,8 @@ export interface AppConfig {
   /** Bytes of cached reads (0: none). */
   readCacheBytes: number;
   runs: { leaseMs: number; concurrency: number; pollMs: number };
+  /** Budget reservations: the lease of a call in flight (renewed at a third of it, swept at half). */
+  spend: { leaseMs: number };
   briefs: { smtpUrl?: string; smtpFrom: string; publicUrl: string; schedulerPollMs: number };
   ai: {
     openaiApiKey?: string;
@@ -321,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimit: e.BODY_LIMIT,
     readCacheBytes: Math.round(e.READ_CACHE_MB * 1024 * 1024),
     runs: { leaseMs: e.RUN_LEASE_MS, concurrency: e.RUN_WORKER_CONCURRENCY, pollMs: e.RUN_POLL_MS },
+    spend: { leaseMs: e.SPEND_LEASE_MS },
     briefs: {
       smtpUrl: e.SMTP_URL || undefined,
       smtpFrom: e.SMTP_FROM,

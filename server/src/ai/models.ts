@@ -145,10 +145,11 @@ export function resolveModel(
   const resolved = resolveUnmetered(ctx, modelId);
   // Every model call of the app passes here: with an app context it is metered (usage, cost, budgets).
   if (!isAppContext(ctx)) return resolved;
+  const requested = modelId?.trim() || ctx.config.ai.defaultModel;
   const metered = new MeteredModel(
     ctx,
     resolved.model,
-    { engine: resolved.engine, model: resolved.id },
+    { engine: resolved.engine, model: resolved.id, requested },
     meter,
   );
   return { ...resolved, model: metered, metered };

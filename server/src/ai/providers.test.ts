@@ -30,6 +30,15 @@ apiSuite('AI providers against the mock OpenAI-compatible server', () => {
       AI_MAX_RETRIES: '2',
     });
     user = await t.createUser('ceo');
+    // An endpoint model is callable once an administrator offers it (issue 46 row 13).
+    const admin = await t.createUser('admin');
+    const offered = await t.req({
+      method: 'PUT',
+      url: '/api/admin/model-prices',
+      token: admin.token,
+      body: { models: [], offered_models: ['mock-model'] },
+    });
+    if (offered.statusCode !== 200) throw new Error(offered.body);
   });
   afterAll(async () => {
     await t.close();

@@ -23,6 +23,9 @@ import {
   ZInteractionRequest,
   ZJournal,
   ZModelPrices,
+  ZModelPriceTable,
+  ZPrimaryOrganization,
+  ZPrimaryOrganizationRequest,
   ZRunThreshold,
   ZRunThresholdRequest,
   ZOrganization,
@@ -468,7 +471,7 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
   };
   cases['PUT /api/admin/model-prices'] = {
     body: ZModelPrices,
-    entity: ZModelPrices,
+    entity: ZModelPriceTable,
     unversioned: 'the price table is a setting, not a versioned record',
     async make() {
       const url = '/api/admin/model-prices';
@@ -477,6 +480,25 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
         m.model === 'gpt-5' ? { ...m, input_per_million_usd: 3 } : m,
       );
       return { url, token: admin.token, record, change: ['models', models], reread: get(url, admin) };
+    },
+  };
+
+  cases['PUT /api/users/me/primary-organization'] = {
+    body: ZPrimaryOrganizationRequest,
+    entity: ZPrimaryOrganization,
+    unversioned: 'a personal setting, not a versioned record',
+    async make() {
+      const second = await t.createOrg(ceo, 'Echo Two');
+      await t.addToOrg(ceo, second, colleague, 'user');
+      const url = '/api/users/me/primary-organization';
+      const record = await call('PUT', url, { organization_id: org }, colleague);
+      return {
+        url,
+        token: colleague.token,
+        record,
+        change: ['organization_id', second],
+        reread: get('/api/users/me', colleague),
+      };
     },
   };
 

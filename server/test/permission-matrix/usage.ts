@@ -1,4 +1,12 @@
-import { everyone, type Expected, made, platformAdminOnly, type Row, type World } from './matrix.ts';
+import {
+  everyone,
+  type Expected,
+  made,
+  orgWide as orgWideMembers,
+  platformAdminOnly,
+  type Row,
+  type World,
+} from './matrix.ts';
 
 /** Budgets of org A: its admins (the org admin, its ceo) and the platform admin; members 403; tenant B 404. */
 const orgSpendAdmins = (code: number): Expected => ({
@@ -74,6 +82,12 @@ export const usageRows: Row[] = [
     op: 'PUT /api/users/me/run-threshold',
     target: () => ({ url: '/api/users/me/run-threshold', body: { run_confirm_usd: 2 } }),
     expect: everyone(200),
+  },
+  {
+    op: 'PUT /api/users/me/primary-organization',
+    target: (w) => ({ url: '/api/users/me/primary-organization', body: { organization_id: w.orgA } }),
+    // Only a member of org A may choose it; for anyone else it does not exist.
+    expect: orgWideMembers(200),
   },
   {
     op: 'GET /api/crews/{id}/estimate',

@@ -6,13 +6,22 @@ import type {
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
 import {
+  budgetApplies,
   type MeterTarget,
   type Reservation,
   releaseReservation,
   reserveSpend,
   settleSpend,
 } from '../../modules/usage/usage-meter.service.ts';
-import { priceOf } from '../../modules/usage/usage-prices.service.ts';
+import { SpendLease } from '../../modules/usage/usage-leases.service.ts';
+import { payingOrganization } from '../../modules/usage/usage-payer.ts';
+import {
+  callPriceOf,
+  isOffered,
+  notOffered,
+  type Price,
+  unpricedUnderBudget,
+} from '../../modules/usage/usage-prices.service.ts';
 import { costMicros } from '../../modules/usage/usage-money.ts';
 import { usageNow } from '../../modules/usage/usage-clock.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -38,6 +47,8 @@ interface Who {
   engine: string;
   /** the model that answers (what is priced and recorded) */
   model: string;
+  /** the id the caller asked for (what an administrator offers) */
+  requested: string;
 }
 
 /**
@@ -49,7 +60,7 @@ interface Who {
  */
 export class MeteredModel implements LanguageModelV3 {
   readonly specificationVersion = 'v3';
-  private ahead: Promise<Reservation> | null = null;
+  private ahead: Promise<{ reservation: Reservation; lease: SpendLease }> | null = null;
 
   constructor(
     private readonly ctx: AppContext,
@@ -68,11 +79,22 @@ export class MeteredModel implements LanguageModelV3 {
     return this.inner.supportedUrls;
   }
 
-  private target(options: LanguageModelV3CallOptions): MeterTarget {
+  private payer: Promise<string | null> | null = null;
+
+  /** The call's target: its organization resolved once per model by the one rule of usage-payer.ts. */
+  private async target(options: LanguageModelV3CallOptions): Promise<MeterTarget> {
     const s = this.scope;
-    return {
+    this.payer ??= payingOrganization(this.ctx, {
       userId: s.userId ?? null,
       organizationId: s.organizationId ?? null,
+    });
+    const organizationId = await this.payer.catch((err) => {
+      this.payer = null;
+      throw err;
+    });
+    return {
+      userId: s.userId ?? null,
+      organizationId,
       feature: featureOf(s, options.providerOptions),
       conversationId: s.conversationId ?? null,
       runId: s.runId ?? null,
@@ -82,8 +104,16 @@ export class MeteredModel implements LanguageModelV3 {
     };
   }
 
-  private async estimate(chars: number, maxOutputTokens: number | undefined) {
-    const price = await priceOf(this.ctx, this.who.model, this.who.engine);
+  /**
+   * The call's price once it may be made: a model no administrator offers is refused, and so is an
+   * unpriced one wherever a budget applies (it would spend without limit); both 422, before anything
+   * is reserved or sent (issue 46 row 13).
+   */
+  private async estimate(target: MeterTarget, chars: number, maxOutputTokens: number | undefined) {
+    const { ctx, who } = this;
+    if (!(await isOffered(ctx, who.requested, who.engine))) throw notOffered(who.requested);
+    const { price, unpriced } = await callPriceOf(ctx, who.model, who.engine);
+    if (unpriced && (await budgetApplies(ctx, target))) throw unpricedUnderBudget(who.requested);
     return {
       price,
       micros: costMicros(price, tokensOf(chars), maxOutputTokens ?? DEFAULT_OUTPUT_ESTIMATE_TOKENS),
@@ -96,10 +126,23 @@ export class MeteredModel implements LanguageModelV3 {
    * back when no call follows.
    */
   async reserveAhead(chars: number): Promise<void> {
-    const { micros } = await this.estimate(chars, undefined);
-    const scope = this.target({ prompt: [] } as unknown as LanguageModelV3CallOptions);
-    this.ahead = reserveSpend(this.ctx, scope, micros);
+    const scope = await this.target({ prompt: [] } as unknown as LanguageModelV3CallOptions);
+    const { price, micros } = await this.estimate(scope, chars, undefined);
+    this.ahead = this.reserve(scope, price, micros, tokensOf(chars));
     await this.ahead;
+  }
+
+  /** The hold and, for a billed call, its lease row (issue 46 rows 10 and 11). */
+  private async reserve(target: MeterTarget, price: Price, micros: number, inputTokens: number) {
+    // The offline engine bills nothing: its calls need no row to be settled after a crash.
+    const leased = this.who.engine !== 'offline';
+    const reservation = await reserveSpend(
+      this.ctx,
+      target,
+      micros,
+      leased ? { call: target, price, inputTokens } : undefined,
+    );
+    return { reservation, lease: new SpendLease(this.ctx, reservation.id, inputTokens) };
   }
 
   /** Settles an unused reservation made ahead at $0 (nothing was called). */
@@ -107,24 +150,28 @@ export class MeteredModel implements LanguageModelV3 {
     const r = this.ahead;
     this.ahead = null;
     if (!r) return;
-    const res = await r;
-    await releaseReservation(this.ctx, res);
+    const { reservation, lease } = await r;
+    lease.stop();
+    await releaseReservation(this.ctx, reservation);
   }
 
   private async begin(options: LanguageModelV3CallOptions) {
-    const target = this.target(options);
+    const target = await this.target(options);
     const chars = promptChars(options.prompt);
-    const { price, micros } = await this.estimate(chars, options.maxOutputTokens);
-    let reservation: Reservation;
+    const { price, micros } = await this.estimate(target, chars, options.maxOutputTokens);
+    let held: { reservation: Reservation; lease: SpendLease };
     if (this.ahead) {
-      reservation = await this.ahead;
+      held = await this.ahead;
       this.ahead = null;
+      held.lease.input = tokensOf(chars);
     } else {
-      reservation = await reserveSpend(this.ctx, target, micros);
+      held = await this.reserve(target, price, micros, tokensOf(chars));
     }
+    const { reservation, lease } = held;
     const started = performance.now();
-    const finish = (inputTokens: number, outputTokens: number, outcome: 'ok' | 'error' | 'aborted') =>
-      settleSpend(this.ctx, target, reservation, {
+    const finish = (inputTokens: number, outputTokens: number, outcome: 'ok' | 'error' | 'aborted') => {
+      lease.stop();
+      return settleSpend(this.ctx, target, reservation, {
         inputTokens,
         outputTokens,
         costMicros: costMicros(price, inputTokens, outputTokens),
@@ -135,7 +182,8 @@ export class MeteredModel implements LanguageModelV3 {
         // Metering must never fail the call it measures; the call has happened.
         process.emitWarning(`usage not recorded: ${err instanceof Error ? err.message : String(err)}`);
       });
-    return { chars, finish };
+    };
+    return { chars, finish, lease };
   }
 
   async doGenerate(options: LanguageModelV3CallOptions) {
@@ -155,7 +203,7 @@ export class MeteredModel implements LanguageModelV3 {
   }
 
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
-    const { chars, finish } = await this.begin(options);
+    const { chars, finish, lease } = await this.begin(options);
     let inner: LanguageModelV3StreamResult;
     try {
       inner = await this.inner.doStream(options);
@@ -189,11 +237,15 @@ export class MeteredModel implements LanguageModelV3 {
           return;
         }
         const v = part.value;
-        if (v.type === 'text-delta' || v.type === 'reasoning-delta') outChars += v.delta.length;
-        else if (v.type === 'tool-input-delta') outChars += v.delta.length;
-        else if (v.type === 'finish')
+        if (v.type === 'text-delta' || v.type === 'reasoning-delta' || v.type === 'tool-input-delta') {
+          outChars += v.delta.length;
+          // What the lease records at its next renewal (a sweep settles it if this instance dies).
+          lease.output = tokensOf(outChars);
+        } else if (v.type === 'finish') {
           usage = { input: v.usage.inputTokens.total, output: v.usage.outputTokens.total };
-        else if (v.type === 'error') await settle('error');
+          if (usage.input !== undefined) lease.input = usage.input;
+          if (usage.output !== undefined) lease.output = usage.output;
+        } else if (v.type === 'error') await settle('error');
         out.enqueue(v);
       },
       async cancel(reason) {

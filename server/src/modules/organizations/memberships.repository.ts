@@ -18,6 +18,20 @@ export async function membershipsOf(db: Db, userId: string): Promise<Map<string,
   return new Map(rows.map((r) => [r.organization_id, r.org_access_level]));
 }
 
+/** The organization of the user's earliest membership (the first they joined or accepted), or undefined. */
+export async function firstMembershipOf(db: Db, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('organization_members')
+    .select('organization_id')
+    .where('user_id', '=', userId)
+    .where('is_invite', '=', 0)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.organization_id;
+}
+
 export function findMembership(db: Db, orgId: string, userId: string) {
   return db
     .selectFrom('organization_members')

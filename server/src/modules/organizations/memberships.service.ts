@@ -96,6 +96,25 @@ export async function setPrimaryOrganization(
   await repo.setUserPrimaryOrganization(ctx.db, userId, orgId, nowIso());
 }
 
+/**
+ * The user's primary membership: their primary organization while they belong to it, else the first
+ * organization they joined (null without any). Whom a model call is metered to starts here
+ * (usage-payer.ts); an organization they left or that was deleted is never it.
+ */
+export async function primaryMembershipOf(ctx: AppContext, userId: string): Promise<string | null> {
+  const levels = await membershipLevelsOf(ctx, userId);
+  if (levels.size === 0) return null;
+  const primary = (await repo.findUserPrimaryOrganization(ctx.db, userId))?.organization_id;
+  if (primary && levels.has(primary)) return primary;
+  return (await repo.firstMembershipOf(ctx.db, userId)) ?? null;
+}
+
+/** PUT /api/users/me/primary-organization: one of the caller's memberships (404 otherwise). */
+export async function setMyPrimaryOrganization(ctx: AppContext, me: AuthUser, orgId: string): Promise<void> {
+  if (!(await repo.findMembership(ctx.db, orgId, me.id))) throw notFound('Organization not found');
+  await repo.setUserPrimaryOrganization(ctx.db, me.id, orgId, nowIso());
+}
+
 // ---- the invitee's side: the account the invitation was bound to, or whoever holds its e-mailed secret ----
 
 export async function listMyInvitations(ctx: AppContext, me: AuthUser): Promise<TInvitation[]> {

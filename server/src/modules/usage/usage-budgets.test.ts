@@ -2,12 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
 import { setUsageClock } from './usage-clock.ts';
-import {
-  clearStaleReservations,
-  reserveSpend,
-  settleSpend,
-  USAGE_WARNINGS_CHANNEL,
-} from './usage-meter.service.ts';
+import { reserveSpend, settleSpend, USAGE_WARNINGS_CHANNEL } from './usage-meter.service.ts';
 
 const NOV_24 = new Date('2026-11-24T12:00:00Z');
 
@@ -260,22 +255,6 @@ apiSuite('monthly AI budgets', () => {
     });
     expect(b.json()).toMatchObject({ used_usd: 10, remaining_usd: 0.5 });
   }, 30_000);
-
-  it('holds left by a crash are cleared when a single-process (SQLite) server starts', async () => {
-    await put(`/api/organizations/${orgId}/budget`, ceo.token, 5);
-    // A call reserved $4 and the process died before it settled.
-    await reserveSpend(t.ctx, { userId: member.id, organizationId: orgId }, 4_000_000);
-    const refused = await reserveSpend(t.ctx, { userId: member.id, organizationId: orgId }, 2_000_000).catch(
-      (e) => e,
-    );
-    expect(refused).toMatchObject({ statusCode: 429 });
-    await clearStaleReservations(t.ctx);
-    await expect(
-      reserveSpend(t.ctx, { userId: member.id, organizationId: orgId }, 2_000_000),
-    ).resolves.toMatchObject({
-      micros: 2_000_000,
-    });
-  });
 
   it('administrators are warned once a month when a budget passes 80 %', async () => {
     await put(`/api/organizations/${orgId}/budget`, ceo.token, 10);

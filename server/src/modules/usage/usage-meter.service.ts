@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { dayOf, monthOf, resetsOn, spokenDay, usageNow } from './usage-clock.ts';
+import { newLeaseUntil, SPEND_INSTANCE_ID } from './usage-leases.service.ts';
 import { dollars, toUsd } from './usage-money.ts';
+import type { Price } from './usage-prices.service.ts';
+import { insertReservation, takeReservation } from './usage-reservations.repository.ts';
 import * as repo from './usage.repository.ts';
 
 /** Who a model call is for and what made it. */
@@ -19,6 +22,8 @@ export interface MeterTarget {
 
 /** An estimate held on the budget counters of a call's scopes until the call settles. */
 export interface Reservation {
+  /** The call's row in usage_reservations (its lease), or null when none was made. */
+  id: string | null;
   month: string;
   keys: string[];
   micros: number;
@@ -33,6 +38,14 @@ function scopeKeys(t: Pick<MeterTarget, 'userId' | 'organizationId'>): string[] 
   if (!t.organizationId) return [];
   // The organization first: a refusal names the organization's budget when both are reached.
   return [repo.orgKey(t.organizationId), ...(t.userId ? [repo.memberKey(t.organizationId, t.userId)] : [])];
+}
+
+/** True when a budget applies to a call of this scope (its organization's or its member's). */
+export function budgetApplies(
+  ctx: AppContext,
+  target: Pick<MeterTarget, 'userId' | 'organizationId'>,
+): Promise<boolean> {
+  return repo.anyBudget(ctx.db, scopeKeys(target));
 }
 
 /** The 429 of a refused call, with what was used of which budget and when it resets. */
@@ -55,21 +68,62 @@ async function refusal(ctx: AppContext, key: string, month: string): Promise<App
   );
 }
 
+/** What a leased reservation records of its call, so a sweep can settle it after a crash. */
+export interface CallLease {
+  call: MeterTarget;
+  price: Price;
+  /** the prompt's estimate */
+  inputTokens: number;
+}
+
 /**
  * Reserves a call's estimated cost on its organization's and its member's counters, in one
- * statement; refuses (AppError 429) when either budget would be exceeded.
+ * statement; refuses (AppError 429) when either budget would be exceeded. With `lease`, the call
+ * also gets its row in usage_reservations, owned by this instance under a lease (usage-leases.service.ts).
  */
 export async function reserveSpend(
   ctx: AppContext,
   target: Pick<MeterTarget, 'userId' | 'organizationId'>,
   micros: number,
+  lease?: CallLease,
 ): Promise<Reservation> {
   const month = monthOf(usageNow(ctx));
   const keys = scopeKeys(target);
-  if (keys.length === 0) return { month, keys, micros };
-  const refusedKey = await repo.reserveAll(ctx.db, keys, month, micros);
-  if (refusedKey) throw await refusal(ctx, refusedKey, month);
-  return { month, keys, micros };
+  if (keys.length > 0) {
+    const refusedKey = await repo.reserveAll(ctx.db, keys, month, micros);
+    if (refusedKey) throw await refusal(ctx, refusedKey, month);
+  }
+  if (!lease) return { id: null, month, keys, micros };
+  const id = randomUUID();
+  const c = lease.call;
+  try {
+    await insertReservation(ctx.db, {
+      id,
+      owner: SPEND_INSTANCE_ID,
+      lease_until: newLeaseUntil(ctx),
+      month,
+      scope_keys: keys.join('\n'),
+      reserved_micros: micros,
+      user_id: c.userId,
+      organization_id: c.organizationId,
+      model: c.model,
+      engine: c.engine,
+      feature: c.feature,
+      conversation_id: c.conversationId,
+      run_id: c.runId,
+      agent_id: c.agentId ?? null,
+      input_tokens: lease.inputTokens,
+      output_tokens: 0,
+      input_micros_per_million: lease.price.inputPerMillion,
+      output_micros_per_million: lease.price.outputPerMillion,
+      started_at: new Date().toISOString(),
+    });
+  } catch (err) {
+    // No row, no hold: what the counters took is given back before the call is refused.
+    await repo.settleCounters(ctx.db, keys, month, micros, 0).catch(() => {});
+    throw err;
+  }
+  return { id, month, keys, micros };
 }
 
 export interface CallOutcome {
@@ -95,6 +149,8 @@ export async function settleSpend(
   // The counters last, so the transaction holds their rows (every call of an organization settles on
   // the same row) for one round trip, not for the whole transaction.
   await ctx.db.transaction().execute(async (trx) => {
+    // A row a sweep took already (this instance stalled past its lease) was settled there: once only.
+    if (reservation.id && !(await takeReservation(trx, reservation.id))) return;
     await repo.insertEvent(trx, {
       id: randomUUID(),
       at: o.at.toISOString(),
@@ -125,13 +181,9 @@ export async function settleSpend(
   for (const c of crossed) await warnWhenPast80(ctx, c.key, reservation.month, c.used);
 }
 
-/** Drops holds a crash left behind (single-process SQLite: nothing is in flight at start). */
-export function clearStaleReservations(ctx: AppContext): Promise<void> {
-  return repo.clearReservations(ctx.db);
-}
-
 /** Gives back a reservation no call used (a turn stopped before its first model call). */
 export async function releaseReservation(ctx: AppContext, reservation: Reservation): Promise<void> {
+  if (reservation.id && !(await takeReservation(ctx.db, reservation.id))) return;
   if (reservation.keys.length === 0) return;
   await repo.settleCounters(ctx.db, reservation.keys, reservation.month, reservation.micros, 0);
 }

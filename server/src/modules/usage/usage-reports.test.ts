@@ -158,6 +158,7 @@ apiSuite('usage reports: summary, export, own usage, prices', () => {
       model: 'gpt-5-mini',
       input_per_million_usd: 0.25,
       output_per_million_usd: 2,
+      priced: true,
     });
     const put = await t.req({
       method: 'PUT',
@@ -170,6 +171,7 @@ apiSuite('usage reports: summary, export, own usage, prices', () => {
       model: 'llama-3-local',
       input_per_million_usd: 0.1,
       output_per_million_usd: 0.2,
+      priced: true,
     });
     expect((await get('/api/admin/model-prices', ceo)).statusCode).toBe(403);
   });

@@ -39,7 +39,54 @@ export async function upsertPrices(
     .execute();
 }
 
+// ---- the endpoint models offered, and spend settings ----
+
+export async function listOffers(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('model_offers').select('model').orderBy('model').limit(1000).execute();
+  return rows.map((r) => r.model);
+}
+
+/** Replaces the offered endpoint models with `models`. */
+export async function replaceOffers(q: Q, models: readonly string[], now: string): Promise<void> {
+  await q.deleteFrom('model_offers').execute();
+  if (models.length > 0)
+    await q
+      .insertInto('model_offers')
+      .values(models.map((model) => ({ model, updated_at: now })))
+      .execute();
+}
+
+export async function findSetting(db: Db, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('usage_settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}
+
+/** Stores a setting (null removes it). */
+export async function putSetting(q: Q, key: string, value: string | null, now: string): Promise<void> {
+  if (value === null) {
+    await q.deleteFrom('usage_settings').where('key', '=', key).execute();
+    return;
+  }
+  await q
+    .insertInto('usage_settings')
+    .values({ key, value, updated_at: now })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now }))
+    .execute();
+}
+
 // ---- budgets and counters ----
+
+/** True when any of these scopes has a budget. */
+export async function anyBudget(db: Db, keys: readonly string[]): Promise<boolean> {
+  if (keys.length === 0) return false;
+  const row = await db
+    .selectFrom('usage_budgets')
+    .select('scope_key')
+    .where('scope_key', 'in', [...keys])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
 
 export function findBudget(db: Db, scopeKey: string) {
   return db.selectFrom('usage_budgets').selectAll().where('scope_key', '=', scopeKey).executeTakeFirst();
@@ -122,8 +169,8 @@ async function giveBack(q: Q, rows: { scope_key: string }[], month: string, micr
 
 // Every model call reserves and settles: these statements are prepared (built and compiled once, see
 // preparedQuery), as building them with Kysely on each call was a visible share of a chat turn's CPU.
-// Volatile writes: a reservation lost in a crash frees its hold, and a restart clears them anyway
-// (clearReservations); the call's first token does not wait for a disk flush.
+// Volatile writes: the call's first token does not wait for a disk flush. A hold whose call's instance
+// died is settled by the sweep of usage-leases.service.ts from the call's usage_reservations row.
 const counterInsert = preparedQuery((db, p: { scopeKey: string; month: string }) =>
   compilable(
     db,
@@ -145,15 +192,6 @@ const reserveUpdate = preparedQuery((db, p: { keys: string[]; month: string; mic
 
 /** A raw statement as preparedQuery takes it (a RawBuilder compiles against an executor). */
 const compilable = <R>(db: Q, raw: RawBuilder<R>) => ({ compile: () => raw.compile(db) });
-
-/** On a single-process database nothing is in flight at start: holds left by a crash are dropped. */
-export async function clearReservations(db: Db): Promise<void> {
-  await db
-    .updateTable('usage_counters')
-    .set({ reserved_micros: 0 })
-    .where('reserved_micros', '>', 0)
-    .execute();
-}
 
 /**
  * Turns a reservation into spend on each scope: the estimate leaves `reserved`, the real cost joins

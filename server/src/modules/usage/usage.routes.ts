@@ -5,7 +5,10 @@ import {
   ZIdParams,
   ZMemberBudgetParams,
   ZModelPrices,
+  ZModelPriceTable,
   ZMyUsage,
+  ZPrimaryOrganization,
+  ZPrimaryOrganizationRequest,
   ZRunEstimate,
   ZRunThreshold,
   ZRunThresholdRequest,
@@ -16,19 +19,28 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listModels } from '../../ai/models.ts';
+import { setMyPrimaryOrganization } from '../organizations/memberships.service.ts';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { listModelPrices, saveModelPrices } from './usage-prices.service.ts';
 import { estimateCrew, estimateFlow } from './usage-estimate.service.ts';
-import { clearStaleReservations } from './usage-meter.service.ts';
+import { settleStaleReservations, startStaleReservationSweep } from './usage-leases.service.ts';
 import * as usage from './usage.service.ts';
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 422: ZErrorBody };
 const tags = ['usage'];
 
 export const usageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  // SQLite is served by one process: no call is in flight at start, so leftover holds are a crash's.
-  if (ctx.dialect === 'sqlite') await clearStaleReservations(ctx);
+  // Holds of calls whose instance died are settled as interrupted calls, at start (on SQLite, served by
+  // one process, every leftover row) and then by a sweep on every instance, on both engines.
+  await settleStaleReservations(ctx, { atStart: true });
+  let stopSweep = () => {};
+  app.addHook('onReady', async () => {
+    stopSweep = startStaleReservationSweep(ctx, (err) =>
+      app.log.warn({ err }, 'stale budget reservations not settled; retried at the next sweep'),
+    );
+  });
+  app.addHook('onClose', async () => stopSweep());
 
   /** The models the server can call, priced by default or not, for the price table. */
   const endpointModels = async () =>
@@ -40,8 +52,9 @@ export const usageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       config: { auth: 'admin' },
       schema: {
         tags,
-        summary: 'Model prices per million tokens (platform admin)',
-        response: { 200: ZModelPrices, ...errors },
+        summary:
+          'Model prices per million tokens, the offered endpoint models and the default price (platform admin)',
+        response: { 200: ZModelPriceTable, ...errors },
       },
     },
     async () => listModelPrices(ctx, await endpointModels()),
@@ -53,9 +66,10 @@ export const usageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       config: { auth: 'admin' },
       schema: {
         tags,
-        summary: 'Set model prices (the models given; others keep theirs)',
+        summary:
+          'Set model prices (the models given; others keep theirs), the offered endpoint models and the default price',
         body: ZModelPrices,
-        response: { 200: ZModelPrices, ...errors },
+        response: { 200: ZModelPriceTable, ...errors },
       },
     },
     async (req) => {
@@ -177,6 +191,23 @@ export const usageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       },
     },
     async (req) => usage.setRunThreshold(ctx, currentUser(req), req.body.run_confirm_usd),
+  );
+
+  app.put(
+    '/api/users/me/primary-organization',
+    {
+      schema: {
+        tags,
+        summary:
+          "Choose the caller's primary organization (one of theirs): their model calls made in no organization are charged to it",
+        body: ZPrimaryOrganizationRequest,
+        response: { 200: ZPrimaryOrganization, ...errors },
+      },
+    },
+    async (req) => {
+      await setMyPrimaryOrganization(ctx, currentUser(req), req.body.organization_id);
+      return { organization_id: req.body.organization_id };
+    },
   );
 
   for (const kind of ['crews', 'flows'] as const) {

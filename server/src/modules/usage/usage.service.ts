@@ -16,6 +16,7 @@ import { organizationNames } from '../organizations/organizations.service.ts';
 import { runConfirmThreshold, setRunConfirmThreshold, userNames } from '../users/users.service.ts';
 import { monthOf, monthRange, resetsOn, usageNow } from './usage-clock.ts';
 import { num, toMicros, toUsd } from './usage-money.ts';
+import { payingOrganization } from './usage-payer.ts';
 import { isPlatformAdmin, orgSpendRights } from './usage.policy.ts';
 import * as repo from './usage.repository.ts';
 
@@ -300,7 +301,8 @@ export async function myUsage(ctx: AppContext, caller: AuthUser): Promise<TMyUsa
   ]);
   const feature = await labelled(ctx, 'feature', byFeature);
   const model = await labelled(ctx, 'model', byModel);
-  const orgId = caller.organization_id;
+  // The organization the caller's calls are charged to (usage-payer.ts): its budgets are the ones met.
+  const orgId = await payingOrganization(ctx, { userId: caller.id, organizationId: caller.organization_id });
   const budget = orgId
     ? tightest(await budgetOf(ctx, repo.memberKey(orgId, caller.id)), await budgetOf(ctx, repo.orgKey(orgId)))
     : { monthly_usd: null, used_usd: total(feature).cost_usd, remaining_usd: null, resets_on: resetsOn(now) };
@@ -311,6 +313,7 @@ export async function myUsage(ctx: AppContext, caller: AuthUser): Promise<TMyUsa
     by_feature: feature,
     by_model: model,
     budget,
+    charged_organization_id: orgId,
     run_confirm_usd: threshold,
   };
 }

@@ -1,5 +1,6 @@
 import { AdminActivityPanel } from '../../features/activity/components/admin-activity-panel';
 import AdminPage from '../../features/admin/pages/admin-page';
+import { ModelPricesCard } from '../../features/usage/components/model-prices-card';
 import { UsageSpendPanel } from '../../features/usage/components/usage-spend-panel';
 import { Tabs } from './route-tabs';
 
@@ -14,7 +15,16 @@ export default function AdminRoute() {
       tabs={[
         { id: 'users', title: 'Users', panel: () => <AdminPage /> },
         { id: 'activity', title: 'Activity', panel: () => <AdminActivityPanel /> },
-        { id: 'usage', title: 'Usage & spend', panel: () => <UsageSpendPanel /> },
+        {
+          id: 'usage',
+          title: 'Usage & spend',
+          panel: () => (
+            <div className="flex flex-col gap-6">
+              <UsageSpendPanel />
+              <ModelPricesCard />
+            </div>
+          ),
+        },
       ]}
     />
   );

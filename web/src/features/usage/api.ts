@@ -1,6 +1,15 @@
-import type { TBudget, TMyUsage, TRunEstimate, TUsageGroup, TUsageSummary } from '@cc/contract';
+import type {
+  TBudget,
+  TModelPrices,
+  TModelPriceTable,
+  TMyUsage,
+  TRunEstimate,
+  TUsageGroup,
+  TUsageSummary,
+} from '@cc/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { modelKeys } from '../../lib/queries/models';
 
 /**
  * Spend governance: usage summaries, budgets and the caller's own usage. Calls skip the session rule
@@ -19,6 +28,7 @@ export const usageKeys = {
   summary: (group: TUsageGroup, r: UsageRange) => [...usageKeys.all, 'summary', group, r] as const,
   me: () => [...usageKeys.all, 'me'] as const,
   budget: (orgId: string, userId?: string) => [...usageKeys.all, 'budget', orgId, userId ?? null] as const,
+  prices: () => [...usageKeys.all, 'model-prices'] as const,
 };
 
 const rangeQuery = (r: UsageRange) => ({ since: r.since, until: r.until, organization_id: r.organizationId });
@@ -99,4 +109,39 @@ export async function downloadUsageCsv(r: UsageRange): Promise<void> {
   a.download = `usage-${r.since}-${r.until}.csv`;
   a.click();
   URL.revokeObjectURL(url);
+}
+
+/** Super Admin: the model price table, the offered endpoint models and the default price. */
+export function useModelPrices() {
+  return useQuery({
+    queryKey: usageKeys.prices(),
+    queryFn: ({ signal }) => api<TModelPriceTable>('/api/admin/model-prices', { ...quiet, signal }),
+  });
+}
+
+export function useSaveModelPrices() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TModelPrices) =>
+      api<TModelPriceTable>('/api/admin/model-prices', { ...quiet, method: 'PUT', json: body }),
+    onSuccess: (table) => {
+      qc.setQueryData(usageKeys.prices(), table);
+      // The models members may pick follow the offer.
+      void qc.invalidateQueries({ queryKey: modelKeys.all });
+    },
+  });
+}
+
+/** Profile: the organization the caller's model calls are charged to (one of theirs). */
+export function useSetChargedOrganization() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (organization_id: string) =>
+      api<{ organization_id: string }>('/api/users/me/primary-organization', {
+        ...quiet,
+        method: 'PUT',
+        json: { organization_id },
+      }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: usageKeys.me() }),
+  });
 }

@@ -38,6 +38,7 @@ const myUsage = (b: TBudget): TMyUsage => ({
   by_feature: ROWS.feature,
   by_model: ROWS.model,
   budget: b,
+  charged_organization_id: 'org-1',
   run_confirm_usd: 1,
 });
 
@@ -131,5 +132,61 @@ describe('remaining budget above the chat box', () => {
     show(budget({ used_usd: 30, remaining_usd: 20 }));
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByTestId('budget-hint')).not.toBeInTheDocument();
+  });
+});
+
+describe('the organization AI use is charged to, on the Profile page', () => {
+  it('is chosen among the person’s organizations and saved', async () => {
+    const api = mockApi({
+      'GET /api/users/me': { body: makeUser() },
+      'GET /api/organizations': {
+        body: [makeOrg(), makeOrg({ id: 'org-2', name: 'Contoso', my_access_level: 'user' })],
+      },
+      'GET /api/users/me/usage': { body: myUsage(budget()) },
+      'PUT /api/users/me/primary-organization': (call) => ({ body: call.body }),
+    });
+    renderApp({ path: '/app/profile', token: 'tok' });
+    const select = await screen.findByLabelText('Charge my AI use to');
+    expect(select).toHaveValue('org-1');
+    await userEvent.selectOptions(select, 'org-2');
+    await waitFor(() => expect(api.callsTo('PUT', '/api/users/me/primary-organization')).toHaveLength(1));
+    expect(api.callsTo('PUT', '/api/users/me/primary-organization')[0].body).toEqual({
+      organization_id: 'org-2',
+    });
+  });
+});
+
+describe('models and prices on Super Admin', () => {
+  it('offers an endpoint model, leaves an unpriced one unpriced and sets the default price', async () => {
+    const table = {
+      models: [
+        { model: 'gpt-5', input_per_million_usd: 1.25, output_per_million_usd: 10, priced: true },
+        { model: 'local-llm', input_per_million_usd: 0, output_per_million_usd: 0, priced: false },
+      ],
+      endpoint_models: ['local-llm'],
+      offered_models: [],
+      default_price: null,
+    };
+    const api = mockApi({
+      'GET /api/users/me': { body: makeUser({ user_level: 'admin' }) },
+      'GET /api/users/': { body: [] },
+      'GET /api/organizations': { body: [] },
+      'GET /api/usage/summary': (call) => ({ body: summary(call.search.get('group_by') as TUsageGroup) }),
+      'GET /api/admin/model-prices': { body: table },
+      'PUT /api/admin/model-prices': { body: table },
+    });
+    renderApp({ path: '/app/admin', token: 'tok' });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Usage & spend' }));
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Offer local-llm' }));
+    await userEvent.type(screen.getByLabelText('Default input price'), '0.5');
+    await userEvent.type(screen.getByLabelText('Default output price'), '2');
+    await userEvent.click(screen.getByRole('button', { name: 'Save models' }));
+    await waitFor(() => expect(api.callsTo('PUT', '/api/admin/model-prices')).toHaveLength(1));
+    expect(api.callsTo('PUT', '/api/admin/model-prices')[0].body).toEqual({
+      models: [{ model: 'gpt-5', input_per_million_usd: 1.25, output_per_million_usd: 10 }],
+      offered_models: ['local-llm'],
+      default_price: { input_per_million_usd: 0.5, output_per_million_usd: 2 },
+    });
+    expect(await screen.findByText('Models Saved')).toBeInTheDocument();
   });
 });

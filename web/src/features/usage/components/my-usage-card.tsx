@@ -7,6 +7,7 @@ import { serverDetail } from '../../../lib/api';
 import { notify } from '../../../lib/toast';
 import { useMyUsage, useSetRunThreshold } from '../api';
 import { usd } from '../money';
+import { ChargedOrganizationField } from './charged-organization-field';
 import { UsageTable } from './usage-table';
 
 /** Profile: the person's own AI usage this month, their remaining budget and their run threshold. */
@@ -51,6 +52,7 @@ export function MyUsageCard() {
               ? 'No monthly AI budget applies to you.'
               : `Remaining budget: ${usd(me.data.budget.remaining_usd)} of ${usd(me.data.budget.monthly_usd)} (resets on ${me.data.budget.resets_on}).`}
           </p>
+          <ChargedOrganizationField current={me.data.charged_organization_id} />
           <UsageTable title="By feature" rows={me.data.by_feature} />
           <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-2">
             <div className="flex flex-col gap-1">
