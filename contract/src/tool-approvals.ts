@@ -23,6 +23,9 @@ export const APPROVAL_REASON_REQUIRED = 'A reason is required';
 export const APPROVAL_ALREADY_DECIDED = 'This call was already approved or rejected';
 export const RUN_AWAITS_APPROVAL = 'This run is waiting for a tool call to be approved or rejected';
 export const APPROVAL_NOT_FOUND = 'Approval not found';
+/** A delegate decides the call as it is shown: only the run's owner may change what it sends. */
+export const APPROVAL_EDIT_OWNER_ONLY =
+  "Only the run's owner can change a call's arguments; approve or reject it as shown.";
 export const PUBLIC_ITEMS_ADMIN_ONLY = 'Only a platform administrator can make a factory item public.';
 
 /** The exact call that waits: what leaves the building if it is approved. */

@@ -1,5 +1,6 @@
 import {
   APPROVAL_ALREADY_DECIDED,
+  APPROVAL_EDIT_OWNER_ONLY,
   APPROVAL_GRANTED_EVENT,
   APPROVAL_NOT_FOUND,
   APPROVAL_REJECTED_EVENT,
@@ -9,13 +10,14 @@ import {
 } from '@cc/contract';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { conflict, notFound } from '../../platform/errors.ts';
+import { conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { InboxHandler } from '../inbox/inbox.service.ts';
 import { presentApproval } from './engine/approval-view.ts';
 import { runEngineOf } from './engine/engine-registry.ts';
 import { announce, WAKE_CHANNEL } from './engine/events.ts';
 import * as repo from './engine/runs.repository.ts';
 import * as approvals from './engine/tool-approvals.repository.ts';
+import { mayEditArguments } from './runs-approvals.policy.ts';
 
 /**
  * Deciding a tool call a run waits on (issue 19 section 1). Only the run's owner may see or decide
@@ -126,12 +128,15 @@ export function rejectToolCall(
 /**
  * `tool_approval` items of the approvals inbox: approve (optionally `{edits: {arguments}}`) and reject
  * decide the call as the run's owner, whoever the item was delegated to — acting in the inbox is the
- * same as acting on the run page.
+ * same as acting on the run page. Only the owner may edit the arguments: a delegate's edits are
+ * refused (403) and nothing is decided.
  */
 export const toolApprovalInboxHandler: InboxHandler = {
-  async approve(ctx, _actor, approvalId, edits) {
+  async approve(ctx, actor, approvalId, edits) {
     const owner = await approvalOwner(ctx, approvalId);
     const args = edits.arguments;
+    if (args !== undefined && !mayEditArguments({ user_id: owner.id }, actor.id))
+      throw forbidden(APPROVAL_EDIT_OWNER_ONLY);
     const callEdits =
       args && typeof args === 'object' && !Array.isArray(args)
         ? { arguments: args as Record<string, unknown> }

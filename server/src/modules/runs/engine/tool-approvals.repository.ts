@@ -27,6 +27,17 @@ export function findApprovalAt(
     .executeTakeFirst();
 }
 
+/** The recorded calls of one step, in call order (served by tool_approvals_call_idx). */
+export function listStepApprovals(db: Db, runId: string, position: number): Promise<ToolApprovalRow[]> {
+  return db
+    .selectFrom('tool_approvals')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('position', '=', position)
+    .orderBy('call_index', 'asc')
+    .execute();
+}
+
 /** Oldest first; served by the unique index's run_id prefix. */
 export function listApprovals(db: Db, runId: string): Promise<ToolApprovalRow[]> {
   return db
