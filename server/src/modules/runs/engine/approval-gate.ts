@@ -196,11 +196,15 @@ export class ApprovalGate {
         return { error: `${REJECTED_RESULT_PREFIX}${row.reason ?? ''}` };
       case 'done':
         return parseResult(row.result);
-      case 'executing':
-        // Claimed before an interruption: it may have been sent, so it is never sent again.
-        return {
-          error: 'This approved call was interrupted; it is not repeated and its outcome is unknown.',
-        };
+      case 'executing': {
+        // Claimed before an interruption: it may have been sent, so it is never sent again on its
+        // own; the run asks the person what became of it (issue 46 row 8).
+        await approvals.markInterrupted(ctx.db, row.id);
+        const now = await approvals.findApproval(ctx.db, row.id);
+        if (!now) return { error: 'The approval is gone.' };
+        // Its result arrived meanwhile (done), or it waits for the person's answer now.
+        return now.status === 'executing' ? this.wait(now) : this.settle(now, signal);
+      }
       case 'approved': {
         if (!(await approvals.claimApproved(ctx.db, row.id))) {
           const now = await approvals.findApproval(ctx.db, row.id);
@@ -211,10 +215,15 @@ export class ApprovalGate {
         return result;
       }
       default:
-        this.pending = row;
-        this.o.abort.abort(new ApprovalPending(row));
-        throw new ApprovalPending(row);
+        // pending (to be decided) or interrupted (to be answered): the run pauses before the call.
+        return this.wait(row);
     }
+  }
+
+  private wait(row: approvals.ToolApprovalRow): never {
+    this.pending = row;
+    this.o.abort.abort(new ApprovalPending(row));
+    throw new ApprovalPending(row);
   }
 
   /**
