@@ -60,7 +60,11 @@ apiSuite('tool approvals across restarts and instances', () => {
   };
   const hits = (path: string) => listener.received.filter((r) => r.path === path).length;
 
-  async function pausedRun(req: Req, path: string): Promise<{ runId: string; approvalId: string }> {
+  async function pausedRun(
+    req: Req,
+    path: string,
+    conversationId?: string,
+  ): Promise<{ runId: string; approvalId: string }> {
     const tool = await req({
       method: 'POST',
       url: '/api/tools/',
@@ -73,7 +77,7 @@ apiSuite('tool approvals across restarts and instances', () => {
       token: ceo.token,
       body: { name: `Flow ${path}`, steps: [{ title: 'Call', kind: 'tool', tool_id: tool.json().id }] },
     });
-    const runId = await startRun(req, ceo.token, 'flow', flow.json().id);
+    const runId = await startRun(req, ceo.token, 'flow', flow.json().id, { conversationId });
     await waitForStatus(req, ceo.token, 'flow', runId, ['paused']);
     const list = await req({ method: 'GET', url: `/api/runs/${runId}/approvals`, token: ceo.token });
     return { runId, approvalId: list.json().items[0].id };
@@ -105,10 +109,10 @@ apiSuite('tool approvals across restarts and instances', () => {
   });
 
   /** As if an instance had claimed the approved call and died before recording its result. */
-  async function interruptedRun(path: string) {
+  async function interruptedRun(path: string, conversationId?: string) {
     const app = await instance();
     const req = requester(app.app);
-    const { runId, approvalId } = await pausedRun(req, path);
+    const { runId, approvalId } = await pausedRun(req, path, conversationId);
     await app.ctx.db
       .updateTable('tool_approvals')
       .set({ status: 'executing' })
@@ -141,7 +145,14 @@ apiSuite('tool approvals across restarts and instances', () => {
     req({ method: 'POST', url: `/api/runs/${runId}/approvals/${approvalId}/answer`, token: ceo.token, body });
 
   it('an approved call cut by a crash is not sent again: the run pauses and asks whether it went through', async () => {
-    const { req, runId, approvalId } = await interruptedRun('/claimed');
+    const conversation = await requester((await instance()).app)({
+      method: 'POST',
+      url: '/api/conversations/',
+      token: ceo.token,
+      body: { name: 'Interrupted call' },
+    });
+    const conversationId = conversation.json().id as string;
+    const { req, runId, approvalId } = await interruptedRun('/claimed', conversationId);
     const run = await waitForStatus(req, ceo.token, 'flow', runId, ['paused', 'completed', 'failed']);
     expect(run.status, JSON.stringify(run)).toBe('paused');
     expect(hits('/claimed')).toBe(0);
@@ -156,6 +167,15 @@ apiSuite('tool approvals across restarts and instances', () => {
     });
     const item = await inboxItemOf(req, approvalId);
     expect(item).toMatchObject({ kind: 'interrupted_call', title: INTERRUPTED_CALL_QUESTION });
+    // The conversation following the run is asked too.
+    const messages = await req({
+      method: 'GET',
+      url: `/api/conversations/${conversationId}/messages`,
+      token: ceo.token,
+    });
+    expect(
+      (messages.json().items as { text: string }[]).some((m) => m.text.startsWith(INTERRUPTED_CALL_QUESTION)),
+    ).toBe(true);
     // The run cannot be continued past the question with a plain answer.
     const cont = await req({
       method: 'POST',
