@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { startMcpTestServer } from '../../../test/mcp-test-server.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
-import { startRun, timelineOf, waitForStatus } from './runs-test-kit.ts';
+import { startRecordingServer, startRun, timelineOf, waitForStatus } from './runs-test-kit.ts';
 
 const SECRET_A = 'Bearer server-a-secret-111';
 const SECRET_B = 'Bearer server-b-secret-222';
@@ -17,9 +17,11 @@ apiSuite('an approval is bound to the call it approved (MCP tools, model server)
   let ceo: TestUser;
   let mock: MockOpenAI;
   let mcp: Awaited<ReturnType<typeof startMcpTestServer>>;
+  let listener: Awaited<ReturnType<typeof startRecordingServer>>;
   beforeAll(async () => {
     mock = await startMockOpenAI({ models: ['gpt-5-chat'] });
     mcp = await startMcpTestServer();
+    listener = await startRecordingServer();
     t = await createTestApp({
       OPENAI_BASE_URL: mock.url,
       OPENAI_API_KEY: 'test-key',
@@ -33,6 +35,7 @@ apiSuite('an approval is bound to the call it approved (MCP tools, model server)
     await t.close();
     await mock.close();
     await mcp.close();
+    await listener.close();
   });
 
   async function mcpServer(name: string, path: string, secret: string): Promise<string> {
@@ -141,5 +144,59 @@ apiSuite('an approval is bound to the call it approved (MCP tools, model server)
     // Nothing ever reached server A with B's headers.
     expect(mcp.requests.some((r) => r.path === '/write' && r.headers.authorization === SECRET_B)).toBe(false);
     expect((await approvalsOf(runId)).map((x) => x.status)).toEqual(['approved', 'done']);
+  });
+
+  it('the resumed model calls the approved HTTP tool with other arguments: a new approval, nothing sent', async () => {
+    const tool = await t.req({
+      method: 'POST',
+      url: '/api/tools/',
+      token: ceo.token,
+      body: { name: 'Order hook', http: { url: listener.url('/order') } },
+    });
+    const toolId = tool.json().id as string;
+    const agent = await t.req({
+      method: 'POST',
+      url: '/api/agents/',
+      token: ceo.token,
+      body: { name: 'Orderer', role: 'Buyer', goal: 'Order', llmModel: 'gpt-5-chat', toolIds: [toolId] },
+    });
+    const crew = await t.req({
+      method: 'POST',
+      url: '/api/crews/',
+      token: ceo.token,
+      body: {
+        name: 'Order crew',
+        version: '1',
+        tasks: [{ description: 'Order', agent_id: agent.json().id }],
+      },
+    });
+    expect(crew.statusCode, crew.body).toBe(201);
+    const key = `http_order_hook_${toolId.slice(0, 6)}`;
+    mock.script(
+      { kind: 'tool-calls', calls: [{ name: key, arguments: { qty: 3 } }] },
+      { kind: 'tool-calls', calls: [{ name: key, arguments: { qty: 999 } }] },
+    );
+    const runId = await startRun(t.req, ceo.token, 'crew', crew.json().id);
+    await waitForStatus(t.req, ceo.token, 'crew', runId, ['awaiting_human_input']);
+    const [first] = await approvalsOf(runId);
+    const approved = await t.req({
+      method: 'POST',
+      url: `/api/runs/${runId}/approvals/${first.id}/approve`,
+      token: ceo.token,
+      body: {},
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const deadline = Date.now() + 15_000;
+    let list = await approvalsOf(runId);
+    while (list.length < 2 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      list = await approvalsOf(runId);
+    }
+    await waitForStatus(t.req, ceo.token, 'crew', runId, ['awaiting_human_input']);
+    expect(list.map((x) => [x.status, (x as unknown as { arguments: unknown }).arguments])).toEqual([
+      ['approved', { qty: 3 }],
+      ['pending', { qty: 999 }],
+    ]);
+    expect(listener.received.filter((r) => r.path === '/order')).toHaveLength(0);
   });
 });
