@@ -32,8 +32,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('tool_approvals').dropColumn('server_tool').execute();
 }
 
-/** The same digest as the engine's call binding (runs/engine/call-binding.ts), as of this step. */
-function digestOf(argumentsJson: string): string {
+/** The same digest as the engine's call binding (runs/engine/call-binding.ts), as of this step (exported for its test). */
+export function digestOf(argumentsJson: string): string {
   let value: unknown = {};
   try {
     value = JSON.parse(argumentsJson);
