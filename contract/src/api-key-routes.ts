@@ -136,6 +136,7 @@ export const API_KEY_ROUTE_RULES: Readonly<Record<string, ApiKeyRouteRule>> = {
   'GET /api/runs/{id}/approvals': 'no key',
   'POST /api/runs/{id}/approvals/{approvalId}/approve': 'no key',
   'POST /api/runs/{id}/approvals/{approvalId}/reject': 'no key',
+  'POST /api/runs/{id}/approvals/{approvalId}/answer': 'no key',
   'GET /api/strategic-advice': ['read:goals'],
   'POST /api/strategic-advice': ['write:goals'],
   'GET /api/strategic-advice/{id}': ['read:goals'],

@@ -7,7 +7,13 @@ import { ZJsonObject, ZPageQuery } from './common.ts';
  * or approval, an AI-drafted comms reply); acting here is the same as acting in the source's screen.
  */
 
-export const INBOX_KINDS = ['task_suggestion', 'run_input', 'tool_approval', 'comms_draft'] as const;
+export const INBOX_KINDS = [
+  'task_suggestion',
+  'run_input',
+  'tool_approval',
+  'comms_draft',
+  'interrupted_call',
+] as const;
 export type TInboxKind = (typeof INBOX_KINDS)[number];
 export const INBOX_STATUSES = ['pending', 'approved', 'rejected', 'resolved'] as const;
 export type TInboxStatus = (typeof INBOX_STATUSES)[number];
@@ -26,6 +32,7 @@ export const INBOX_KIND_LABELS: Record<TInboxKind, string> = {
   run_input: 'Run waiting for input',
   tool_approval: 'Tool call to approve',
   comms_draft: 'AI-drafted reply',
+  interrupted_call: 'Interrupted call',
 };
 
 export const ZInboxItem = z.object({

@@ -7,7 +7,20 @@ import { z } from 'zod';
  * arguments), or rejects with a reason the agent gets as the tool's result.
  */
 
-export const TOOL_APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'executing', 'done'] as const;
+/**
+ * `interrupted`: an approved call was cut (a crash, a lost lease) after it was claimed; it is never
+ * sent again on its own and the run waits for the person to say what happened. `stopped`: final, the
+ * run was stopped instead (issue 46 row 8).
+ */
+export const TOOL_APPROVAL_STATUSES = [
+  'pending',
+  'approved',
+  'rejected',
+  'executing',
+  'done',
+  'interrupted',
+  'stopped',
+] as const;
 export type TToolApprovalStatus = (typeof TOOL_APPROVAL_STATUSES)[number];
 
 /** Why a call waits: the tool requires approval, or the run uses someone else's item. */
@@ -19,10 +32,34 @@ export const APPROVAL_REQUIRED_EVENT = 'approval_required';
 export const APPROVAL_GRANTED_EVENT = 'approval_granted';
 export const APPROVAL_REJECTED_EVENT = 'approval_rejected';
 
+/** Timeline events of an interrupted call: the run asks, then the person's answer. */
+export const CALL_INTERRUPTED_EVENT = 'call_interrupted';
+export const CALL_INTERRUPTION_ANSWERED_EVENT = 'call_interruption_answered';
+
+export const INTERRUPTED_CALL_QUESTION = 'This call was interrupted; did it go through?';
+export const INTERRUPTED_CALL_ANSWERS = ['went_through', 'retry', 'stop'] as const;
+export type TInterruptedCallAnswer = (typeof INTERRUPTED_CALL_ANSWERS)[number];
+export const INTERRUPTED_CALL_ANSWER_LABELS: Record<TInterruptedCallAnswer, string> = {
+  went_through: 'It went through',
+  retry: 'It did not, retry',
+  stop: 'Stop the run',
+};
+export const INTERRUPTED_CALL_ANSWER_REQUIRED =
+  'Choose an answer: it went through, it did not (retry), or stop the run.';
+export const INTERRUPTED_CALL_NOT_WAITING = 'This call is not waiting for an answer';
+/** What the agent gets as the call's result when the person says it went through. */
+export const INTERRUPTED_CALL_WENT_THROUGH_RESULT =
+  'This call was interrupted before its response was kept; the person confirmed it went through.';
+/** The run's error when the person stops it there. */
+export const INTERRUPTED_CALL_STOPPED = 'Stopped by the user after an interrupted call';
+
 export const APPROVAL_REASON_REQUIRED = 'A reason is required';
 export const APPROVAL_ALREADY_DECIDED = 'This call was already approved or rejected';
 export const RUN_AWAITS_APPROVAL = 'This run is waiting for a tool call to be approved or rejected';
 export const APPROVAL_NOT_FOUND = 'Approval not found';
+/** A delegate decides the call as it is shown: only the run's owner may change what it sends. */
+export const APPROVAL_EDIT_OWNER_ONLY =
+  "Only the run's owner can change a call's arguments; approve or reject it as shown.";
 export const PUBLIC_ITEMS_ADMIN_ONLY = 'Only a platform administrator can make a factory item public.';
 
 /** The exact call that waits: what leaves the building if it is approved. */
@@ -87,3 +124,9 @@ export const ZRejectToolCallRequest = z.strictObject({
     .refine((s) => s.trim() !== '', APPROVAL_REASON_REQUIRED),
 });
 export type TRejectToolCallRequest = z.input<typeof ZRejectToolCallRequest>;
+
+/** POST /api/runs/{id}/approvals/{approvalId}/answer: what became of an interrupted call. */
+export const ZAnswerInterruptedCallRequest = z.strictObject({
+  answer: z.enum(INTERRUPTED_CALL_ANSWERS, { message: INTERRUPTED_CALL_ANSWER_REQUIRED }),
+});
+export type TAnswerInterruptedCallRequest = z.input<typeof ZAnswerInterruptedCallRequest>;

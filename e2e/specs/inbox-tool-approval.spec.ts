@@ -45,6 +45,9 @@ test('approving a tool call in the inbox resumes the run live on its page', asyn
   await expect(item).toBeVisible({ timeout: 30_000 });
   await expect(item.getByText('Tool call to approve')).toBeVisible();
   await expect(item.getByText(/POST http:\/\/127\.0\.0\.1:9\/inbox-hook/)).toBeVisible();
+  // Decided as shown: the body that goes out is on the card, and its arguments cannot be edited here.
+  await expect(item.getByText(/"amount": "7"/)).toBeVisible();
+  await expect(item.getByRole('button', { name: 'Edit' })).toHaveCount(0);
   await item.getByRole('button', { name: 'Approve' }).click();
   await expect(toast(page, 'Approved')).toBeVisible();
   await expect(item).toHaveCount(0);

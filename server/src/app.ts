@@ -31,7 +31,10 @@ import { modelsRoutes } from './modules/models/models.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { runEnginePlugin } from './modules/runs/engine/engine.ts';
 import type { InboxPort } from './modules/runs/engine/engine-registry.ts';
-import { toolApprovalInboxHandler } from './modules/runs/runs-approvals.service.ts';
+import {
+  interruptedCallInboxHandler,
+  toolApprovalInboxHandler,
+} from './modules/runs/runs-approvals.service.ts';
 import { runsRoutes } from './modules/runs/runs.routes.ts';
 import { runInputInboxHandler } from './modules/runs/runs.service.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -230,6 +233,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   registerInboxHandler('run_input', runInputInboxHandler);
   registerInboxHandler('comms_draft', commsDraftInboxHandler);
   registerInboxHandler('tool_approval', toolApprovalInboxHandler);
+  registerInboxHandler('interrupted_call', interruptedCallInboxHandler);
   await app.register(inboxRoutes, { ctx });
   await app.register(briefsRoutes, { ctx });
   await app.register(usageRoutes, { ctx });

@@ -6,11 +6,17 @@ import { z } from 'zod';
 /**
  * An MCP server for tests, on 127.0.0.1 (reachable only when the test allow-lists it), stateless:
  * each POST gets a fresh McpServer. `/read` offers one read-only tool, `/write` one that changes
- * things, `/both` both. It records the tool calls and the headers each request carried.
+ * things, `/both` both. It records the tool calls and the headers each request carried, and
+ * (`requests`) which path got which request with which headers, `tool` set on tool calls.
  */
 export async function startMcpTestServer() {
   const calls: { tool: string; args: Record<string, unknown> }[] = [];
   const headersSeen: http.IncomingHttpHeaders[] = [];
+  const requests: { path: string; headers: http.IncomingHttpHeaders; tool?: string }[] = [];
+  const calledAt = (path: string, tool: string) => {
+    const last = requests.findLast((r) => r.path === path && r.tool === undefined);
+    if (last) last.tool = tool;
+  };
 
   function build(path: string): McpServer {
     const server = new McpServer({ name: 'test-mcp', version: '1.0.0' });
@@ -24,6 +30,7 @@ export async function startMcpTestServer() {
         },
         async (args) => {
           calls.push({ tool: 'lookup_quote', args });
+          calledAt(path, 'lookup_quote');
           return { content: [{ type: 'text', text: 'mcp-answer-quote-of-the-day' }] };
         },
       );
@@ -34,6 +41,7 @@ export async function startMcpTestServer() {
         { description: 'Opens a support ticket', inputSchema: { title: z.string().optional() } },
         async (args) => {
           calls.push({ tool: 'create_ticket', args });
+          calledAt(path, 'create_ticket');
           return { content: [{ type: 'text', text: 'mcp-ticket-created-42' }] };
         },
       );
@@ -44,6 +52,7 @@ export async function startMcpTestServer() {
   const httpServer = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     headersSeen.push(req.headers);
+    requests.push({ path, headers: req.headers });
     if (req.method !== 'POST') {
       res.writeHead(405).end();
       return;
@@ -70,6 +79,7 @@ export async function startMcpTestServer() {
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     calls,
     headersSeen,
+    requests,
     close: () =>
       new Promise<void>((r) => {
         httpServer.closeAllConnections();

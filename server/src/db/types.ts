@@ -469,9 +469,13 @@ export interface ToolApprovalsTable {
   headers: string;
   /** JSON object */
   arguments: string;
+  /** The MCP server tool the call names (null for an HTTP tool): part of what the approval is bound to. */
+  server_tool: string | null;
+  /** SHA-256 of the canonical JSON of the arguments the model proposed (null: binds to nothing). */
+  proposed_digest: string | null;
   /** requires_approval | foreign_item */
   gate_reason: string;
-  /** pending | approved | rejected | executing | done */
+  /** pending | approved | rejected | executing | done | interrupted (asks the person) | stopped */
   status: string;
   edited: number;
   reason: string | null;

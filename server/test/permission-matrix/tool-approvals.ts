@@ -6,7 +6,10 @@ import { made, ownerOnly, type Row, type World } from './matrix.ts';
  * run worker, so the fixture puts the owner's flow run in the state the worker leaves it in when a
  * call must wait: paused, with one pending approval. Everyone else gets 404 (never leak existence).
  */
-async function waitingCall(w: World): Promise<{ runId: string; approvalId: string }> {
+async function waitingCall(
+  w: World,
+  status: 'pending' | 'interrupted' = 'pending',
+): Promise<{ runId: string; approvalId: string }> {
   // The owner (a plain user) cannot create factory items: they run one of the built-in catalogue.
   const flows = await w.t.req({ method: 'GET', url: '/api/flows/', token: w.users.owner.token });
   const flowId = (flows.json() as { id: string }[])[0].id;
@@ -33,7 +36,7 @@ async function waitingCall(w: World): Promise<{ runId: string; approvalId: strin
       headers: '{}',
       arguments: '{"amount":"1"}',
       gate_reason: 'requires_approval',
-      status: 'pending',
+      status,
       edited: 0,
       reason: null,
       result: null,
@@ -71,6 +74,15 @@ export const toolApprovalRows: Row[] = [
         url: `/api/runs/${runId}/approvals/${approvalId}/reject`,
         body: { reason: 'Not now' },
       };
+    },
+    expect: ownerOnly(200),
+  },
+  {
+    // An approved call cut by a crash asks its owner whether it went through (issue 46 row 8).
+    op: 'POST /api/runs/{id}/approvals/{approvalId}/answer',
+    target: async (w) => {
+      const { runId, approvalId } = await waitingCall(w, 'interrupted');
+      return { url: `/api/runs/${runId}/approvals/${approvalId}/answer`, body: { answer: 'stop' } };
     },
     expect: ownerOnly(200),
   },

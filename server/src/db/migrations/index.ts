@@ -30,6 +30,7 @@ import * as m0026 from './0026_task_list_json.ts';
 import * as m0027 from './0027_contact_list_json.ts';
 import * as m0028 from './0028_goal_list_json.ts';
 import * as m0029 from './0029_identity_verification.ts';
+import * as m0032 from './0032_approval_binding.ts';
 import * as m0034 from './0034_spend_leases.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0027_contact_list_json': m0027,
   '0028_goal_list_json': m0028,
   '0029_identity_verification': m0029,
+  '0032_approval_binding': m0032,
   '0034_spend_leases': m0034,
 };
 

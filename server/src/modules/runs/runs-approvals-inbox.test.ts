@@ -1,3 +1,4 @@
+import { APPROVAL_EDIT_OWNER_ONLY } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { startRecordingServer, startRun, timelineOf, waitForStatus } from './runs-test-kit.ts';
@@ -49,8 +50,13 @@ apiSuite('tool approvals in the approvals inbox', () => {
     });
     const runId = await startRun(t.req, ceo.token, 'flow', flow.json().id, { inputs: { n: '1' } });
     await waitForStatus(t.req, ceo.token, 'flow', runId, ['paused']);
-    const [item] = (await inbox(ceo)).filter((i) => i.details.url === listener.url(path));
-    expect(item, 'the waiting call is in the owner’s inbox').toBeTruthy();
+    // The item is opened just after the run's pause is committed: look again for a moment.
+    let item: Item | undefined;
+    for (let i = 0; i < 50 && !item; i++) {
+      [item] = (await inbox(ceo)).filter((x) => x.details.url === listener.url(path));
+      if (!item) await new Promise((r) => setTimeout(r, 40));
+    }
+    if (!item) throw new Error('the waiting call is not in the owner’s inbox');
     return { runId, item };
   }
 
@@ -135,5 +141,57 @@ apiSuite('tool approvals in the approvals inbox', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     await waitForStatus(t.req, ceo.token, 'flow', runId, ['completed']);
     expect(hits('/delegated')).toHaveLength(1);
+  });
+
+  it('a delegate cannot change the arguments (403, nothing decided or sent); as shown, the call goes out', async () => {
+    const { runId, item } = await pausedRun('/delegate-edits');
+    const moved = await t.req({
+      method: 'POST',
+      url: `/api/inbox/${item.id}/delegate`,
+      token: ceo.token,
+      body: { user_id: member.id },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const edited = await t.req({
+      method: 'POST',
+      url: `/api/inbox/${item.id}/approve`,
+      token: member.token,
+      body: { edits: { arguments: { n: 'wire-money-to-me' } } },
+    });
+    expect(edited.statusCode, edited.body).toBe(403);
+    expect(edited.json().detail).toBe(APPROVAL_EDIT_OWNER_ONLY);
+    // Nothing was decided: the call still waits, unchanged, in the delegate's inbox.
+    const [approval] = (
+      await t.req({ method: 'GET', url: `/api/runs/${runId}/approvals`, token: ceo.token })
+    ).json().items;
+    expect(approval).toMatchObject({ status: 'pending', edited: false, arguments: { n: '1' } });
+    expect((await inbox(member)).map((i) => i.id)).toContain(item.id);
+    expect((await waitForStatus(t.req, ceo.token, 'flow', runId, ['paused'])).status).toBe('paused');
+    expect(hits('/delegate-edits')).toHaveLength(0);
+
+    const asShown = await t.req({
+      method: 'POST',
+      url: `/api/inbox/${item.id}/approve`,
+      token: member.token,
+      body: {},
+    });
+    expect(asShown.statusCode, asShown.body).toBe(200);
+    await waitForStatus(t.req, ceo.token, 'flow', runId, ['completed']);
+    const sent = hits('/delegate-edits');
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0].body)).toEqual({ n: '1' });
+  });
+
+  it('the owner may edit the arguments from the inbox', async () => {
+    const { runId, item } = await pausedRun('/owner-edits');
+    const ok = await t.req({
+      method: 'POST',
+      url: `/api/inbox/${item.id}/approve`,
+      token: ceo.token,
+      body: { edits: { arguments: { n: '2' } } },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    await waitForStatus(t.req, ceo.token, 'flow', runId, ['completed']);
+    expect(JSON.parse(hits('/owner-edits')[0].body)).toEqual({ n: '2' });
   });
 });

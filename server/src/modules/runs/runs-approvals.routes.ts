@@ -1,4 +1,5 @@
 import {
+  ZAnswerInterruptedCallRequest,
   ZApproveToolCallRequest,
   ZErrorBody,
   ZIdParams,
@@ -56,5 +57,25 @@ export const runApprovalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = as
     },
     async (req) =>
       approvals.rejectToolCall(ctx, currentUser(req), req.params.approvalId, req.body.reason, req.params.id),
+  );
+  app.post(
+    '/api/runs/:id/approvals/:approvalId/answer',
+    {
+      schema: {
+        tags,
+        summary: 'Answer an interrupted call: it went through, it did not (sent once more), or stop the run',
+        params: ZRunApprovalParams,
+        body: ZAnswerInterruptedCallRequest,
+        response: { 200: ZToolApproval, ...errors },
+      },
+    },
+    async (req) =>
+      approvals.answerInterruptedCall(
+        ctx,
+        currentUser(req),
+        req.params.approvalId,
+        req.body.answer,
+        req.params.id,
+      ),
   );
 };

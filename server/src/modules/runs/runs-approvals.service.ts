@@ -1,21 +1,34 @@
 import {
   APPROVAL_ALREADY_DECIDED,
+  APPROVAL_EDIT_OWNER_ONLY,
   APPROVAL_GRANTED_EVENT,
   APPROVAL_NOT_FOUND,
   APPROVAL_REJECTED_EVENT,
+  CALL_INTERRUPTION_ANSWERED_EVENT,
+  INTERRUPTED_CALL_ANSWER_LABELS,
+  INTERRUPTED_CALL_ANSWER_REQUIRED,
+  INTERRUPTED_CALL_NOT_WAITING,
+  INTERRUPTED_CALL_STOPPED,
+  INTERRUPTED_CALL_WENT_THROUGH_RESULT,
   RUN_NOT_ACTIVE,
+  RUN_STOPPED_SUMMARY,
+  type TInterruptedCallAnswer,
   type TToolApproval,
   type TToolApprovalList,
+  ZAnswerInterruptedCallRequest,
 } from '@cc/contract';
+import type { ToolApprovalsTable } from '../../db/types.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { conflict, notFound } from '../../platform/errors.ts';
+import { AppError, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { InboxHandler } from '../inbox/inbox.service.ts';
 import { presentApproval } from './engine/approval-view.ts';
 import { runEngineOf } from './engine/engine-registry.ts';
 import { announce, WAKE_CHANNEL } from './engine/events.ts';
+import type { NewEvent } from './engine/runs.repository.ts';
 import * as repo from './engine/runs.repository.ts';
 import * as approvals from './engine/tool-approvals.repository.ts';
+import { mayEditArguments } from './runs-approvals.policy.ts';
 
 /**
  * Deciding a tool call a run waits on (issue 19 section 1). Only the run's owner may see or decide
@@ -126,12 +139,15 @@ export function rejectToolCall(
 /**
  * `tool_approval` items of the approvals inbox: approve (optionally `{edits: {arguments}}`) and reject
  * decide the call as the run's owner, whoever the item was delegated to — acting in the inbox is the
- * same as acting on the run page.
+ * same as acting on the run page. Only the owner may edit the arguments: a delegate's edits are
+ * refused (403) and nothing is decided.
  */
 export const toolApprovalInboxHandler: InboxHandler = {
-  async approve(ctx, _actor, approvalId, edits) {
+  async approve(ctx, actor, approvalId, edits) {
     const owner = await approvalOwner(ctx, approvalId);
     const args = edits.arguments;
+    if (args !== undefined && !mayEditArguments({ user_id: owner.id }, actor.id))
+      throw forbidden(APPROVAL_EDIT_OWNER_ONLY);
     const callEdits =
       args && typeof args === 'object' && !Array.isArray(args)
         ? { arguments: args as Record<string, unknown> }
@@ -149,3 +165,96 @@ async function approvalOwner(ctx: AppContext, approvalId: string): Promise<AuthU
   if (!owner) throw notFound(APPROVAL_NOT_FOUND);
   return owner;
 }
+
+const answerSet = (answer: TInterruptedCallAnswer): Partial<ToolApprovalsTable> => {
+  switch (answer) {
+    case 'went_through':
+      return { status: 'done', result: JSON.stringify({ body: INTERRUPTED_CALL_WENT_THROUGH_RESULT }) };
+    case 'retry':
+      // Approved again: the resumed step claims it and sends it once more (approved → executing → done).
+      return { status: 'approved' };
+    case 'stop':
+      return { status: 'stopped', reason: INTERRUPTED_CALL_STOPPED };
+  }
+};
+
+/**
+ * The person's answer to "This call was interrupted; did it go through?" (issue 46 row 8). It went
+ * through: the call ends `done` and the agent is told so; it did not: it is approved again and sent
+ * once more; stop: the call ends `stopped` and the run fails as stopped. The call's change and the
+ * run's are one write (409 when the call no longer waits for an answer).
+ */
+export async function answerInterruptedCall(
+  ctx: AppContext,
+  caller: AuthUser,
+  approvalId: string,
+  answer: TInterruptedCallAnswer,
+  runId: string | null = null,
+): Promise<TToolApproval> {
+  const { row, run } = await ownApproval(ctx, caller, approvalId, runId);
+  if (row.status !== 'interrupted') throw conflict(INTERRUPTED_CALL_NOT_WAITING);
+  const stop = answer === 'stop';
+  const ts = new Date().toISOString();
+  const events: NewEvent[] = [
+    {
+      type: CALL_INTERRUPTION_ANSWERED_EVENT,
+      summary: `${INTERRUPTED_CALL_ANSWER_LABELS[answer]}: ${row.tool_name}`,
+      details: { approval_id: row.id, answer },
+    },
+  ];
+  if (stop)
+    events.push({
+      type: run.kind === 'crew' ? 'crew_error' : 'terminal',
+      summary: RUN_STOPPED_SUMMARY,
+      details: { error: INTERRUPTED_CALL_STOPPED },
+    });
+  const released = { lease_owner: null, lease_expires_at: null };
+  const result = await approvals.decideApproval(ctx.db, {
+    id: row.id,
+    runId: run.id,
+    fromStatus: 'interrupted',
+    waitingStatuses: [run.kind === 'crew' ? 'awaiting_human_input' : 'paused'],
+    set: answerSet(answer),
+    runSet: stop
+      ? {
+          status: 'failed',
+          error: INTERRUPTED_CALL_STOPPED,
+          human_prompt: null,
+          finished_at: ts,
+          ...released,
+        }
+      : { status: 'running', ...released },
+    events,
+  });
+  if (result.outcome === 'already_decided') throw conflict(INTERRUPTED_CALL_NOT_WAITING);
+  if (result.outcome === 'run_not_waiting') throw conflict(RUN_NOT_ACTIVE);
+  await announce(ctx, run, result.rows);
+  if (!stop) await ctx.bus.publish(WAKE_CHANNEL, { run: run.id });
+  await runEngineOf(ctx)
+    .inbox.resolve('interrupted_call', row.id, {
+      status: stop ? 'rejected' : 'approved',
+      resolvedBy: caller.id,
+      ...(stop ? { reason: INTERRUPTED_CALL_STOPPED } : {}),
+    })
+    .catch(() => {});
+  const stored = await approvals.findApproval(ctx.db, row.id);
+  return presentApproval(stored ?? row);
+}
+
+/**
+ * `interrupted_call` items of the approvals inbox: approve with `edits.answer` (went_through, retry
+ * or stop) answers the question as the run's owner, whoever holds the item; reject stops the run.
+ */
+export const interruptedCallInboxHandler: InboxHandler = {
+  async approve(ctx, _actor, approvalId, edits) {
+    const parsed = ZAnswerInterruptedCallRequest.safeParse({ answer: edits.answer });
+    if (!parsed.success)
+      throw new AppError(422, [
+        { loc: ['body', 'edits', 'answer'], msg: INTERRUPTED_CALL_ANSWER_REQUIRED, type: 'value_error' },
+      ]);
+    await answerInterruptedCall(ctx, await approvalOwner(ctx, approvalId), approvalId, parsed.data.answer);
+  },
+  async reject(ctx, _actor, approvalId) {
+    await answerInterruptedCall(ctx, await approvalOwner(ctx, approvalId), approvalId, 'stop');
+  },
+};

@@ -390,12 +390,20 @@ const ZRunInputEdits = z.object({
     .refine((s) => s !== '', INBOX_ANSWER_REQUIRED),
 });
 
-/** A stopped run waits for nothing: its calls still pending leave the inbox (they stay undecided). */
+/**
+ * A stopped run waits for nothing: its calls still pending leave the inbox (they stay undecided), and
+ * an interrupted call it was asking about ends `stopped` (final) and leaves the inbox too.
+ */
 async function resolveWaitingCalls(ctx: AppContext, caller: AuthUser, runId: string): Promise<void> {
   const { inbox } = runEngineOf(ctx);
   for (const approvalId of await approvals.pendingApprovalIds(ctx.db, runId)) {
     await inbox
       .resolve('tool_approval', approvalId, { status: 'resolved', resolvedBy: caller.id })
+      .catch(() => {});
+  }
+  for (const approvalId of await approvals.stopInterrupted(ctx.db, runId)) {
+    await inbox
+      .resolve('interrupted_call', approvalId, { status: 'resolved', resolvedBy: caller.id })
       .catch(() => {});
   }
 }

@@ -197,4 +197,47 @@ describe('Inbox page', () => {
     expect(waitingFor('2026-11-24T07:00:00Z', now)).toBe('5 h');
     expect(waitingFor('2026-11-21T12:00:00Z', now)).toBe('3 d');
   });
+
+  it('a tool call is approved or rejected as shown: its body is on the card and there is no Edit', async () => {
+    setup([
+      makeItem({
+        kind: 'tool_approval',
+        title: 'Approve a call of Pay vendor',
+        source: { type: 'run', id: 'ap-1', url: '/app/runs/flow/run-1' },
+        details: { method: 'POST', url: 'https://pay.example.com', body: { amount: '42' } },
+      }),
+    ]);
+    const list = await screen.findByRole('list', { name: 'Waiting items' });
+    const [card] = within(list).getAllByRole('listitem');
+    expect(within(card).getByText(/"amount": "42"/)).toBeInTheDocument();
+    for (const name of ['Approve', 'Reject', 'Delegate'])
+      expect(within(card).getByRole('button', { name })).toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: 'Edit' })).toBeNull();
+  });
+
+  it('an interrupted call asks whether it went through and sends the chosen answer', async () => {
+    const { api } = setup([
+      makeItem({
+        kind: 'interrupted_call',
+        title: 'This call was interrupted; did it go through?',
+        summary: 'Pay vendor: POST https://pay.example.com',
+        source: { type: 'run', id: 'ap-1', url: '/app/runs/flow/run-1' },
+        details: { question: 'This call was interrupted; did it go through?' },
+      }),
+    ]);
+    const list = await screen.findByRole('list', { name: 'Waiting items' });
+    const [card] = within(list).getAllByRole('listitem');
+    expect(within(card).getByText('Interrupted call')).toBeInTheDocument();
+    expect(within(card).getByText('This call was interrupted; did it go through?')).toBeInTheDocument();
+    for (const name of ['Approve', 'Edit', 'Reject'])
+      expect(within(card).queryByRole('button', { name })).toBeNull();
+    const user = userEvent.setup();
+    await user.click(within(card).getByRole('button', { name: 'It went through' }));
+    await waitFor(() => expect(api.callsTo('POST', '/api/inbox/item-1/approve')).toHaveLength(1));
+    expect(api.callsTo('POST', '/api/inbox/item-1/approve')[0].body).toEqual({
+      edits: { answer: 'went_through' },
+    });
+    expect(within(card).getByRole('button', { name: 'It did not, retry' })).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Stop the run' })).toBeInTheDocument();
+  });
 });

@@ -7,6 +7,7 @@ import type {
   TFlowRunTimeline,
   TStartCrewRunResponse,
   TStartFlowRunResponse,
+  TInterruptedCallAnswer,
   TToolApproval,
 } from '@cc/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -147,6 +148,16 @@ export const useDecideToolCall = () =>
           })
         : api<TToolApproval>(`${path}/reject`, { method: 'POST', json: { reason: d.reason } });
     },
+  });
+
+/** The answer to "This call was interrupted; did it go through?" (went through / retry / stop). */
+export const useAnswerInterruptedCall = () =>
+  useMutation({
+    mutationFn: (d: { runId: string; approvalId: string; answer: TInterruptedCallAnswer }) =>
+      api<TToolApproval>(
+        `/api/runs/${encodeURIComponent(d.runId)}/approvals/${encodeURIComponent(d.approvalId)}/answer`,
+        { method: 'POST', json: { answer: d.answer } },
+      ),
   });
 
 /**

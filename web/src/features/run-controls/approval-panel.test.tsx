@@ -150,3 +150,57 @@ describe('the run page: a tool call waiting for approval', () => {
     expect(screen.queryByRole('region', { name: 'Approval needed' })).toBeNull();
   });
 });
+
+describe('the run page: an approved call cut by a crash', () => {
+  beforeEach(() => {
+    streams.clear();
+    seq = 0;
+  });
+
+  const interrupted = () =>
+    event('call_interrupted', {
+      approval_id: 'ap-1',
+      tool: 'Pay vendor',
+      method: 'POST',
+      url: 'https://pay.example.com/transfer',
+      headers: {},
+      body: { amount: '42' },
+      question: 'This call was interrupted; did it go through?',
+      answers: ['went_through', 'retry', 'stop'],
+    });
+
+  it('asks whether it went through with its three answers, and sends the one chosen', async () => {
+    const api = mockApi({
+      'GET /api/users/me': { body: makeUser({ user_level: 'ceo' }) },
+      'GET /api/flow-runs/run-1/timeline': {
+        body: pausedRun([
+          event('flow_start'),
+          approvalRequired(),
+          event('approval_granted', { approval_id: 'ap-1', edited: false }),
+          interrupted(),
+        ]),
+      },
+      'POST /api/runs/run-1/approvals/ap-1/answer': { body: { id: 'ap-1', status: 'approved' } },
+    });
+    renderApp({
+      path: '/app/runs/flow/run-1',
+      token: 'tok',
+      routes: [{ path: '/app/runs/:kind/:runId', element: <RunDetailPage /> }],
+    });
+    const panel = await screen.findByRole('region', { name: 'Interrupted call' });
+    expect(within(panel).getByText('This call was interrupted; did it go through?')).toBeInTheDocument();
+    expect(within(panel).getByText('https://pay.example.com/transfer')).toBeInTheDocument();
+    for (const name of ['It went through', 'It did not, retry', 'Stop the run'])
+      expect(within(panel).getByRole('button', { name })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Approval needed' })).toBeNull();
+    expect(screen.getByTestId('run-status')).toHaveTextContent('Flow: Paused');
+
+    await userEvent.click(within(panel).getByRole('button', { name: 'It did not, retry' }));
+    await waitFor(() => expect(api.callsTo('POST', '/api/runs/run-1/approvals/ap-1/answer')).toHaveLength(1));
+    expect(api.callsTo('POST', '/api/runs/run-1/approvals/ap-1/answer')[0].body).toEqual({ answer: 'retry' });
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Interrupted call' })).toBeNull());
+    await waitFor(() => expect(streams.has('/api/flow-runs/run-1/events')).toBe(true));
+    await push(event('call_interruption_answered', { approval_id: 'ap-1', answer: 'retry' }));
+    expect(await screen.findByText('Flow: Running')).toBeInTheDocument();
+  });
+});

@@ -2,6 +2,8 @@ import {
   APPROVAL_GRANTED_EVENT,
   APPROVAL_REJECTED_EVENT,
   APPROVAL_REQUIRED_EVENT,
+  CALL_INTERRUPTED_EVENT,
+  CALL_INTERRUPTION_ANSWERED_EVENT,
   isTerminalRunEvent,
   runOutcomeOf,
   type TRunEvent,
@@ -79,8 +81,13 @@ export function foldRun(kind: RunKind, server: RunView | null, events: readonly 
       case APPROVAL_REQUIRED_EVENT:
         view = { ...view, status: kind === 'crew' ? 'awaiting_human_input' : 'paused', prompt: null };
         break;
+      // An approved call was cut: the run waits for "did it go through?" (see interruptedCallOf).
+      case CALL_INTERRUPTED_EVENT:
+        view = { ...view, status: kind === 'crew' ? 'awaiting_human_input' : 'paused', prompt: null };
+        break;
       case APPROVAL_GRANTED_EVENT:
       case APPROVAL_REJECTED_EVENT:
+      case CALL_INTERRUPTION_ANSWERED_EVENT:
         view = { ...view, status: 'running' };
         break;
       case 'result':
@@ -129,6 +136,39 @@ export function pendingApprovalOf(events: readonly TRunEvent[], status: RunStatu
       headers: isRecord(d.headers) ? (d.headers as Record<string, string>) : {},
       body: isRecord(d.body) ? d.body : null,
       arguments: isRecord(d.arguments) ? d.arguments : isRecord(d.body) ? d.body : {},
+    };
+  }
+  return null;
+}
+
+/** An approved call that was cut, as its `call_interrupted` event shows it: the run asks what became of it. */
+export interface InterruptedCall extends TToolCallView {
+  approvalId: string;
+  question: string;
+}
+
+/** The interrupted call the run asks about: the latest `call_interrupted` event not answered since. */
+export function interruptedCallOf(events: readonly TRunEvent[], status: RunStatus): InterruptedCall | null {
+  if (!isActiveStatus(status)) return null;
+  const answered = new Set(
+    events
+      .filter((e) => e.type === CALL_INTERRUPTION_ANSWERED_EVENT)
+      .map((e) => String(e.details?.approval_id ?? '')),
+  );
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.type !== CALL_INTERRUPTED_EVENT) continue;
+    const d = e.details ?? {};
+    const approvalId = typeof d.approval_id === 'string' ? d.approval_id : null;
+    if (!approvalId || answered.has(approvalId)) return null;
+    return {
+      approvalId,
+      question: String(d.question ?? e.summary),
+      tool: String(d.tool ?? ''),
+      method: String(d.method ?? ''),
+      url: String(d.url ?? ''),
+      headers: isRecord(d.headers) ? (d.headers as Record<string, string>) : {},
+      body: isRecord(d.body) ? d.body : null,
     };
   }
   return null;

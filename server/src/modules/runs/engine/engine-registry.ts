@@ -21,9 +21,12 @@ export interface RunEnginePorts {
   inbox?: InboxPort;
 }
 
+/** The inbox items a run opens: a question, a call to approve, an interrupted call to answer. */
+export type RunInboxKind = 'run_input' | 'tool_approval' | 'interrupted_call';
+
 export interface InboxPort {
   open(item: {
-    kind: 'run_input' | 'tool_approval';
+    kind: RunInboxKind;
     sourceId: string;
     assigneeUserId: string;
     title: string;
@@ -33,7 +36,7 @@ export interface InboxPort {
     runId: string;
   }): Promise<void>;
   resolve(
-    kind: 'run_input' | 'tool_approval',
+    kind: RunInboxKind,
     sourceId: string,
     outcome: { status: 'approved' | 'rejected' | 'resolved'; resolvedBy: string | null; reason?: string },
   ): Promise<void>;

@@ -18,6 +18,8 @@ const LOGGED_TYPES = new Set([
   'human_prompt',
   'wait_for_human',
   'human_input',
+  // An approved call was cut: the conversation following the run sees the question too.
+  'call_interrupted',
   'crew_end',
   'crew_error',
   'result',

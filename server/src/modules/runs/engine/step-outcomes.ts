@@ -1,4 +1,9 @@
-import { APPROVAL_REQUIRED_EVENT } from '@cc/contract';
+import {
+  APPROVAL_REQUIRED_EVENT,
+  CALL_INTERRUPTED_EVENT,
+  INTERRUPTED_CALL_ANSWERS,
+  INTERRUPTED_CALL_QUESTION,
+} from '@cc/contract';
 import { callViewOf, presentApproval, runPagePath } from './approval-view.ts';
 import type { RunStep, StepOutput } from './definition.ts';
 import { runInputSourceId, type StepResult } from './engine-registry.ts';
@@ -68,6 +73,7 @@ export async function pauseForHuman(
  * once the call is decided; its earlier calls keep their stored decisions.
  */
 export async function pauseForApproval(x: Execution, approval: ToolApprovalRow): Promise<void> {
+  if (approval.status !== 'pending') return pauseForInterruptedCall(x, approval);
   const call = callViewOf(approval);
   await commit(x, { status: x.crew ? 'awaiting_human_input' : 'paused', ...leaseReleased }, [
     {
@@ -95,6 +101,52 @@ export async function pauseForApproval(x: Execution, approval: ToolApprovalRow):
     });
   } catch {
     // The run waits either way and its own page shows the call: a lost inbox item loses no decision.
+  }
+}
+
+/**
+ * An approved call was cut after it was claimed: it is not sent again, and the run does not go on
+ * as if nothing happened. It waits (crew: awaiting_human_input, flow: paused) with the question on
+ * its timeline and in the runner's inbox; the answer (went through / did not, retry / stop the run)
+ * settles the call (runs-approvals.service.ts answerInterruptedCall).
+ */
+async function pauseForInterruptedCall(x: Execution, approval: ToolApprovalRow): Promise<void> {
+  const call = callViewOf(approval);
+  const where = `${call.tool}: ${call.method} ${call.url}`;
+  await commit(x, { status: x.crew ? 'awaiting_human_input' : 'paused', ...leaseReleased }, [
+    {
+      type: CALL_INTERRUPTED_EVENT,
+      summary: `${INTERRUPTED_CALL_QUESTION} ${where}`,
+      details: {
+        approval_id: approval.id,
+        ...call,
+        arguments: presentApproval(approval).arguments,
+        question: INTERRUPTED_CALL_QUESTION,
+        answers: [...INTERRUPTED_CALL_ANSWERS],
+        position: approval.position,
+      },
+    },
+  ]);
+  try {
+    // Its approval (decided long ago) asks nothing any more: only the question stays in the inbox.
+    await x.engine.inbox.resolve('tool_approval', approval.id, { status: 'resolved', resolvedBy: null });
+    await x.engine.inbox.open({
+      kind: 'interrupted_call',
+      sourceId: approval.id,
+      assigneeUserId: x.claimed.user_id,
+      title: INTERRUPTED_CALL_QUESTION,
+      summary: `${where} (run “${x.claimed.definition_name}”)`,
+      details: {
+        approval_id: approval.id,
+        ...call,
+        question: INTERRUPTED_CALL_QUESTION,
+        answers: [...INTERRUPTED_CALL_ANSWERS],
+      },
+      sourceUrl: runPagePath(x.claimed),
+      runId: x.claimed.id,
+    });
+  } catch {
+    // The run waits either way and its own page asks the question.
   }
 }
 

@@ -27,6 +27,17 @@ export function findApprovalAt(
     .executeTakeFirst();
 }
 
+/** The recorded calls of one step, in call order (served by tool_approvals_call_idx). */
+export function listStepApprovals(db: Db, runId: string, position: number): Promise<ToolApprovalRow[]> {
+  return db
+    .selectFrom('tool_approvals')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('position', '=', position)
+    .orderBy('call_index', 'asc')
+    .execute();
+}
+
 /** Oldest first; served by the unique index's run_id prefix. */
 export function listApprovals(db: Db, runId: string): Promise<ToolApprovalRow[]> {
   return db
@@ -79,6 +90,31 @@ export async function claimApproved(db: Db, id: string): Promise<boolean> {
   return Number(r.numUpdatedRows) > 0;
 }
 
+/**
+ * An approved call found claimed but without a result when its step runs again: it may have gone out,
+ * so it is never sent again on its own; it waits for the person's answer instead (issue 46 row 8).
+ */
+export async function markInterrupted(db: Db, id: string): Promise<void> {
+  await db
+    .updateTable('tool_approvals')
+    .set({ status: 'interrupted', updated_at: now() })
+    .where('id', '=', id)
+    .where('status', '=', 'executing')
+    .execute();
+}
+
+/** A stopped run's interrupted calls end `stopped` (their outcome stays unknown); their ids. */
+export async function stopInterrupted(db: Db, runId: string): Promise<string[]> {
+  const rows = await db
+    .updateTable('tool_approvals')
+    .set({ status: 'stopped', updated_at: now() })
+    .where('run_id', '=', runId)
+    .where('status', '=', 'interrupted')
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 export async function storeResult(db: Db, id: string, result: unknown): Promise<void> {
   await db
     .updateTable('tool_approvals')
@@ -91,14 +127,16 @@ export async function storeResult(db: Db, id: string, result: unknown): Promise<
 export type DecideOutcome = 'decided' | 'already_decided' | 'run_not_waiting';
 
 /**
- * The person's decision and the run's move back to `running`, in one transaction: the approval
- * changes only while pending (a second decision gets nothing) and the run only while it waits in one
- * of `waitingStatuses`; if either fails nothing is written.
+ * The person's decision and the run's move back to `running` (or its end), in one transaction: the
+ * approval changes only while in `fromStatus` (pending, or interrupted for an answer; a second
+ * decision gets nothing) and the run only while it waits in one of `waitingStatuses`; if either fails
+ * nothing is written.
  */
 export async function decideApproval(
   db: Db,
   o: {
     id: string;
+    fromStatus?: 'pending' | 'interrupted';
     runId: string;
     waitingStatuses: readonly string[];
     set: Partial<ToolApprovalsTable>;
@@ -117,7 +155,7 @@ export async function decideApproval(
         .updateTable('tool_approvals')
         .set({ ...o.set, updated_at: now() })
         .where('id', '=', o.id)
-        .where('status', '=', 'pending')
+        .where('status', '=', o.fromStatus ?? 'pending')
         .executeTakeFirst();
       if (Number(a.numUpdatedRows) === 0) throw new Rollback('already_decided');
       const r = await trx
@@ -137,12 +175,13 @@ export async function decideApproval(
   }
 }
 
+/** A call waits for the person: to be decided, or (interrupted) to be told what became of it. */
 export function hasPendingApproval(db: Db, runId: string): Promise<boolean> {
   return db
     .selectFrom('tool_approvals')
     .select('id')
     .where('run_id', '=', runId)
-    .where('status', '=', 'pending')
+    .where('status', 'in', ['pending', 'interrupted'])
     .executeTakeFirst()
     .then((r) => !!r);
 }

@@ -27,8 +27,14 @@ const FIELDS: Record<
   ],
   run_input: [{ key: 'answer', label: 'Your answer', type: 'long' }],
   comms_draft: [{ key: 'text', label: 'Reply', type: 'long' }],
+  // A tool call is approved or rejected as shown: only the run's owner changes its arguments, on the
+  // run page (the server refuses a delegate's edits too).
   tool_approval: [],
+  interrupted_call: [],
 };
+
+/** Whether the item has fields to change before approving (else the card offers no Edit). */
+export const isEditable = (kind: TInboxItem['kind']) => FIELDS[kind].length > 0;
 
 export const EDIT_FIELD_REQUIRED = 'This field is required.';
 

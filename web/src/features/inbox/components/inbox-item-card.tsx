@@ -1,4 +1,9 @@
-import { INBOX_KIND_LABELS, type TInboxItem } from '@cc/contract';
+import {
+  INBOX_KIND_LABELS,
+  INTERRUPTED_CALL_ANSWER_LABELS,
+  INTERRUPTED_CALL_ANSWERS,
+  type TInboxItem,
+} from '@cc/contract';
 import { Check, Clock, ExternalLink, Pencil, UserRoundPlus, X } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -10,7 +15,7 @@ import { notify } from '../../../lib/toast';
 import { type InboxAction, useInboxAction } from '../api';
 import { sourceLinkLabel, waitingFor } from '../inbox-age';
 import { InboxDelegateDialog } from './inbox-delegate-dialog';
-import { InboxEditDialog } from './inbox-edit-dialog';
+import { InboxEditDialog, isEditable } from './inbox-edit-dialog';
 import { InboxRejectDialog } from './inbox-reject-dialog';
 
 export const INBOX_ACTION_FAILED = 'Could not complete the action';
@@ -27,14 +32,18 @@ export function InboxItemCard({ item }: { item: TInboxItem }) {
   const basedOn = typeof item.details.based_on === 'string' ? item.details.based_on : null;
   // A run's question needs an answer: Approve opens the answer form.
   const needsInput = item.kind === 'run_input';
+  // An interrupted call is answered with one of three answers instead of approve / edit / reject.
+  const interrupted = item.kind === 'interrupted_call';
+  // What a tool call sends, shown as it will go out (a delegate decides exactly this).
+  const body = item.details.body && typeof item.details.body === 'object' ? item.details.body : null;
 
   // mutateAsync, not mutate's callbacks: the inbox stream may reload the list and unmount this card
   // before the answer arrives, and mutate's callbacks do not run for an unmounted card (no toast).
-  const run = (a: InboxAction) =>
+  const run = (a: InboxAction, done = DONE[a.action]) =>
     action.mutateAsync(a).then(
       () => {
         setDialog(null);
-        notify.success(DONE[a.action], item.title);
+        notify.success(done, item.title);
       },
       (err: Error) => notify.error(INBOX_ACTION_FAILED, serverDetail(err)),
     );
@@ -63,23 +72,61 @@ export function InboxItemCard({ item }: { item: TInboxItem }) {
             {basedOn}
           </p>
         ) : null}
+        {body ? (
+          <pre className="max-h-48 overflow-auto rounded-md border border-border bg-muted/40 p-2 text-xs">
+            {JSON.stringify(body, null, 2)}
+          </pre>
+        ) : null}
         <div className="flex flex-wrap gap-2">
-          <Button
-            size="sm"
-            disabled={action.isPending}
-            onClick={() => (needsInput ? setDialog('edit') : run({ id: item.id, action: 'approve' }))}
-          >
-            <Check aria-hidden="true" />
-            Approve
-          </Button>
-          <Button size="sm" variant="outline" disabled={action.isPending} onClick={() => setDialog('edit')}>
-            <Pencil aria-hidden="true" />
-            Edit
-          </Button>
-          <Button size="sm" variant="outline" disabled={action.isPending} onClick={() => setDialog('reject')}>
-            <X aria-hidden="true" />
-            Reject
-          </Button>
+          {interrupted ? (
+            INTERRUPTED_CALL_ANSWERS.map((answer) => (
+              <Button
+                key={answer}
+                size="sm"
+                variant={answer === 'stop' ? 'outline' : 'default'}
+                disabled={action.isPending}
+                onClick={() =>
+                  run(
+                    { id: item.id, action: 'approve', edits: { answer } },
+                    INTERRUPTED_CALL_ANSWER_LABELS[answer],
+                  )
+                }
+              >
+                {INTERRUPTED_CALL_ANSWER_LABELS[answer]}
+              </Button>
+            ))
+          ) : (
+            <>
+              <Button
+                size="sm"
+                disabled={action.isPending}
+                onClick={() => (needsInput ? setDialog('edit') : run({ id: item.id, action: 'approve' }))}
+              >
+                <Check aria-hidden="true" />
+                Approve
+              </Button>
+              {isEditable(item.kind) ? (
+                <Button
+                  size="sm"
+                  variant="outline"
+                  disabled={action.isPending}
+                  onClick={() => setDialog('edit')}
+                >
+                  <Pencil aria-hidden="true" />
+                  Edit
+                </Button>
+              ) : null}
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={action.isPending}
+                onClick={() => setDialog('reject')}
+              >
+                <X aria-hidden="true" />
+                Reject
+              </Button>
+            </>
+          )}
           <Button size="sm" variant="ghost" disabled={action.isPending} onClick={() => setDialog('delegate')}>
             <UserRoundPlus aria-hidden="true" />
             Delegate
