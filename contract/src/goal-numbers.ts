@@ -143,7 +143,8 @@ export interface TGoalRisk {
   reasons: string[];
 }
 
-const withUnit = (n: number, unit: string | null | undefined) => `${formatFigure(n)}${unit ? ` ${unit}` : ''}`;
+const withUnit = (n: number, unit: string | null | undefined) =>
+  `${formatFigure(n)}${unit ? ` ${unit}` : ''}`;
 
 /**
  * Why a goal is at risk: behind the straight line (by more than {@link BEHIND_TOLERANCE_POINTS}, judged

@@ -53,6 +53,16 @@ async function goalTriggers(db: Kysely<any>, columns: string): Promise<void> {
   );
 }
 
+/** The "(inverse)" unit hack becomes lower_is_better; the unit keeps what was left ("% (inverse)" → "%"). */
+export async function migrateInverseUnits(db: Kysely<any>): Promise<void> {
+  await run(
+    db,
+    `update goal_kpis set direction = 'lower_is_better',
+       unit = nullif(trim(replace(replace(unit, '(inverse)', ''), '(Inverse)', '')), '')
+     where lower(unit) like '%(inverse)%'`,
+  );
+}
+
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('goal_kpis')
@@ -60,12 +70,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.alterTable('strategic_goals').addColumn('start_date', 'text').execute();
   await run(db, 'update strategic_goals set start_date = substr(created_at, 1, 10)');
-  await run(
-    db,
-    `update goal_kpis set direction = 'lower_is_better',
-       unit = nullif(trim(replace(replace(unit, '(inverse)', ''), '(Inverse)', '')), '')
-     where lower(unit) like '%(inverse)%'`,
-  );
+  await migrateInverseUnits(db);
   await goalTriggers(db, columnsWith(['start_date']));
   await run(
     db,

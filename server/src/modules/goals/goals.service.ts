@@ -37,7 +37,9 @@ export { todayUtc } from './goals.history.ts';
 function startDateFor(sent: string | undefined, fallback: string, dueDate: string): string {
   // The same shape as a schema's 422, so the dialog shows it beside the field.
   if (sent !== undefined && sent > dueDate)
-    throw new AppError(422, [{ loc: ['body', 'start_date'], msg: GOAL_START_AFTER_DUE, type: 'value_error' }]);
+    throw new AppError(422, [
+      { loc: ['body', 'start_date'], msg: GOAL_START_AFTER_DUE, type: 'value_error' },
+    ]);
   const start = sent ?? fallback;
   return start > dueDate ? dueDate : start;
 }
