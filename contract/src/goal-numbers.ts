@@ -231,3 +231,16 @@ export function goalNumbers(goal: GoalNumbersInput, today: string): GoalNumbers 
   }
   return { progress, expected_progress: expected, kpis, risk, changes_on: changesOn };
 }
+
+/**
+ * A KPI that holds its at-risk goal back (what task suggestions and advice act on): it has a target
+ * and is below the progress expected today, or its forecast misses the target. Only KPIs of goals at
+ * risk lag, so every feature names the same goals.
+ */
+export function isKpiLagging(
+  goal: { expected_progress: number; risk: TGoalRisk },
+  kpi: { target_value: number | null; progress: number; forecast: TKpiForecast | null },
+): boolean {
+  if (!goal.risk.at_risk || !finite(kpi.target_value)) return false;
+  return kpi.progress < goal.expected_progress || kpi.forecast?.on_track === false;
+}

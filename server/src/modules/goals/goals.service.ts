@@ -22,7 +22,7 @@ import { loadViewer, loadWithRights, type Viewer, type ViewerScope } from '../..
 import { goalRights, goalVisibilityBranches } from './goals.policy.ts';
 import { historyOf } from './goals.history.ts';
 import { listGoalPage, renderListEntries } from './goals.list-entry.ts';
-import { presentGoal, startDateOf } from './goals.presenter.ts';
+import { type GoalFields, presentGoal, presentGoalFields, startDateOf } from './goals.presenter.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './goals.repository.ts';
 import * as checkinRepo from './kpi-checkins.repository.ts';
@@ -222,15 +222,17 @@ export async function deleteGoal(ctx: AppContext, caller: AuthUser, id: string):
 }
 
 /**
- * The viewer's open goals (not completed or failed) for the AI workspace snapshot, soonest due first,
- * with their KPIs: each visibility branch of the goal policy read separately, at most `perBranch`
- * rows each, without repeats. `truncated` when a branch was cut at its limit.
+ * The viewer's open goals (not completed or failed) for the AI workspace snapshot and the Brief,
+ * soonest due first, presented with every figure of goal-numbers (progress, expected progress,
+ * forecasts, risk) as of `today` (default: today, UTC), so those features read the same numbers as the
+ * goals API: each visibility branch of the goal policy read separately, at most `perBranch` rows each,
+ * without repeats. `truncated` when a branch was cut at its limit.
  */
 export async function openGoalsFor(
   ctx: AppContext,
   viewer: ViewerScope,
-  o: { perBranch: number; kpisPerGoal: number },
-): Promise<{ rows: StrategicGoalsTable[]; kpis: GoalKpisTable[]; truncated: boolean }> {
+  o: { perBranch: number; kpisPerGoal: number; today?: string },
+): Promise<{ goals: GoalFields[]; truncated: boolean }> {
   const closedStatuses = [...COMPLETED_GOAL_STATUSES, 'failed'];
   const results = await Promise.all(
     goalVisibilityBranches(viewer).map((b) =>
@@ -238,13 +240,22 @@ export async function openGoalsFor(
     ),
   );
   const byId = new Map(results.flat().map((r) => [r.id, r]));
-  const rows = [...byId.values()].sort((a, b) => a.due_date.localeCompare(b.due_date));
+  const rows = [...byId.values()].sort((a, b) => a.due_date.localeCompare(b.due_date) || a.id.localeCompare(b.id));
   const kpis = await repo.listKpis(
     ctx.db,
     rows.map((r) => r.id),
     o.kpisPerGoal,
   );
-  return { rows, kpis, truncated: results.flat().length >= o.perBranch };
+  const history = await historyOf(ctx.db, kpis);
+  const on = o.today ? { ...history, today: o.today } : history;
+  const goals = rows.map((r) =>
+    presentGoalFields(
+      { ...r, organization_name: null },
+      kpis.filter((k) => k.goal_id === r.id),
+      on,
+    ),
+  );
+  return { goals, truncated: results.flat().length >= o.perBranch };
 }
 
 /**
