@@ -258,6 +258,12 @@ apiSuite('executive brief: facts from a seeded week', () => {
     title,
     url: `/app/my-tasks?task=${id}`,
   });
+  const kpiCite = (id: string, goal: string, title: string) => ({
+    type: 'kpi',
+    id,
+    title,
+    url: `/app/strategy?goal=${goal}`,
+  });
   const inboxCite = (id: string, title: string) => ({
     type: 'inbox',
     id,
@@ -268,12 +274,6 @@ apiSuite('executive brief: facts from a seeded week', () => {
   it('states every section exactly, with its numbers and citations', () => {
     expect(brief.period_start).toBe('2026-06-08T08:00:00.000Z');
     expect(brief.period_end).toBe(NOW.toISOString());
-    const kpiCite = (id: string, goal: string, title: string) => ({
-      type: 'kpi',
-      id,
-      title,
-      url: `/app/strategy?goal=${goal}`,
-    });
     expect(brief.sections).toEqual([
       {
         key: 'kpi_moves',
