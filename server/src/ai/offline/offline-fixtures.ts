@@ -124,6 +124,8 @@ export const SNAPSHOT_TOOL: WorkspaceSnapshotOutput = {
     status: g.status,
     due_date: g.due_date,
     progress: g.progress,
+    expected_progress: g.expected_progress,
+    risk: g.risk,
     overdue: g.overdue,
     kpis: g.kpis.map((k) => ({
       name: k.title,
@@ -131,6 +133,7 @@ export const SNAPSHOT_TOOL: WorkspaceSnapshotOutput = {
       target_value: k.target_value,
       unit: k.unit,
       progress: k.progress,
+      forecast: k.forecast,
       lagging: k.lagging,
     })),
   })),
