@@ -240,7 +240,9 @@ export async function openGoalsFor(
     ),
   );
   const byId = new Map(results.flat().map((r) => [r.id, r]));
-  const rows = [...byId.values()].sort((a, b) => a.due_date.localeCompare(b.due_date) || a.id.localeCompare(b.id));
+  const rows = [...byId.values()].sort(
+    (a, b) => a.due_date.localeCompare(b.due_date) || a.id.localeCompare(b.id),
+  );
   const kpis = await repo.listKpis(
     ctx.db,
     rows.map((r) => r.id),

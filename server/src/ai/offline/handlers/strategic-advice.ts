@@ -104,7 +104,8 @@ export const strategicAdviceHandler: OfflineHandler = ({ data, lastUserText }) =
   if (s.at_risk_goals.length) {
     // The goals API's reasons, word for word: the Brief and task suggestions state the same.
     lines.push('## Goals at risk', '');
-    for (const g of s.at_risk_goals.slice(0, MAX)) lines.push(`- Goal “${g.title}”: ${g.risk.reasons.join('; ')}.`);
+    for (const g of s.at_risk_goals.slice(0, MAX))
+      lines.push(`- Goal “${g.title}”: ${g.risk.reasons.join('; ')}.`);
     lines.push('');
   }
 
