@@ -57,6 +57,21 @@ describe('KPI trend', () => {
     expect(container.querySelector('.kpi-trend-axis-end')?.textContent).toBe(`Due ${formatDay(DUE)}`);
   });
 
+  it('keeps the check-ins readable when the due date is years away: the axis breaks after them', async () => {
+    const { container } = render(<KpiTrend kpi={kpiWith()} dueDate="2031-06-30" />);
+    await waitFor(() => expect(container.querySelectorAll('.kpi-trend-dot')).toHaveLength(3));
+    const xs = [...container.querySelectorAll('.kpi-trend-dot')].map((d) => num(d, 'cx'));
+    const forecast = container.querySelector('.kpi-trend-forecast');
+    // 19 days of check-ins take 60 % of the plot (44 → 306), not 1 %; the dashed line runs on to the end.
+    expect(xs[2] - xs[0]).toBeCloseTo(0.6 * (320 - 44 - 14), 5);
+    expect(num(forecast, 'x2')).toBe(320 - 14);
+    expect(container.querySelector('.kpi-trend-axis-break')).not.toBeNull();
+    // Close enough to the due date, the axis is one straight scale.
+    const { container: near } = render(<KpiTrend kpi={kpiWith()} dueDate="2026-11-30" />);
+    await waitFor(() => expect(near.querySelectorAll('.kpi-trend-dot')).toHaveLength(3));
+    expect(near.querySelector('.kpi-trend-axis-break')).toBeNull();
+  });
+
   it('shows a point’s date and value on hover and on focus', async () => {
     const { container } = render(<KpiTrend kpi={kpiWith()} dueDate={DUE} />);
     const point = await screen.findByLabelText(`${formatDay('2026-11-08')}: 25 k€`);

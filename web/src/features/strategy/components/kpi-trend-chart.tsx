@@ -11,6 +11,8 @@ const TOP = 22;
 const BOTTOM = 22;
 const DOT_RADIUS = 3.5;
 const DAY_MS = 86_400_000;
+/** The least share of the width the check-ins take when the forecast runs far beyond them. */
+const HISTORY_SHARE = 0.6;
 
 interface KpiTrendChartProps {
   kpi: TKpi;
@@ -47,9 +49,21 @@ export default function KpiTrendChart({ kpi, dueDate }: KpiTrendChartProps) {
   const plotW = WIDTH - LEFT - RIGHT;
   const plotH = HEIGHT - TOP - BOTTOM;
   const start = dayNumber(first.date);
-  const end = forecast ? Math.max(dayNumber(dueDate), dayNumber(last.date)) : dayNumber(last.date);
-  const x = (date: string) =>
-    end === start ? LEFT + plotW / 2 : LEFT + ((dayNumber(date) - start) / (end - start)) * plotW;
+  const seen = dayNumber(last.date);
+  const end = forecast ? Math.max(dayNumber(dueDate), seen) : seen;
+  // The check-ins keep at least HISTORY_SHARE of the width: a due date years away would otherwise
+  // squeeze them into a corner. The time from the latest check-in to the due date then takes the
+  // rest, and a break on the axis says the scale changes there.
+  const natural = end === start ? 1 : (seen - start) / (end - start);
+  const share = seen === start ? natural : Math.max(natural, HISTORY_SHARE);
+  const broken = share > natural;
+  const x = (date: string) => {
+    const d = dayNumber(date);
+    if (end === start) return LEFT + plotW / 2;
+    if (!broken) return LEFT + ((d - start) / (end - start)) * plotW;
+    if (d <= seen) return LEFT + ((d - start) / (seen - start)) * share * plotW;
+    return LEFT + share * plotW + ((d - seen) / (end - seen)) * (1 - share) * plotW;
+  };
   // A flat series (or one point level with its target) sits in the middle.
   const y = (v: number) => TOP + (span === 0 ? plotH / 2 : ((max - v) / span) * plotH);
 
@@ -96,6 +110,14 @@ export default function KpiTrendChart({ kpi, dueDate }: KpiTrendChartProps) {
         >
           {forecast ? `Due ${formatDay(endDate)}` : formatDay(endDate)}
         </text>
+      ) : null}
+      {broken ? (
+        <path
+          className="kpi-trend-axis-break"
+          d={`M${LEFT + share * plotW - 4},${HEIGHT - BOTTOM + 8} l4,-8 M${LEFT + share * plotW},${HEIGHT - BOTTOM + 8} l4,-8`}
+          stroke="currentColor"
+          strokeOpacity={0.6}
+        />
       ) : null}
       {kpi.target_value !== null ? (
         <g className="kpi-trend-target-group">
