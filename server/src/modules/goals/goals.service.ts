@@ -13,7 +13,7 @@ import {
 } from '@cc/contract';
 import type { z } from 'zod';
 import { type Db, nowIso, withTx } from '../../db/index.ts';
-import type { GoalKpisTable, StrategicGoalsTable } from '../../db/types.ts';
+import type { GoalKpisTable } from '../../db/types.ts';
 import { assertMemberOf } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
