@@ -177,11 +177,17 @@ export function GoalDialog({
               fields={[
                 ['Title', stale.title],
                 ['Description', stale.description],
+                ['Start date', stale.start_date.slice(0, 10)],
                 ['Due date', stale.due_date.slice(0, 10)],
                 ['Status', goalStatusLabel(stale.status)],
                 [
                   'KPIs',
-                  stale.kpis.map((k) => `${k.name}: ${k.current_value}/${k.target_value ?? '–'}`).join('\n'),
+                  stale.kpis
+                    .map(
+                      (k) =>
+                        `${k.name}: ${k.current_value}/${k.target_value ?? '–'}${k.direction === 'lower_is_better' ? ' (lower is better)' : ''}`,
+                    )
+                    .join('\n'),
                 ],
               ]}
               onUseTheirs={() => onUseTheirs?.()}
