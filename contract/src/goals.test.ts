@@ -95,9 +95,16 @@ describe('goal schemas', () => {
     });
     expect(g).toMatchObject({ title: 'Grow', status: 'new', due_date: '2026-12-31' });
     expect(g.kpis).toEqual([
-      { name: 'ARR', current_value: 1.5, target_value: 3, unit: 'M$' },
-      { name: 'NPS', current_value: 0, target_value: null },
+      { name: 'ARR', current_value: 1.5, target_value: 3, unit: 'M$', direction: 'higher_is_better' },
+      { name: 'NPS', current_value: 0, target_value: null, direction: 'higher_is_better' },
     ]);
+    expect(
+      ZCreateGoalRequest.safeParse({
+        title: 'a',
+        due_date: '2026-01-01',
+        kpis: [{ name: 'Churn', direction: 'sideways' }],
+      }).error?.issues[0].message,
+    ).toBe('Direction must be one of higher_is_better, lower_is_better');
     expect(ZCreateGoalRequest.parse({ title: 'a', due_date: '2026-01-01' }).kpis).toEqual([]);
   });
 

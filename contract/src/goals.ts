@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, ZRefId, ZSkip } from './common.ts';
+import { DEFAULT_KPI_DIRECTION, KPI_DIRECTIONS } from './goal-numbers.ts';
 import { ZDateOnly, ZOptionalBody, ZOptionalText, ZQueryBool, ZSearch } from './fields.ts';
 
 export const GOAL_STATUSES = ['new', 'in_progress', 'done', 'failed'] as const;
@@ -27,33 +28,14 @@ export const GOALS_STALE_MS = 30_000;
 export const MAX_KPIS_PER_GOAL = 50;
 export const GOAL_REQUIRED_MESSAGE = 'Title and Due Date are required.';
 
-// ---- progress: the one implementation, used by the server (API `progress`) and the web ----
-
-export interface KpiValues {
-  current_value?: number | null;
-  target_value?: number | null;
-}
-
-const finite = (n: number | null | undefined): n is number => typeof n === 'number' && Number.isFinite(n);
-
-/**
- * KPI progress in percent, 0 to 100 (not rounded): current / target, capped at 100. A KPI without a
- * positive target (null, 0 or negative) counts 0; a negative current value counts 0.
- */
-export function kpiProgress(kpi: KpiValues): number {
-  const { current_value: current, target_value: target } = kpi;
-  if (!finite(target) || target <= 0 || !finite(current)) return 0;
-  return Math.min(100, Math.max(0, (current / target) * 100));
-}
-
-/** Goal progress: the average of its KPIs' progress, capped at 100 and rounded; no KPIs → 0. */
-export function goalProgress(kpis: readonly KpiValues[] | null | undefined): number {
-  if (!kpis || kpis.length === 0) return 0;
-  const sum = kpis.reduce((acc, k) => acc + kpiProgress(k), 0);
-  return Math.min(100, Math.round(sum / kpis.length));
-}
+// Progress, expected progress, forecast and risk: one implementation in goal-numbers.ts.
+export { goalProgress, type KpiValues, kpiProgress } from './goal-numbers.ts';
 
 // ---- API shapes ----
+
+export const ZKpiDirection = z.enum(KPI_DIRECTIONS, {
+  message: 'Direction must be one of higher_is_better, lower_is_better',
+});
 
 export const ZKpi = z.object({
   id: z.string(),
@@ -61,12 +43,18 @@ export const ZKpi = z.object({
   current_value: z.number(),
   target_value: z.number().nullable(),
   unit: z.string().nullable(),
+  /** Whether a higher or a lower value is better (issue 47 §1); progress and forecast follow it. */
+  direction: ZKpiDirection,
+  /** kpiProgress (goal-numbers.ts), rounded, 0 to 100. */
+  progress: z.number(),
   /** The date of the latest check-in (issue 20 §1); null when none was recorded. */
   last_checkin_date: z.string().nullable(),
   /** isKpiStale(last_checkin_date, today): no check-in for KPI_STALE_DAYS days. */
   stale: z.boolean(),
   /** The latest check-ins (at most KPI_TREND_POINTS), oldest first: the KPI's trend chart. */
   trend: z.array(z.object({ date: z.string(), value: z.number() })),
+  /** kpiForecast: the check-ins' linear trend at the due date; null with fewer than two check-ins. */
+  forecast: z.object({ value_at_due: z.number(), on_track: z.boolean() }).nullable(),
 });
 export type TKpi = z.infer<typeof ZKpi>;
 
@@ -75,6 +63,8 @@ export const ZGoal = z.object({
   user_id: z.string(),
   title: z.string(),
   description: z.string().nullable(),
+  /** YYYY-MM-DD: where the straight line of expected progress starts (default: the day it was created). */
+  start_date: z.string(),
   due_date: z.string(),
   status: ZGoalStatus,
   organization_id: z.string().nullable(),
@@ -82,6 +72,10 @@ export const ZGoal = z.object({
   kpis: z.array(ZKpi),
   /** goalProgress(kpis), 0 to 100. */
   progress: z.number(),
+  /** expectedProgress(start_date, due_date, today), 0 to 100. */
+  expected_progress: z.number(),
+  /** goalRisk: at risk and why (behind the straight line, a forecast missing its target, a stale KPI). */
+  risk: z.object({ at_risk: z.boolean(), reasons: z.array(z.string()) }),
   /** The caller may edit and delete this goal (its owner, or an admin/manager of its organization). */
   can_edit: z.boolean(),
   can_delete: z.boolean(),
@@ -114,6 +108,7 @@ export const ZKpiInput = z.strictObject({
   /** Missing, blank or null: no target (the KPI counts 0 in progress). */
   target_value: ZNumberInput.optional().transform((n) => n ?? null),
   unit: ZOptionalText(50).optional(),
+  direction: ZKpiDirection.default(DEFAULT_KPI_DIRECTION),
 });
 export type TKpiInput = z.input<typeof ZKpiInput>;
 
@@ -123,12 +118,16 @@ const ZGoalDueDate = z
   .trim()
   .min(1, GOAL_REQUIRED_MESSAGE)
   .pipe(ZDateOnly);
+export const GOAL_START_AFTER_DUE = 'Start date must be on or before the due date.';
+/** Optional: a new goal starts the day it is created; an update left without it keeps the stored one. */
+const ZGoalStartDate = ZDateOnly.optional();
 const ZKpiList = z.array(ZKpiInput).max(MAX_KPIS_PER_GOAL, `At most ${MAX_KPIS_PER_GOAL} KPIs per goal`);
 
 /** POST /api/strategic-goals/. user_id is accepted (spec payload) and ignored: the owner is the caller. */
 export const ZCreateGoalRequest = z.strictObject({
   title: ZGoalTitle,
   description: ZOptionalBody(10000).optional(),
+  start_date: ZGoalStartDate,
   due_date: ZGoalDueDate,
   status: ZGoalStatus.default(DEFAULT_GOAL_STATUS),
   kpis: ZKpiList.default([]),
@@ -144,6 +143,7 @@ export type TCreateGoalRequest = z.input<typeof ZCreateGoalRequest>;
 export const ZUpdateGoalRequest = z.strictObject({
   title: ZGoalTitle,
   description: ZOptionalBody(10000).optional(),
+  start_date: ZGoalStartDate,
   due_date: ZGoalDueDate,
   status: ZGoalStatus.optional(),
   kpis: ZKpiList.optional(),

@@ -14,6 +14,7 @@ export * from './echo-body.ts';
 export * from './factory.ts';
 export * from './fields.ts';
 export * from './files.ts';
+export * from './goal-numbers.ts';
 export * from './goals.ts';
 export * from './inbox.ts';
 export * from './journals.ts';

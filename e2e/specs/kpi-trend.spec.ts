@@ -73,6 +73,15 @@ test.describe('KPI history', () => {
         .toBeGreaterThan(500);
       await testInfo.attach('kpi-trend.png', { body: shot, contentType: 'image/png' });
       await expect(card.getByText('Stale')).toHaveCount(0);
+      // The target is a labelled line; the forecast (the API's linear trend) a dashed line to the due date.
+      await expect(figure).toContainText('Target 20 k€');
+      await expect(figure.locator('.kpi-trend-forecast')).toHaveAttribute('stroke-dasharray', /\d/);
+      await expect(figure.locator('.kpi-trend-axis-end')).toContainText('Due');
+      // A point's date and value on hover and on keyboard focus.
+      await figure.locator('.kpi-trend-dot').nth(1).hover();
+      await expect(figure.locator('.kpi-trend-tooltip')).toContainText(': 8 k€');
+      await figure.getByLabel(/: 15 k€$/).focus();
+      await expect(figure.locator('.kpi-trend-tooltip')).toContainText(': 15 k€');
       await expectNoSeriousA11yViolations(page, testInfo);
     });
 
@@ -86,6 +95,28 @@ test.describe('KPI history', () => {
       await expect(tasks.getByRole('link', { name: `${title} task` })).toBeVisible();
       await expect(tasks).toContainText('No task done in the last 14 days.');
       await expectNoSeriousA11yViolations(page, testInfo);
+    });
+
+    await test.step('a single check-in is a labelled point, with no line to extend', async () => {
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toBeHidden();
+      const single = await api.post('/api/strategic-goals', {
+        headers: bearer(token),
+        data: {
+          title: `${title} single`,
+          due_date: '2031-06-30',
+          kpis: [{ name: 'NPS', current_value: 42, target_value: 60 }],
+        },
+      });
+      expect(single.status(), await single.text()).toBe(201);
+      await page.getByLabel('Search goals').fill(`${title} single`);
+      const figure = page
+        .getByRole('article', { name: `${title} single` })
+        .getByRole('figure', { name: 'Trend of NPS' });
+      await expect(figure.locator('.kpi-trend-dot')).toHaveCount(1);
+      await expect(figure.locator('.kpi-trend-point-label')).toContainText('42 on');
+      await expect(figure.locator('.kpi-trend-forecast')).toHaveCount(0);
+      await expect(figure.locator('.kpi-trend-line')).toHaveCount(0);
     });
   });
 });

@@ -25,7 +25,7 @@ test.describe('strategic goals', () => {
       await expectNoSeriousA11yViolations(page, testInfo);
     });
 
-    await test.step('create the goal with two KPIs (50 % and 75 %)', async () => {
+    await test.step('create the goal with two KPIs (50 %, and churn under its ceiling: 100 %)', async () => {
       const dialog = page.getByRole('dialog');
       await dialog.getByLabel('Title').fill(title);
       await dialog.getByLabel('Description').fill('Created by the goals journey');
@@ -36,20 +36,30 @@ test.describe('strategic goals', () => {
       await dialog.getByLabel('Current value of KPI 1').fill('50');
       await dialog.getByLabel('Target value of KPI 1').fill('100');
       await dialog.getByLabel('Unit of KPI 1').fill('k€');
-      await dialog.getByLabel('KPI 2 name').fill('New logos');
+      await dialog.getByLabel('KPI 2 name').fill('Monthly churn');
       await dialog.getByLabel('Current value of KPI 2').fill('3');
-      await dialog.getByLabel('Target value of KPI 2').fill('4');
+      await dialog.getByLabel('Target value of KPI 2').fill('5');
+      await dialog.getByLabel('Unit of KPI 2').fill('%');
+      await dialog.getByLabel('Direction of KPI 2').selectOption({ label: 'Lower is better' });
       await dialog.getByRole('button', { name: 'Save goal' }).click();
       await expect(toast(page, 'Goal saved')).toBeVisible();
       await expect(dialog).toBeHidden();
       const card = page.getByRole('article', { name: title });
       await expect(card).toContainText('new');
       await expect(card).toContainText(DEMO.orgName);
-      // (50 + 75) / 2 = 62.5 → 63
+      // Churn 3 % against a 5 % ceiling is met: (50 + 100) / 2 = 75.
       await expect(card.getByRole('progressbar', { name: `Progress of ${title}` })).toHaveAttribute(
         'aria-valuenow',
-        '63',
+        '75',
       );
+      await expect(card.getByRole('progressbar', { name: 'Progress of KPI Monthly churn' })).toHaveAttribute(
+        'aria-valuenow',
+        '100',
+      );
+      await expect(card).toContainText('(lower is better)');
+      // Created today: its straight line starts today, so nothing is expected yet and it is not at risk.
+      await expect(card).toContainText('0% expected by today');
+      await expect(card.getByText('At risk')).toHaveCount(0);
       await expectNoSeriousA11yViolations(page, testInfo);
     });
 
@@ -57,8 +67,8 @@ test.describe('strategic goals', () => {
       await page.goto('/app/ceodashboard');
       const group = page.getByRole('region', { name: DEMO.orgName });
       const link = group.getByRole('link', { name: new RegExp(title) });
-      await expect(link).toContainText('63%');
-      await expect(link.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '63');
+      await expect(link).toContainText('75%');
+      await expect(link.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '75');
       await expectNoSeriousA11yViolations(page, testInfo);
       await link.click();
       await expect(page).toHaveURL(/\/app\/strategy$/);

@@ -43,7 +43,8 @@ apiSuite('assistant turn on the offline engine', () => {
       body: {
         title: 'Board readiness',
         description: 'Have the board deck and the budget approved',
-        // due in a month: most of its planning year has gone, so 25% is lagging
+        // a year-long plan due in a month: most of it has gone, so 25% is lagging
+        start_date: new Date(Date.now() - 335 * 86_400_000).toISOString().slice(0, 10),
         due_date: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
         kpis: [{ name: 'Board materials ready', current_value: 1, target_value: 4, unit: 'docs' }],
       },
@@ -92,10 +93,11 @@ apiSuite('assistant turn on the offline engine', () => {
       'Task “Prepare the board deck” is overdue: it was due 2020-01-15 and is still not started ' +
         '(High priority). It reads: “Q4 numbers for the board”.',
     );
-    expect(r.text).toContain('its KPI Board materials ready is behind at 1 of 4 docs (25%)');
-    expect(r.text).toMatch(
-      /you have 1 open goal, which is behind plan on a KPI, and 1 open task, which is overdue\./,
+    // The goal's risk as the goals API states it, then its lagging KPI's figures.
+    expect(r.text).toContain(
+      'Goal “Board readiness” is at risk: 25% done, 92% expected by today; its KPI Board materials ready is behind at 1 of 4 docs (25%).',
     );
+    expect(r.text).toMatch(/you have 1 open goal, which is at risk, and 1 open task, which is overdue\./);
     expectWellFormed(r.text);
     expect(r.text).not.toContain('Other board secret');
     expect(r.text).not.toMatch(/gpt-5/i);

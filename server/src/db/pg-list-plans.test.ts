@@ -72,6 +72,7 @@ apiSuite('list plans (0025)', () => {
         current_value: 1,
         target_value: 10,
         unit: '%',
+        direction: 'higher_is_better',
       })),
     );
     for (let i = 0; i < kpis.length; i += 1000) {

@@ -135,6 +135,8 @@ export interface StrategicGoalsTable {
   organization_id: string | null;
   title: string;
   description: string | null;
+  /** YYYY-MM-DD: where expected progress starts (0035; NULL only in rows written before it). */
+  start_date: string | null;
   /** YYYY-MM-DD */
   due_date: string;
   status: string;
@@ -157,6 +159,8 @@ export interface GoalKpisTable {
   current_value: number;
   target_value: number | null;
   unit: string | null;
+  /** higher_is_better | lower_is_better (0035) */
+  direction: string;
 }
 
 /** One value of a KPI on one date (0017): unique per (kpi_id, date). */

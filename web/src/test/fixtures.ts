@@ -1,4 +1,13 @@
-import type { TOrganization, TOrgMember, TUser } from '@cc/contract';
+import {
+  DEFAULT_KPI_DIRECTION,
+  goalProgress,
+  kpiProgress,
+  type TGoal,
+  type TKpi,
+  type TOrganization,
+  type TOrgMember,
+  type TUser,
+} from '@cc/contract';
 
 let seq = 0;
 
@@ -64,5 +73,45 @@ export function makeMember(over: Partial<TOrgMember> = {}): TOrgMember {
     can_change_access: true,
     updated_at: '2026-01-02T00:00:00.000Z',
     ...over,
+  };
+}
+
+/** A KPI as a test writes it: what the goals API derives (progress, direction, forecast) may be left out. */
+export type KpiFixture = Omit<TKpi, 'direction' | 'progress' | 'forecast'> & Partial<TKpi>;
+/** A goal as a test writes it: its KPIs as {@link KpiFixture}, every derived figure optional. */
+export type GoalFixture = Omit<Partial<TGoal>, 'kpis'> & { kpis?: KpiFixture[] };
+
+/** A KPI as the API presents it; progress from the contract's rule unless given. */
+export function makeKpi(k: KpiFixture): TKpi {
+  return {
+    direction: DEFAULT_KPI_DIRECTION,
+    forecast: null,
+    ...k,
+    progress: k.progress ?? Math.round(kpiProgress(k)),
+  };
+}
+
+/** A goal as the API presents it (not at risk unless `risk` is given). */
+export function makeGoalFixture(over: GoalFixture = {}): TGoal {
+  const kpis = (over.kpis ?? []).map(makeKpi);
+  return {
+    id: 'goal-1',
+    user_id: 'user-ceo',
+    title: 'Grow revenue',
+    description: 'Double ARR',
+    start_date: '2026-01-01',
+    due_date: '2026-12-31',
+    status: 'in_progress',
+    organization_id: 'org-1',
+    organization_name: 'Northwind Ventures',
+    expected_progress: 0,
+    risk: { at_risk: false, reasons: [] },
+    can_edit: true,
+    can_delete: true,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...over,
+    kpis,
+    progress: over.progress ?? goalProgress(kpis),
   };
 }

@@ -1,4 +1,4 @@
-import { goalProgress, kpiProgress } from '@cc/contract';
+import { isKpiLagging, type TGoal } from '@cc/contract';
 import { openGoalsFor } from '../../modules/goals/goals.service.ts';
 import { latestNotesOf } from '../../modules/journals/journals.service.ts';
 import { openTasksFor } from '../../modules/tasks/tasks.service.ts';
@@ -26,12 +26,6 @@ export const SNAPSHOT_LIMITS = {
   listed: 25,
 } as const;
 
-/**
- * A goal is planned over a period that starts at its creation, or one year before its due date when
- * that is earlier (goals are usually entered part-way through their plan). Expected progress is the
- * share of that period already elapsed; a KPI whose progress is below it is lagging.
- */
-export const GOAL_PLANNING_PERIOD_DAYS = 365;
 const DAY_MS = 86_400_000;
 
 export interface SnapshotKpi {
@@ -46,9 +40,13 @@ export interface SnapshotKpi {
   current_value: number;
   target_value: number | null;
   unit: string | null;
-  /** kpiProgress, rounded */
+  direction: string;
+  /** The goals API's figures (contract goal-numbers.ts): kpiProgress, rounded. */
   progress: number;
+  /** the goal's expected progress today */
   expected_progress: number;
+  forecast: TGoal['kpis'][number]['forecast'];
+  /** isKpiLagging: a KPI of an at-risk goal below the line or forecast to miss its target */
   lagging: boolean;
 }
 
@@ -61,9 +59,11 @@ export interface SnapshotGoal {
   due_date: string;
   organization_id: string | null;
   owner_user_id: string;
-  /** goalProgress */
+  start_date: string;
+  /** The goals API's figures (contract goal-numbers.ts): goalProgress, expectedProgress, goalRisk. */
   progress: number;
   expected_progress: number;
+  risk: TGoal['risk'];
   overdue: boolean;
   days_overdue: number;
   own: boolean;
@@ -99,7 +99,9 @@ export interface WorkspaceSnapshot {
   organization_ids: string[];
   /** open goals (not done), soonest due first */
   goals: SnapshotGoal[];
-  /** KPIs below their goal's expected progress, the largest gap first */
+  /** open goals whose `risk` says at risk, soonest due first (the Brief names the same ones) */
+  at_risk_goals: SnapshotGoal[];
+  /** KPIs of at-risk goals below the line or forecast to miss (isKpiLagging), the largest gap first */
   lagging_kpis: SnapshotKpi[];
   /** open goals past their due date, most overdue first */
   overdue_goals: SnapshotGoal[];
@@ -111,6 +113,7 @@ export interface WorkspaceSnapshot {
   notes: SnapshotNote[];
   counts: {
     goals: number;
+    at_risk_goals: number;
     lagging_kpis: number;
     overdue_goals: number;
     open_tasks: number;
@@ -120,18 +123,6 @@ export interface WorkspaceSnapshot {
   };
   /** true when a bounded query may have left items out */
   truncated: boolean;
-}
-
-const round = (n: number) => Math.round(n);
-
-export function expectedProgress(goal: { created_at: string; due_date: string }, now: Date): number {
-  const due = Date.parse(`${goal.due_date}T23:59:59.999Z`);
-  const created = Date.parse(goal.created_at);
-  const start = Math.min(Number.isFinite(created) ? created : due, due - GOAL_PLANNING_PERIOD_DAYS * DAY_MS);
-  const t = now.getTime();
-  if (t >= due) return 100;
-  if (t <= start) return 0;
-  return Math.min(100, Math.max(0, ((t - start) / (due - start)) * 100));
 }
 
 function noteTitle(content: string): string {
@@ -159,37 +150,34 @@ export async function loadWorkspaceSnapshot(
   const orgIds = [...viewer.orgIds];
 
   const [goalRes, taskRes, noteRows] = await Promise.all([
-    openGoalsFor(ctx, viewer, { perBranch: SNAPSHOT_LIMITS.goals, kpisPerGoal: SNAPSHOT_LIMITS.kpisPerGoal }),
+    openGoalsFor(ctx, viewer, {
+      perBranch: SNAPSHOT_LIMITS.goals,
+      kpisPerGoal: SNAPSHOT_LIMITS.kpisPerGoal,
+      today,
+    }),
     openTasksFor(ctx, viewer, SNAPSHOT_LIMITS.tasks),
     latestNotesOf(ctx, userId, SNAPSHOT_LIMITS.notes),
   ]);
 
-  const kpiRows = goalRes.kpis;
-  const kpisByGoal = new Map<string, typeof kpiRows>();
-  for (const k of kpiRows) kpisByGoal.set(k.goal_id, [...(kpisByGoal.get(k.goal_id) ?? []), k]);
-
-  const goals: SnapshotGoal[] = goalRes.rows.map((g) => {
-    const expected = expectedProgress(g, now);
-    const rows = kpisByGoal.get(g.id) ?? [];
-    const kpis: SnapshotKpi[] = rows.map((k) => {
-      const p = kpiProgress(k);
-      return {
-        type: 'kpi',
-        id: k.id,
-        title: k.name,
-        goal_id: g.id,
-        goal_title: g.title,
-        goal_owner_user_id: g.user_id,
-        organization_id: g.organization_id,
-        current_value: k.current_value,
-        target_value: k.target_value,
-        unit: k.unit,
-        progress: round(p),
-        expected_progress: round(expected),
-        // A KPI with no positive target has no measurable gap.
-        lagging: k.target_value !== null && k.target_value > 0 && p < expected,
-      };
-    });
+  // Every figure comes from the goals module as the API presents it: nothing is computed here.
+  const goals: SnapshotGoal[] = goalRes.goals.map((g) => {
+    const kpis: SnapshotKpi[] = g.kpis.map((k) => ({
+      type: 'kpi',
+      id: k.id,
+      title: k.name,
+      goal_id: g.id,
+      goal_title: g.title,
+      goal_owner_user_id: g.user_id,
+      organization_id: g.organization_id,
+      current_value: k.current_value,
+      target_value: k.target_value,
+      unit: k.unit,
+      direction: k.direction,
+      progress: k.progress,
+      expected_progress: g.expected_progress,
+      forecast: k.forecast,
+      lagging: isKpiLagging(g, k),
+    }));
     const overdue = g.due_date < today;
     return {
       type: 'goal',
@@ -200,14 +188,17 @@ export async function loadWorkspaceSnapshot(
       due_date: g.due_date,
       organization_id: g.organization_id,
       owner_user_id: g.user_id,
-      progress: goalProgress(rows),
-      expected_progress: round(expected),
+      start_date: g.start_date,
+      progress: g.progress,
+      expected_progress: g.expected_progress,
+      risk: g.risk,
       overdue,
       days_overdue: overdue ? Math.floor((Date.parse(today) - Date.parse(g.due_date)) / DAY_MS) : 0,
       own: g.user_id === userId,
       kpis,
     };
   });
+  const atRisk = goals.filter((g) => g.risk.at_risk);
 
   const lagging = goals
     .flatMap((g) => g.kpis.filter((k) => k.lagging))
@@ -250,6 +241,7 @@ export async function loadWorkspaceSnapshot(
     generated_at: now.toISOString(),
     organization_ids: orgIds,
     goals: goals.slice(0, L),
+    at_risk_goals: atRisk.slice(0, L),
     lagging_kpis: lagging.slice(0, L),
     overdue_goals: overdueGoals.slice(0, L),
     open_tasks: tasks.slice(0, L),
@@ -258,6 +250,7 @@ export async function loadWorkspaceSnapshot(
     notes,
     counts: {
       goals: goals.length,
+      at_risk_goals: atRisk.length,
       lagging_kpis: lagging.length,
       overdue_goals: overdueGoals.length,
       open_tasks: tasks.length,

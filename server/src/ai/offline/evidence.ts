@@ -47,21 +47,32 @@ export function evidenceOf(results: readonly OfflineToolResult[]): Evidence {
 
 const HIGH = new Set(['High', 'Urgent']);
 
+/**
+ * A goal as one sentence: when the goals API says it is at risk, its reasons with their figures (the
+ * same words the Brief and advice use); else where it stands against the straight line.
+ */
 export function goalFact(g: SnapshotGoal): Fact {
   const source = `Goal “${g.title}”`;
   const lag = g.kpis.filter((k) => k.lagging).sort((a, b) => a.progress - b.progress)[0];
-  const kpi = lag
-    ? `; its KPI ${lag.name} is behind at ${fmt(lag.current_value)} of ${fmt(lag.target_value ?? 0)}` +
-      `${lag.unit ? ` ${lag.unit}` : ''} (${pct(lag.progress)})`
-    : '';
   const when = g.overdue ? `was due ${g.due_date}` : `is due ${g.due_date}`;
-  const text = `${source} is ${pct(g.progress)} complete and ${when}${kpi}.`;
+  const risk = g.risk ?? { at_risk: false, reasons: [] };
+  // The lagging KPI's own figures, unless a reason already names it.
+  const kpi =
+    lag && !risk.reasons.some((r) => r.includes(`“${lag.name}”`))
+      ? `; its KPI ${lag.name} is behind at ${fmt(lag.current_value)} of ${fmt(lag.target_value ?? 0)}` +
+        `${lag.unit ? ` ${lag.unit}` : ''} (${pct(lag.progress)})`
+      : '';
+  const text = risk.at_risk
+    ? `${source} is at risk: ${risk.reasons.join('; ')}${kpi}.`
+    : `${source} is ${pct(g.progress)} complete (${pct(g.expected_progress)} expected by today) and ${when}.`;
   const action = g.overdue
     ? `Re-plan ${source}: set a realistic date or close it (it was due ${g.due_date}).`
     : lag
       ? `Agree the actions that move ${lag.name} for ${source}, now ${pct(lag.progress)} of target.`
-      : null;
-  return { text, action, source, urgency: g.overdue ? 4 : lag ? 3 : 0 };
+      : risk.at_risk
+        ? `Bring the KPIs of ${source} up to date and review its plan.`
+        : null;
+  return { text, action, source, urgency: g.overdue ? 4 : risk.at_risk ? 3 : 0 };
 }
 
 /** A task status as words inside a sentence: "not started", "in progress", "blocked". */
@@ -136,9 +147,9 @@ function share(count: number, total: number, what: string): string {
 
 /** One sentence on the state of the workspace: counts, and how many of them are late. */
 export function snapshotSummary(s: WorkspaceSnapshotOutput): string {
-  const lagging = s.goals.filter((g) => g.kpis.some((k) => k.lagging)).length;
+  const atRisk = s.goals.filter((g) => g.risk?.at_risk).length;
   const goals = s.goals.length
-    ? `${plural(s.goals.length, 'open goal')}${share(lagging, s.goals.length, 'behind plan on a KPI')}`
+    ? `${plural(s.goals.length, 'open goal')}${share(atRisk, s.goals.length, 'at risk')}`
     : 'no open goals';
   const tasks = s.open_task_count
     ? `${plural(s.open_task_count, 'open task')}${share(s.overdue_task_count, s.open_task_count, 'overdue')}`

@@ -15,12 +15,14 @@ const kpi = {
   current_value: 1,
   target_value: 5,
   unit: 'customers',
+  direction: 'higher_is_better',
   progress: 20,
   expected_progress: 67,
+  forecast: { value_at_due: 2, on_track: false },
   lagging: true,
 };
 
-const goal = (over: Partial<WorkspaceSnapshot['goals'][number]>) => ({
+const goal = (over: Partial<WorkspaceSnapshot['goals'][number]>): WorkspaceSnapshot['goals'][number] => ({
   type: 'goal' as const,
   id: 'g1',
   title: 'EU expansion',
@@ -29,8 +31,16 @@ const goal = (over: Partial<WorkspaceSnapshot['goals'][number]>) => ({
   due_date: '2027-03-31',
   organization_id: null,
   owner_user_id: 'u1',
+  start_date: '2026-01-01',
   progress: 20,
   expected_progress: 67,
+  risk: {
+    at_risk: true,
+    reasons: [
+      '20% done, 67% expected by today',
+      'KPI “EU customers signed” is forecast at 2 customers by the due date, short of its target of 5 customers',
+    ],
+  },
   overdue: false,
   days_overdue: 0,
   own: true,
@@ -59,6 +69,8 @@ const goals = [
     title: 'Ship the partner portal',
     due_date: '2026-10-01',
     progress: 40,
+    expected_progress: 100,
+    risk: { at_risk: false, reasons: [] },
     overdue: true,
     days_overdue: 54,
     kpis: [],
@@ -83,6 +95,7 @@ export const SNAPSHOT: WorkspaceSnapshot = {
   generated_at: '2026-11-24T09:00:00.000Z',
   organization_ids: [],
   goals,
+  at_risk_goals: [goals[0]],
   lagging_kpis: [kpi],
   overdue_goals: [goals[1]],
   open_tasks: [boardDeck, hire],
@@ -91,6 +104,7 @@ export const SNAPSHOT: WorkspaceSnapshot = {
   notes: [{ type: 'note', id: 'n1', title: 'Board prep call', entry_date: '2026-11-20' }],
   counts: {
     goals: 2,
+    at_risk_goals: 1,
     lagging_kpis: 1,
     overdue_goals: 1,
     open_tasks: 2,
@@ -110,6 +124,8 @@ export const SNAPSHOT_TOOL: WorkspaceSnapshotOutput = {
     status: g.status,
     due_date: g.due_date,
     progress: g.progress,
+    expected_progress: g.expected_progress,
+    risk: g.risk,
     overdue: g.overdue,
     kpis: g.kpis.map((k) => ({
       name: k.title,
@@ -117,6 +133,7 @@ export const SNAPSHOT_TOOL: WorkspaceSnapshotOutput = {
       target_value: k.target_value,
       unit: k.unit,
       progress: k.progress,
+      forecast: k.forecast,
       lagging: k.lagging,
     })),
   })),

@@ -41,11 +41,11 @@ describe('offline chat answers', () => {
       'Also related to “board deck”:\n- Note “Board prep call”: Notes. Leo wants the pipeline slide first.',
     );
     expect(p[3]).toBe(
-      'More broadly: as of 2026-11-24 you have 2 open goals (1 behind plan on a KPI), and 2 open tasks ' +
+      'More broadly: as of 2026-11-24 you have 2 open goals (1 at risk), and 2 open tasks ' +
         '(1 overdue). What needs attention first:\n' +
-        '- Goal “Ship the partner portal” is 40% complete and was due 2026-10-01.\n' +
-        '- Goal “EU expansion” is 20% complete and is due 2027-03-31; its KPI EU customers signed is ' +
-        'behind at 1 of 5 customers (20%).',
+        '- Goal “Ship the partner portal” is 40% complete (100% expected by today) and was due 2026-10-01.\n' +
+        '- Goal “EU expansion” is at risk: 20% done, 67% expected by today; KPI “EU customers signed” is ' +
+        'forecast at 2 customers by the due date, short of its target of 5 customers.',
     );
     expect(p[4]).toBe('From earlier conversations I remember:\n- I lead the Lisbon office.');
     expect(p.at(-1)).toMatch(
@@ -162,11 +162,11 @@ describe('offline run steps', () => {
     const p = paragraphs(text);
     expect(p[0]).toBe('You asked about market “Nordics”.');
     expect(p[1]).toBe(
-      'As of 2026-11-24 you have 2 open goals (1 behind plan on a KPI), and 2 open tasks (1 overdue). What stands out:',
+      'As of 2026-11-24 you have 2 open goals (1 at risk), and 2 open tasks (1 overdue). What stands out:',
     );
     expect(p[2].split('\n')).toEqual([
-      '- Goal “Ship the partner portal” is 40% complete and was due 2026-10-01.',
-      '- Goal “EU expansion” is 20% complete and is due 2027-03-31; its KPI EU customers signed is behind at 1 of 5 customers (20%).',
+      '- Goal “Ship the partner portal” is 40% complete (100% expected by today) and was due 2026-10-01.',
+      '- Goal “EU expansion” is at risk: 20% done, 67% expected by today; KPI “EU customers signed” is forecast at 2 customers by the due date, short of its target of 5 customers.',
       '- Task “Prepare the board deck” is overdue: it was due 2026-11-01 and is still in progress (High priority).',
       '- Task “Hire a DACH sales lead” is not started, Medium priority, due 2026-12-15.',
       '- Note “Board prep call”: Notes. Leo wants the pipeline slide first.',
@@ -187,7 +187,7 @@ describe('offline run steps', () => {
         '3. Finish or re-date Task “Prepare the board deck”, which was due 2026-11-01.',
     );
     expect(text).toContain(
-      'This builds on “Assess goals and KPIs”, which put first: Goal “Ship the partner portal” is 40% complete and was due 2026-10-01.',
+      'This builds on “Assess goals and KPIs”, which put first: Goal “Ship the partner portal” is 40% complete (100% expected by today) and was due 2026-10-01.',
     );
     expect(text).not.toContain('You asked about');
     expectWellFormed(text);
@@ -247,7 +247,7 @@ describe('offline run steps', () => {
       { name: 'Writer', role: 'Executive communications writer', goal: 'Write' },
     );
     expect(paragraphs(text)[0]).toBe(
-      'In short: As of 2026-11-24 you have 2 open goals (1 behind plan on a KPI), and 2 open tasks (1 overdue).',
+      'In short: As of 2026-11-24 you have 2 open goals (1 at risk), and 2 open tasks (1 overdue).',
     );
     expect(text).toContain('3. Finish or re-date Task “Prepare the board deck”, which was due 2026-11-01.');
     expect(text).toContain('_Offline engine — written as the Writer (Executive communications writer)');
@@ -285,7 +285,12 @@ describe('offline strategic advice', () => {
       'The biggest gap is **EU customers signed** on goal “EU expansion”: 1 of 5 customers, 20% of target where 67% was expected by today.',
     );
     expect(p[3]).toBe(
-      'As of 2026-11-24 you have 2 open goals with 1 KPI behind plan, 1 overdue goal and 2 open tasks (1 overdue, 1 without an owner).',
+      'As of 2026-11-24 you have 2 open goals (1 at risk) with 1 KPI behind plan, 1 overdue goal and 2 open tasks (1 overdue, 1 without an owner).',
+    );
+    // The goals API's risk reasons, word for word.
+    expect(text).toContain(
+      '## Goals at risk\n\n- Goal “EU expansion”: 20% done, 67% expected by today; KPI “EU customers signed” is ' +
+        'forecast at 2 customers by the due date, short of its target of 5 customers.',
     );
     expect(text).toContain('## KPI gaps');
     expect(text).toContain(
@@ -301,6 +306,7 @@ describe('offline strategic advice', () => {
     const empty = {
       ...SNAPSHOT,
       goals: [],
+      at_risk_goals: [],
       lagging_kpis: [],
       overdue_goals: [],
       open_tasks: [],
@@ -309,6 +315,7 @@ describe('offline strategic advice', () => {
       notes: [],
       counts: {
         goals: 0,
+        at_risk_goals: 0,
         lagging_kpis: 0,
         overdue_goals: 0,
         open_tasks: 0,

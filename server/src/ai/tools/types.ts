@@ -21,7 +21,9 @@ export interface SnapshotKpi {
   target_value: number | null;
   unit: string | null;
   progress: number;
-  /** below the progress expected by now on the goal's plan */
+  /** the goals API's forecast: the check-ins' trend at the due date, null with fewer than two */
+  forecast: { value_at_due: number; on_track: boolean } | null;
+  /** a KPI of an at-risk goal below the line or forecast to miss (contract isKpiLagging) */
   lagging: boolean;
 }
 
@@ -31,6 +33,10 @@ export interface SnapshotGoal {
   status: string;
   due_date: string;
   progress: number;
+  /** the progress expected today on the straight line from the goal's start to its due date */
+  expected_progress: number;
+  /** the goals API's `risk`: at risk and why, with the figures every feature states */
+  risk: { at_risk: boolean; reasons: string[] };
   overdue: boolean;
   kpis: SnapshotKpi[];
 }

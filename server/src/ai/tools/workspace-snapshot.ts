@@ -15,7 +15,10 @@ const task = (t: WorkspaceSnapshot['open_tasks'][number]): SnapshotTask => ({
   due_date: t.due_date,
 });
 
-/** The prompt-sized view of a snapshot: open goals with KPI progress, overdue and open tasks. */
+/**
+ * The prompt-sized view of a snapshot: open goals with KPI progress, forecasts and the goal's risk as
+ * the goals API states them, overdue and open tasks.
+ */
 export function compactSnapshot(s: WorkspaceSnapshot): WorkspaceSnapshotOutput {
   return {
     today: s.today,
@@ -25,6 +28,8 @@ export function compactSnapshot(s: WorkspaceSnapshot): WorkspaceSnapshotOutput {
       status: g.status,
       due_date: g.due_date,
       progress: g.progress,
+      expected_progress: g.expected_progress,
+      risk: g.risk,
       overdue: g.overdue,
       kpis: g.kpis.map((k) => ({
         name: k.title,
@@ -32,6 +37,7 @@ export function compactSnapshot(s: WorkspaceSnapshot): WorkspaceSnapshotOutput {
         target_value: k.target_value,
         unit: k.unit,
         progress: k.progress,
+        forecast: k.forecast,
         lagging: k.lagging,
       })),
     })),
@@ -46,7 +52,7 @@ export function compactSnapshot(s: WorkspaceSnapshot): WorkspaceSnapshotOutput {
 export const workspaceSnapshotTool = (ctx: AppContext, user: AuthUser) =>
   tool({
     description:
-      "A summary of the user's workspace: open goals with KPI progress (lagging KPIs flagged), overdue " +
+      "A summary of the user's workspace: open goals with KPI progress, forecasts and risk (why a goal is at risk), overdue " +
       'and open tasks. Use it for status, priorities and planning questions.',
     inputSchema: z.object({}),
     execute: async (): Promise<WorkspaceSnapshotOutput> =>

@@ -32,6 +32,8 @@ export async function seedDemoWorkspace(
     {
       title: 'Grow annual recurring revenue to $12M',
       description: 'Expand enterprise accounts and lift net revenue retention.',
+      // Goals are entered part-way through their plan: each says where its straight line starts.
+      start_date: day(-245),
       due_date: day(120),
       status: 'in_progress',
       kpis: [
@@ -42,6 +44,7 @@ export async function seedDemoWorkspace(
     {
       title: 'Launch the European expansion',
       description: 'Open the Amsterdam office and sign the first five EU customers.',
+      start_date: day(-100),
       due_date: day(200),
       status: 'new',
       kpis: [
@@ -52,9 +55,12 @@ export async function seedDemoWorkspace(
     {
       title: 'Reduce customer churn below 5%',
       description: 'Onboarding revamp and proactive success reviews.',
+      start_date: day(-120),
       due_date: day(60),
       status: 'in_progress',
-      kpis: [{ name: 'Monthly churn', current_value: 3, target_value: 5, unit: '% (inverse)' }],
+      kpis: [
+        { name: 'Monthly churn', current_value: 3, target_value: 5, unit: '%', direction: 'lower_is_better' },
+      ],
     },
   ];
   for (const g of goals) {

@@ -28,6 +28,7 @@ apiSuite('generated advice cites its records, per reader', () => {
       token: ceo.token,
       body: {
         title: 'Expand to Europe',
+        start_date: day(-335),
         due_date: day(30),
         organization_id: org,
         kpis: [{ name: 'EU customers signed', current_value: 1, target_value: 5 }],

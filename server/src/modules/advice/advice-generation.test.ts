@@ -44,11 +44,12 @@ apiSuite('Generate Advice (strategic_flow) on the offline engine', () => {
     await t.addToOrg(ceo, org, member, 'user');
     const goal = (u: TestUser, body: Record<string, unknown>) =>
       t.req({ method: 'POST', url: '/api/strategic-goals/', token: u.token, body });
-    // Due in 30 days: a year-long plan is ~92% through, so 20% progress lags and 95% does not.
+    // A year-long plan due in 30 days is ~92% through, so 20% progress lags and 95% does not.
     expect(
       (
         await goal(ceo, {
           title: 'Expand to Europe',
+          start_date: day(-335),
           due_date: day(30),
           status: 'in_progress',
           organization_id: org,

@@ -27,6 +27,7 @@ export async function startProviderWorkspace(env: Record<string, string> = {}): 
     token: ceo.token,
     body: {
       title: 'Expand to Europe',
+      start_date: day(-335),
       due_date: day(30),
       kpis: [{ name: 'EU customers', current_value: 1, target_value: 5 }],
     },

@@ -42,6 +42,7 @@ export async function seedGoal(
       current_value: kpi.current,
       target_value: kpi.target,
       unit: kpi.unit,
+      direction: 'higher_is_better',
     })
     .execute();
   return { id, kpiId, title: g.title };

@@ -5,8 +5,7 @@ import {
   type TBriefSectionKey,
   type TCitation,
   citationUrl,
-  goalProgress,
-  isKpiStale,
+  type TGoalRisk,
 } from '@cc/contract';
 
 /**
@@ -15,7 +14,6 @@ import {
  * Every number a section states is written with {@link num}, so the summary check compares like with like.
  */
 
-export const AT_RISK_DUE_DAYS = 14;
 export const REPLY_AFTER_HOURS = 24;
 const DAY_MS = 86_400_000;
 
@@ -40,6 +38,9 @@ export interface FactGoal {
   title: string;
   due_date: string;
   created_at: string;
+  /** The goals API's progress and risk (contract goal-numbers.ts): the Brief computes neither. */
+  progress: number;
+  risk: TGoalRisk;
   kpis: FactKpi[];
 }
 export interface FactCheckin {
@@ -78,8 +79,6 @@ export interface FactInput {
   goals: FactGoal[];
   /** Check-ins of the goals' KPIs around the period (those created before it give the baseline). */
   checkins: FactCheckin[];
-  /** Each KPI's latest check-in date (none: never checked in). */
-  last_checkin_dates: Map<string, string>;
   tasks: FactTask[];
   waiting: FactWaiting[];
   threads: FactThread[];
@@ -120,8 +119,6 @@ export const cite = {
 };
 
 const dateOf = (iso: string) => iso.slice(0, 10);
-const addDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
@@ -178,44 +175,22 @@ function moveText(m: KpiMove): string {
   return `${head} moved from ${num(m.from)} to ${num(m.to)}${unit}, ${sign} ${num(Math.abs(delta))}${target}.`;
 }
 
-/** Progress expected by now on a straight line from the goal's creation to the end of its due date. */
-export function expectedByNow(goal: { created_at: string; due_date: string }, now: Date): number {
-  const start = Date.parse(goal.created_at);
-  const end = Date.parse(`${goal.due_date}T23:59:59.999Z`);
-  if (!(end > start)) return 100;
-  return Math.min(100, Math.max(0, ((now.getTime() - start) / (end - start)) * 100));
-}
+/** The KPIs a goal's risk reasons name (KPI “name” …), to cite beside the goal. */
+const namedKpis = (goal: FactGoal) =>
+  goal.kpis.filter((k) => goal.risk.reasons.some((r) => r.startsWith(`KPI “${k.name}”`)));
 
-function riskItems(input: FactInput, today: string): TBriefItem[] {
-  const items: TBriefItem[] = [];
-  const horizon = addDays(today, AT_RISK_DUE_DAYS);
-  for (const goal of [...input.goals].sort((a, b) => a.due_date.localeCompare(b.due_date))) {
-    const reasons: string[] = [];
-    const citations: TCitation[] = [cite.goal(goal)];
-    if (goal.due_date >= today && goal.due_date <= horizon) {
-      const progress = goalProgress(goal.kpis);
-      const expected = Math.round(expectedByNow(goal, input.now));
-      if (progress < expected) {
-        const days = daysBetween(today, goal.due_date);
-        reasons.push(
-          `is due ${goal.due_date} (in ${plural(days, 'day')}) at ${num(progress)}% progress, below the ${num(expected)}% expected by now`,
-        );
-      }
-    }
-    for (const kpi of goal.kpis) {
-      // The KPI history's own rule (stale: no check-in for 14 days, or none at all).
-      const last = input.last_checkin_dates.get(kpi.id) ?? null;
-      if (!isKpiStale(last, today)) continue;
-      reasons.push(
-        last
-          ? `has a stale KPI “${kpi.name}” (no check-in for ${plural(daysBetween(last, today), 'day')})`
-          : `has a stale KPI “${kpi.name}” (never checked in)`,
-      );
-      citations.push(cite.kpi(kpi, goal.id));
-    }
-    if (reasons.length) items.push({ text: `Goal “${goal.title}” ${reasons.join(' and ')}.`, citations });
-  }
-  return items;
+/**
+ * The goals the goals module says are at risk, soonest due first, each with its reasons as the API
+ * states them, so the Brief names the same goals with the same figures as every other feature.
+ */
+function riskItems(input: FactInput): TBriefItem[] {
+  return [...input.goals]
+    .filter((g) => g.risk.at_risk)
+    .sort((a, b) => a.due_date.localeCompare(b.due_date) || a.id.localeCompare(b.id))
+    .map((goal) => ({
+      text: `Goal “${goal.title}” (due ${goal.due_date}) is at risk: ${goal.risk.reasons.join('; ')}.`,
+      citations: [cite.goal(goal), ...namedKpis(goal).map((k) => cite.kpi(k, goal.id))],
+    }));
 }
 
 function taskItems(input: FactInput, today: string): TBriefItem[] {
@@ -281,7 +256,7 @@ const section = (key: TBriefSectionKey, items: TBriefItem[], empty: string | nul
 export function buildSections(input: FactInput): TBriefSection[] {
   const today = dateOf(input.now.toISOString());
   const moves = kpiMoves(input);
-  const risks = riskItems(input, today);
+  const risks = riskItems(input);
   return [
     section(
       'kpi_moves',

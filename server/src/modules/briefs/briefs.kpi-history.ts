@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/context.ts';
 import type { Viewer } from '../../platform/viewer.ts';
-import { checkinsVisibleSince, lastCheckinDates } from '../goals/kpi-checkins.service.ts';
+import { checkinsVisibleSince } from '../goals/kpi-checkins.service.ts';
 import { doneTasksOfGoals as doneTasks } from '../tasks/tasks.service.ts';
 import type { FactCheckin } from './briefs.facts.ts';
 
@@ -9,7 +9,7 @@ const BEFORE = '0000-00-00T00:00:00.000Z';
 
 /**
  * The check-ins of these KPIs dated from the period's start, plus each KPI's value before it (as one
- * check-in from before the period), and each KPI's latest check-in date (for staleness). Read through
+ * check-in from before the period). (Staleness is the goals API's `risk`.) Read through
  * the goals module, whose policy decides which goals the viewer sees.
  */
 export async function kpiHistory(
@@ -17,13 +17,10 @@ export async function kpiHistory(
   viewer: Viewer,
   kpiIds: readonly string[],
   periodStart: string,
-): Promise<{ checkins: FactCheckin[]; lastDates: Map<string, string> }> {
-  if (!kpiIds.length) return { checkins: [], lastDates: new Map() };
+): Promise<{ checkins: FactCheckin[] }> {
+  if (!kpiIds.length) return { checkins: [] };
   const wanted = new Set(kpiIds);
-  const [rows, lastDates] = await Promise.all([
-    checkinsVisibleSince(ctx, viewer, periodStart.slice(0, 10)),
-    lastCheckinDates(ctx, kpiIds),
-  ]);
+  const rows = await checkinsVisibleSince(ctx, viewer, periodStart.slice(0, 10));
   const checkins: FactCheckin[] = [];
   const baselined = new Set<string>();
   for (const r of rows) {
@@ -34,7 +31,7 @@ export async function kpiHistory(
     }
     checkins.push({ kpi_id: r.kpi_id, value: r.value, date: r.date, created_at: r.created_at });
   }
-  return { checkins, lastDates };
+  return { checkins };
 }
 
 /** Tasks linked to these goals that were done in [since, until) and that the viewer may see. */

@@ -46,27 +46,29 @@ export async function loadFactInput(
     openGoalsFor(ctx, viewer, {
       perBranch: BRIEF_LIMITS.goalsPerBranch,
       kpisPerGoal: BRIEF_LIMITS.kpisPerGoal,
+      today,
     }),
     attentionTasksOf(ctx, userId, today, BRIEF_LIMITS.items),
     itemsWaitingFor(ctx, userId, BRIEF_LIMITS.items),
     threadsAwaitingReply(ctx, userId, replyBefore, BRIEF_LIMITS.threadsScanned),
   ]);
-  const goals: FactGoal[] = goalRes.rows.map((g) => ({
+  // Progress and risk as the goals API presents them (contract goal-numbers.ts), never computed here.
+  const goals: FactGoal[] = goalRes.goals.map((g) => ({
     id: g.id,
     title: g.title,
     due_date: g.due_date,
     created_at: g.created_at,
-    kpis: goalRes.kpis
-      .filter((k) => k.goal_id === g.id)
-      .map((k) => ({
-        id: k.id,
-        name: k.name,
-        current_value: k.current_value,
-        target_value: k.target_value,
-        unit: k.unit,
-      })),
+    progress: g.progress,
+    risk: g.risk,
+    kpis: g.kpis.map((k) => ({
+      id: k.id,
+      name: k.name,
+      current_value: k.current_value,
+      target_value: k.target_value,
+      unit: k.unit,
+    })),
   }));
-  const { checkins, lastDates } = await kpiHistory(
+  const { checkins } = await kpiHistory(
     ctx,
     viewer,
     goals.flatMap((g) => g.kpis.map((k) => k.id)),
@@ -78,7 +80,6 @@ export async function loadFactInput(
     period_end: period.end,
     goals,
     checkins: checkins.filter((c) => c.created_at < period.end),
-    last_checkin_dates: lastDates,
     tasks,
     waiting,
     threads: threads.slice(0, BRIEF_LIMITS.items).map((t) => ({

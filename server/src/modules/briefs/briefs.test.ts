@@ -258,6 +258,12 @@ apiSuite('executive brief: facts from a seeded week', () => {
     title,
     url: `/app/my-tasks?task=${id}`,
   });
+  const kpiCite = (id: string, goal: string, title: string) => ({
+    type: 'kpi',
+    id,
+    title,
+    url: `/app/strategy?goal=${goal}`,
+  });
   const inboxCite = (id: string, title: string) => ({
     type: 'inbox',
     id,
@@ -268,12 +274,6 @@ apiSuite('executive brief: facts from a seeded week', () => {
   it('states every section exactly, with its numbers and citations', () => {
     expect(brief.period_start).toBe('2026-06-08T08:00:00.000Z');
     expect(brief.period_end).toBe(NOW.toISOString());
-    const kpiCite = (id: string, goal: string, title: string) => ({
-      type: 'kpi',
-      id,
-      title,
-      url: `/app/strategy?goal=${goal}`,
-    });
     expect(brief.sections).toEqual([
       {
         key: 'kpi_moves',
@@ -292,11 +292,14 @@ apiSuite('executive brief: facts from a seeded week', () => {
         enough_data: true,
         items: [
           {
-            text: 'Goal “Grow ARR” is due 2026-06-22 (in 7 days) at 40% progress, below the 80% expected by now.',
-            citations: [goalCite(ids.arr, 'Grow ARR')],
+            // Figures from the goals module: 30 of 37 days gone (81 %), the check-ins' trend at the due date.
+            text:
+              'Goal “Grow ARR” (due 2026-06-22) is at risk: 40% done, 81% expected by today; ' +
+              'KPI “ARR” is forecast at 46.48 k€ by the due date, short of its target of 100 k€.',
+            citations: [goalCite(ids.arr, 'Grow ARR'), kpiCite(ids.arrKpi, ids.arr, 'ARR')],
           },
           {
-            text: 'Goal “Open Berlin office” has a stale KPI “Hires” (no check-in for 26 days).',
+            text: 'Goal “Open Berlin office” (due 2026-12-31) is at risk: KPI “Hires” has had no check-in since 2026-05-20.',
             citations: [
               goalCite(ids.berlin, 'Open Berlin office'),
               kpiCite(ids.berlinKpi, ids.berlin, 'Hires'),
@@ -397,11 +400,14 @@ apiSuite('executive brief: facts from a seeded week', () => {
     expect(brief.summary_status).toBe('checked');
     expect(brief.summary).toBe(
       'Since the previous brief: 1 KPI moved; 2 goals are at risk; 3 tasks need you; 4 items are waiting; ' +
-        '1 thread awaits your reply. Most pressing: Goal “Grow ARR” is due 2026-06-22 (in 7 days) at 40% ' +
-        'progress, below the 80% expected by now.',
+        '1 thread awaits your reply. Most pressing: Goal “Grow ARR” (due 2026-06-22) is at risk: 40% done, ' +
+        '81% expected by today; KPI “ARR” is forecast at 46.48 k€ by the due date, short of its target of 100 k€.',
     );
     expect(brief.actions).toEqual([
-      { text: 'Review the plan of goal “Grow ARR”.', citations: [goalCite(ids.arr, 'Grow ARR')] },
+      {
+        text: 'Review the plan of goal “Grow ARR”.',
+        citations: [goalCite(ids.arr, 'Grow ARR'), kpiCite(ids.arrKpi, ids.arr, 'ARR')],
+      },
       {
         text: 'Finish or re-date task “Send contracts”.',
         citations: [taskCite(ids.sendContracts, 'Send contracts')],

@@ -16,6 +16,8 @@ interface Goal {
   organization_name: string | null;
   kpis: Kpi[];
   progress: number;
+  expected_progress: number;
+  risk: { at_risk: boolean; reasons: string[] };
   can_edit: boolean;
   can_delete: boolean;
 }
@@ -63,12 +65,12 @@ apiSuite('goal list entries', () => {
     expect(found, `goal ${id} in the list`).toBeDefined();
     return found as Goal;
   };
-  const make = async (kpis: Record<string, unknown>[]): Promise<Goal> => {
+  const make = async (kpis: Record<string, unknown>[], dates: Record<string, string> = {}): Promise<Goal> => {
     const res = await t.req({
       method: 'POST',
       url: '/api/strategic-goals/',
       token: owner.token,
-      body: { title: 'Grow revenue', due_date: '2027-06-30', organization_id: org, kpis },
+      body: { title: 'Grow revenue', due_date: '2027-06-30', organization_id: org, kpis, ...dates },
     });
     expect(res.statusCode, res.body).toBe(201);
     return res.json();
@@ -84,7 +86,8 @@ apiSuite('goal list entries', () => {
   };
 
   it('stores the entry with the goal, holding until its KPI turns stale, and adds rights per caller', async () => {
-    const g = await make([{ name: 'ARR', current_value: 5, target_value: 10 }]);
+    // Past its due date: the expected progress stays 100, so only the KPI's staleness moves with the day.
+    const g = await make([{ name: 'ARR', current_value: 5, target_value: 10 }], { due_date: day(-30) });
     const row = await stored(g.id);
     const { can_edit: _e, can_delete: _d, ...fields } = g;
     expect(JSON.parse(row.list_json as string)).toEqual(fields);
@@ -95,8 +98,31 @@ apiSuite('goal list entries', () => {
     expect([asManager.can_edit, asManager.can_delete]).toEqual([true, true]);
     const asMember = await listed(member, g.id);
     expect([asMember.can_edit, asMember.can_delete]).toEqual([false, false]);
-    // No KPI, or none checked in: no day changes the entry.
-    expect((await stored((await make([])).id)).list_until).toBeNull();
+    // No KPI, or none checked in, and past the due date: no day changes the entry.
+    expect((await stored((await make([], { due_date: day(-30) })).id)).list_until).toBeNull();
+  });
+
+  it('holds until the expected progress moves along its line, then shows the new figure and risk', async () => {
+    // Ten days in, ten to go, half done: 50 % expected, on the line. Each day moves the line 5 points.
+    const g = await make([{ name: 'Pilots', current_value: 5, target_value: 10 }], {
+      start_date: day(-10),
+      due_date: day(10),
+    });
+    expect([g.progress, g.expected_progress, g.risk]).toEqual([50, 50, { at_risk: false, reasons: [] }]);
+    const before = await stored(g.id);
+    expect([before.list_from, before.list_until]).toEqual([day(0), day(1)]);
+    expect((await listed(owner, g.id)).expected_progress).toBe(50);
+    // Three days on, only the clock moved: 65 % expected, 50 % done, more than 10 points behind.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 3 * DAY + 60_000);
+    const token = await t.login(owner.email);
+    const later = await listed({ ...owner, token }, g.id);
+    expect([later.expected_progress, later.risk]).toEqual([
+      65,
+      { at_risk: true, reasons: ['50% done, 65% expected by today'] },
+    ]);
+    const again = await renderedAgain(g.id);
+    expect(JSON.parse(again.list_json as string).expected_progress).toBe(65);
   });
 
   it('shows a check-in, a KPI edit and an organization rename at once', async () => {
@@ -150,7 +176,7 @@ apiSuite('goal list entries', () => {
   });
 
   it('shows a KPI stale from the day it turns stale, though its entry was rendered before', async () => {
-    const g = await make([{ name: 'NPS', current_value: 30, target_value: 60 }]);
+    const g = await make([{ name: 'NPS', current_value: 30, target_value: 60 }], { due_date: day(-30) });
     expect(g.kpis[0].stale).toBe(false);
     const before = await stored(g.id);
     expect(before.list_until).toBe(day(14));

@@ -1,11 +1,4 @@
-import {
-  goalProgress,
-  isKpiStale,
-  kpiStaleFrom,
-  type TGoal,
-  type TGoalStatus,
-  type TKpi,
-} from '@cc/contract';
+import { goalNumbers, type TGoal, type TGoalStatus, type TKpi, type TKpiDirection } from '@cc/contract';
 import type { GoalKpisTable } from '../../db/types.ts';
 import type { GoalRow } from './goals.repository.ts';
 
@@ -17,42 +10,71 @@ export interface KpiHistory {
   today: string;
 }
 
-export function presentKpi(k: GoalKpisTable, history: KpiHistory): TKpi {
-  const trend = history.trends.get(k.id) ?? [];
-  const last = trend.length ? trend[trend.length - 1].date : null;
-  return {
-    id: k.id,
-    name: k.name,
-    current_value: Number(k.current_value),
-    target_value: k.target_value === null ? null : Number(k.target_value),
-    unit: k.unit,
-    last_checkin_date: last,
-    stale: isKpiStale(last, history.today),
-    trend,
-  };
-}
-
 /** A goal as the API presents it without the caller's rights: what its stored list entry holds. */
 export type GoalFields = Omit<TGoal, 'can_edit' | 'can_delete'>;
 
-/** The goal's fields; `progress` comes from the contract's goalProgress (one implementation). */
-export function presentGoalFields(row: GoalRow, kpiRows: GoalKpisTable[], history: KpiHistory): GoalFields {
-  const kpis = kpiRows.map((k) => presentKpi(k, history));
-  return {
+/** A goal that has no start date stored starts the day it was created. */
+export const startDateOf = (row: { start_date: string | null; created_at: string }) =>
+  row.start_date ?? row.created_at.slice(0, 10);
+
+/**
+ * The goal's fields and the first day one of them changes with the date alone (null: none does).
+ * Every figure (progress, expected progress, forecast, risk, stale) comes from the contract's
+ * goalNumbers, the one implementation.
+ */
+export function presentGoalNumbers(
+  row: GoalRow,
+  kpiRows: GoalKpisTable[],
+  history: KpiHistory,
+): { fields: GoalFields; changesOn: string | null } {
+  const values = kpiRows.map((k) => ({
+    name: k.name,
+    unit: k.unit,
+    current_value: Number(k.current_value),
+    target_value: k.target_value === null ? null : Number(k.target_value),
+    direction: k.direction as TKpiDirection,
+    trend: history.trends.get(k.id) ?? [],
+  }));
+  const startDate = startDateOf(row);
+  const n = goalNumbers(
+    { status: row.status, start_date: startDate, due_date: row.due_date, kpis: values },
+    history.today,
+  );
+  const kpis: TKpi[] = kpiRows.map((k, i) => ({
+    id: k.id,
+    name: k.name,
+    current_value: values[i].current_value,
+    target_value: values[i].target_value,
+    unit: k.unit,
+    direction: values[i].direction,
+    progress: n.kpis[i].progress,
+    last_checkin_date: n.kpis[i].last_checkin_date,
+    stale: n.kpis[i].stale,
+    trend: values[i].trend,
+    forecast: n.kpis[i].forecast,
+  }));
+  const fields: GoalFields = {
     id: row.id,
     user_id: row.user_id,
     title: row.title,
     description: row.description,
+    start_date: startDate,
     due_date: row.due_date,
     status: row.status as TGoalStatus,
     organization_id: row.organization_id,
     organization_name: row.organization_name ?? null,
     kpis,
-    progress: goalProgress(kpis),
+    progress: n.progress,
+    expected_progress: n.expected_progress,
+    risk: n.risk,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+  return { fields, changesOn: n.changes_on };
 }
+
+export const presentGoalFields = (row: GoalRow, kpiRows: GoalKpisTable[], history: KpiHistory) =>
+  presentGoalNumbers(row, kpiRows, history).fields;
 
 /** The API shape of a goal, with the caller's rights (last, as a list entry adds them). */
 export function presentGoal(
@@ -70,21 +92,16 @@ export function presentGoal(
 
 /**
  * A goal's stored list entry (strategic_goals.list_json) and the days it holds for: from the day it
- * is rendered for up to the first day one of its KPIs that is not stale yet turns stale (null: no day
- * changes it).
+ * is rendered for up to the first day a figure changes with the date alone (a KPI turns stale, the
+ * expected progress moves along its line, and the risk with them; null: no day changes it).
  */
 export function goalListEntry(
   row: GoalRow,
   kpiRows: GoalKpisTable[],
   history: KpiHistory,
 ): { list_json: string; list_from: string; list_until: string | null } {
-  const fields = presentGoalFields(row, kpiRows, history);
-  let until: string | null = null;
-  for (const k of fields.kpis) {
-    const from = k.stale ? null : kpiStaleFrom(k.last_checkin_date);
-    if (from !== null && (until === null || from < until)) until = from;
-  }
-  return { list_json: JSON.stringify(fields), list_from: history.today, list_until: until };
+  const { fields, changesOn } = presentGoalNumbers(row, kpiRows, history);
+  return { list_json: JSON.stringify(fields), list_from: history.today, list_until: changesOn };
 }
 
 /** Whether a stored entry holds on `today` (see {@link goalListEntry}). */

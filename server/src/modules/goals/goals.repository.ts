@@ -34,6 +34,7 @@ const GOAL_COLUMNS = [
   'strategic_goals.organization_id',
   'strategic_goals.title',
   'strategic_goals.description',
+  'strategic_goals.start_date',
   'strategic_goals.due_date',
   'strategic_goals.status',
   'strategic_goals.created_at',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   COMPLETED_GOAL_STATUSES,
+  GOAL_START_AFTER_DUE,
   citationUrl,
   MAX_KPIS_PER_GOAL,
   type TGoal,
@@ -12,21 +13,36 @@ import {
 } from '@cc/contract';
 import type { z } from 'zod';
 import { type Db, nowIso, withTx } from '../../db/index.ts';
-import type { GoalKpisTable, StrategicGoalsTable } from '../../db/types.ts';
+import type { GoalKpisTable } from '../../db/types.ts';
 import { assertMemberOf } from '../../platform/access.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { forbidden } from '../../platform/errors.ts';
+import { AppError, forbidden } from '../../platform/errors.ts';
 import { loadViewer, loadWithRights, type Viewer, type ViewerScope } from '../../platform/viewer.ts';
 import { goalRights, goalVisibilityBranches } from './goals.policy.ts';
 import { historyOf } from './goals.history.ts';
 import { listGoalPage, renderListEntries } from './goals.list-entry.ts';
-import { presentGoal } from './goals.presenter.ts';
+import { type GoalFields, presentGoal, presentGoalFields, startDateOf } from './goals.presenter.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './goals.repository.ts';
 import * as checkinRepo from './kpi-checkins.repository.ts';
 
 export { todayUtc } from './goals.history.ts';
+
+/**
+ * The start date to store: the one sent, which must not be after the due date (the straight line of
+ * expected progress runs forward); else `fallback` (the creation day, or the stored start), moved back
+ * to the due date when that is earlier (a goal entered after its due date starts and ends that day).
+ */
+function startDateFor(sent: string | undefined, fallback: string, dueDate: string): string {
+  // The same shape as a schema's 422, so the dialog shows it beside the field.
+  if (sent !== undefined && sent > dueDate)
+    throw new AppError(422, [
+      { loc: ['body', 'start_date'], msg: GOAL_START_AFTER_DUE, type: 'value_error' },
+    ]);
+  const start = sent ?? fallback;
+  return start > dueDate ? dueDate : start;
+}
 
 /**
  * Every change of a KPI's current value is a check-in (issue 20 §1): a new KPI, or one whose value the
@@ -97,6 +113,7 @@ function kpiRows(goalId: string, kpis: z.output<typeof ZKpiInput>[], keepIds: Se
       current_value: k.current_value,
       target_value: k.target_value,
       unit: k.unit ?? null,
+      direction: k.direction,
     };
   });
 }
@@ -141,6 +158,7 @@ export async function createGoal(
   assertMemberOf((await loadViewer(ctx, caller)).levels, body.organization_id);
   const now = nowIso();
   const id = randomUUID();
+  const startDate = startDateFor(body.start_date, now.slice(0, 10), body.due_date);
   await withTx(ctx.db, async (trx) => {
     await repo.insertGoal(trx, {
       id,
@@ -148,6 +166,7 @@ export async function createGoal(
       organization_id: body.organization_id ?? null,
       title: body.title,
       description: body.description ?? null,
+      start_date: startDate,
       due_date: body.due_date,
       status: body.status,
       created_at: now,
@@ -171,6 +190,7 @@ export async function updateGoal(
   const { row, levels, canEdit } = await load(ctx, caller, id);
   if (!canEdit) throw forbidden('You cannot edit this goal.');
   pre.check(row.updated_at);
+  const startDate = startDateFor(body.start_date, startDateOf(row), body.due_date);
   if (body.organization_id !== undefined && body.organization_id !== row.organization_id) {
     assertMemberOf(levels, body.organization_id);
   }
@@ -179,6 +199,7 @@ export async function updateGoal(
       title: body.title,
       due_date: body.due_date,
       ...(body.description !== undefined ? { description: body.description } : {}),
+      start_date: startDate,
       ...(body.status !== undefined ? { status: body.status } : {}),
       ...(body.organization_id !== undefined ? { organization_id: body.organization_id } : {}),
       updated_at: nextVersion(row.updated_at),
@@ -201,15 +222,17 @@ export async function deleteGoal(ctx: AppContext, caller: AuthUser, id: string):
 }
 
 /**
- * The viewer's open goals (not completed or failed) for the AI workspace snapshot, soonest due first,
- * with their KPIs: each visibility branch of the goal policy read separately, at most `perBranch`
- * rows each, without repeats. `truncated` when a branch was cut at its limit.
+ * The viewer's open goals (not completed or failed) for the AI workspace snapshot and the Brief,
+ * soonest due first, presented with every figure of goal-numbers (progress, expected progress,
+ * forecasts, risk) as of `today` (default: today, UTC), so those features read the same numbers as the
+ * goals API: each visibility branch of the goal policy read separately, at most `perBranch` rows each,
+ * without repeats. `truncated` when a branch was cut at its limit.
  */
 export async function openGoalsFor(
   ctx: AppContext,
   viewer: ViewerScope,
-  o: { perBranch: number; kpisPerGoal: number },
-): Promise<{ rows: StrategicGoalsTable[]; kpis: GoalKpisTable[]; truncated: boolean }> {
+  o: { perBranch: number; kpisPerGoal: number; today?: string },
+): Promise<{ goals: GoalFields[]; truncated: boolean }> {
   const closedStatuses = [...COMPLETED_GOAL_STATUSES, 'failed'];
   const results = await Promise.all(
     goalVisibilityBranches(viewer).map((b) =>
@@ -217,13 +240,24 @@ export async function openGoalsFor(
     ),
   );
   const byId = new Map(results.flat().map((r) => [r.id, r]));
-  const rows = [...byId.values()].sort((a, b) => a.due_date.localeCompare(b.due_date));
+  const rows = [...byId.values()].sort(
+    (a, b) => a.due_date.localeCompare(b.due_date) || a.id.localeCompare(b.id),
+  );
   const kpis = await repo.listKpis(
     ctx.db,
     rows.map((r) => r.id),
     o.kpisPerGoal,
   );
-  return { rows, kpis, truncated: results.flat().length >= o.perBranch };
+  const history = await historyOf(ctx.db, kpis);
+  const on = o.today ? { ...history, today: o.today } : history;
+  const goals = rows.map((r) =>
+    presentGoalFields(
+      { ...r, organization_name: null },
+      kpis.filter((k) => k.goal_id === r.id),
+      on,
+    ),
+  );
+  return { goals, truncated: results.flat().length >= o.perBranch };
 }
 
 /**

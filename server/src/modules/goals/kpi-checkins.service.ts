@@ -119,12 +119,3 @@ export async function checkinsVisibleSince(
     previous_value: previous.get(r.kpi_id) ?? null,
   }));
 }
-
-/** The date of each KPI's latest check-in (KPIs without one are left out): the brief's stale test. */
-export async function lastCheckinDates(
-  ctx: AppContext,
-  kpiIds: readonly string[],
-): Promise<Map<string, string>> {
-  const rows = await repo.recentCheckins(ctx.db, kpiIds, 1);
-  return new Map(rows.map((r) => [r.kpi_id, r.date]));
-}

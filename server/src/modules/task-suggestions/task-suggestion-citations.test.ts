@@ -30,6 +30,7 @@ apiSuite('task suggestions cite their source', () => {
     };
     goalId = await goal(ceo, {
       title: 'Expand to Europe',
+      start_date: day(-335),
       due_date: day(30),
       kpis: [{ name: 'EU customers signed', current_value: 1, target_value: 5 }],
     });

@@ -52,7 +52,7 @@ const SYSTEM = [
   'You propose follow-up tasks for an executive. Answer with JSON only, no prose:',
   '{"suggestions":[{"title","description","assignee_user_id","priority":"Low|Medium|High|Urgent",',
   '"due_date":"YYYY-MM-DD","llm_context":"why this task, naming the KPI, goal or task","source_type":"kpi|goal|task","source_id"}]}.',
-  'Suggest tasks only for the lagging KPIs, overdue goals and unassigned tasks of the snapshot, at most `max`;',
+  'Suggest tasks only for the lagging KPIs, at-risk goals (say why from their risk reasons), overdue goals and unassigned tasks of the snapshot, at most `max`;',
   'never a source in exclude_source_keys ("<source_type>:<source_id>") or a title in exclude_title_keys.',
 ].join(' ');
 
@@ -165,7 +165,7 @@ export async function generateSuggestions(
 
   // Ground what the model proposed: known sources only, assignees the caller may assign, no repeats.
   const kpis = new Map(snapshot.lagging_kpis.map((k) => [k.id, k]));
-  const goals = new Map(snapshot.overdue_goals.map((g) => [g.id, g]));
+  const goals = new Map([...snapshot.at_risk_goals, ...snapshot.overdue_goals].map((g) => [g.id, g]));
   const tasks = new Map(snapshot.unassigned_tasks.map((t) => [t.id, t]));
   const assignable = async (id: string | null | undefined) => {
     if (!id) return null;

@@ -51,9 +51,10 @@ apiSuite('task suggestions (offline engine)', () => {
       const res = await post(ceo, '/api/strategic-goals/', body);
       expect(res.statusCode, res.body).toBe(201);
     };
-    // Due in 30 days: ~92% of a year-long plan has passed, so both low KPIs lag; the third is on pace.
+    // A year-long plan due in 30 days: ~92% has passed, so both low KPIs lag; the third is on pace.
     await goal({
       title: 'Expand to Europe',
+      start_date: day(-335),
       due_date: day(30),
       organization_id: org,
       kpis: [

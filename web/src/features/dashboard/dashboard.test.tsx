@@ -2,12 +2,12 @@ import type { TAdvice, TGoal, TTask } from '@cc/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { makeUser } from '../../test/fixtures';
+import { type GoalFixture, makeGoalFixture, makeUser } from '../../test/fixtures';
 import { type Handler, mockApi } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
 
-function makeGoal(over: Partial<TGoal> = {}): TGoal {
-  return {
+function makeGoal(over: GoalFixture = {}): TGoal {
+  return makeGoalFixture({
     id: 'goal-1',
     user_id: 'user-ceo',
     title: 'Grow revenue',
@@ -17,13 +17,12 @@ function makeGoal(over: Partial<TGoal> = {}): TGoal {
     organization_id: 'org-1',
     organization_name: 'Northwind Ventures',
     kpis: [],
-    progress: 0,
     can_edit: true,
     can_delete: true,
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     ...over,
-  };
+  });
 }
 
 function makeTask(over: Partial<TTask> = {}): TTask {
@@ -129,6 +128,7 @@ describe('CEO dashboard', () => {
           title: 'Open Berlin office',
           organization_id: 'org-2',
           organization_name: 'Contoso',
+          risk: { at_risk: true, reasons: ['KPI “Hires” has had no check-in since 2026-10-01'] },
         }),
       ],
     });
@@ -144,6 +144,12 @@ describe('CEO dashboard', () => {
     expect(
       within(screen.getByRole('region', { name: 'Contoso' })).getByText('Open Berlin office'),
     ).toBeInTheDocument();
+    // The goals API's risk, as on the Strategy page: marked, with its reasons for screen readers.
+    const contoso = screen.getByRole('region', { name: 'Contoso' });
+    expect(within(contoso).getByText('At risk')).toHaveAccessibleDescription(
+      'KPI “Hires” has had no check-in since 2026-10-01',
+    );
+    expect(within(northwind).queryByText('At risk')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Grow revenue/ })).toHaveAttribute('href', '/app/strategy');
     expect(screen.getByRole('link', { name: /View All/ })).toHaveAttribute('href', '/app/strategy');
     expect(callsTo('GET', '/api/strategic-goals')).toHaveLength(1);

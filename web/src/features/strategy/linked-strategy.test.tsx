@@ -1,11 +1,11 @@
 import type { TAdvice, TGoal } from '@cc/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { makeOrg, makeUser } from '../../test/fixtures';
+import { makeGoalFixture, makeOrg, makeUser } from '../../test/fixtures';
 import { type Handler, mockApi } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
 
-const goal: TGoal = {
+const goal: TGoal = makeGoalFixture({
   id: 'goal-7',
   user_id: 'user-ceo',
   title: 'Open Berlin office',
@@ -31,7 +31,7 @@ const goal: TGoal = {
   can_delete: true,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
-};
+});
 
 const advice = (id: string, title: string): TAdvice => ({
   id,

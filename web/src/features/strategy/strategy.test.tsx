@@ -2,12 +2,12 @@ import type { TAdvice, TGoal } from '@cc/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { makeOrg, makeUser } from '../../test/fixtures';
+import { type GoalFixture, makeGoalFixture, makeOrg, makeUser } from '../../test/fixtures';
 import { type Handler, mockApi } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
 
-function makeGoal(over: Partial<TGoal> = {}): TGoal {
-  return {
+function makeGoal(over: GoalFixture = {}): TGoal {
+  return makeGoalFixture({
     id: 'goal-1',
     user_id: 'user-ceo',
     title: 'Grow revenue',
@@ -17,13 +17,12 @@ function makeGoal(over: Partial<TGoal> = {}): TGoal {
     organization_id: 'org-1',
     organization_name: 'Northwind Ventures',
     kpis: [],
-    progress: 0,
     can_edit: true,
     can_delete: true,
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     ...over,
-  };
+  });
 }
 
 function makeAdvice(over: Partial<TAdvice> = {}): TAdvice {
@@ -152,6 +151,65 @@ describe('Strategy Center: goals', () => {
     expect(within(screen.getByRole('article', { name: 'Win tender' })).getByText('failed')).toHaveAttribute(
       'data-color',
       'red',
+    );
+  });
+
+  it('shows the API’s figures: progress by direction, expected progress, and why a goal is at risk', async () => {
+    setup([
+      makeGoal({
+        id: 'g1',
+        title: 'Keep churn low',
+        expected_progress: 40,
+        kpis: [
+          {
+            id: 'k1',
+            name: 'Monthly churn',
+            current_value: 3,
+            target_value: 5,
+            unit: '%',
+            direction: 'lower_is_better',
+            last_checkin_date: null,
+            stale: false,
+            trend: [],
+          },
+        ],
+      }),
+      makeGoal({
+        id: 'g2',
+        title: 'Grow ARR',
+        progress: 20,
+        expected_progress: 67,
+        risk: {
+          at_risk: true,
+          reasons: [
+            '20% done, 67% expected by today',
+            'KPI “ARR” is forecast at 2.5 $M by the due date, short of its target of 10 $M',
+          ],
+        },
+      }),
+    ]);
+    const churn = await screen.findByRole('article', { name: 'Keep churn low' });
+    // 3 % against a ceiling of 5 %: met.
+    expect(within(churn).getByRole('progressbar', { name: 'Progress of KPI Monthly churn' })).toHaveAttribute(
+      'aria-valuenow',
+      '100',
+    );
+    expect(within(churn).getByText('(lower is better)')).toBeInTheDocument();
+    expect(within(churn).getByText(/40% expected by today/)).toBeInTheDocument();
+    expect(within(churn).queryByText('At risk')).not.toBeInTheDocument();
+    const arr = screen.getByRole('article', { name: 'Grow ARR' });
+    expect(within(arr).getByText('At risk')).toBeInTheDocument();
+    expect(
+      within(within(arr).getByRole('list', { name: 'Why Grow ARR is at risk' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      '20% done, 67% expected by today',
+      'KPI “ARR” is forecast at 2.5 $M by the due date, short of its target of 10 $M',
+    ]);
+    expect(within(arr).getByRole('progressbar', { name: 'Progress of Grow ARR' })).toHaveAttribute(
+      'aria-valuenow',
+      '20',
     );
   });
 
@@ -293,16 +351,36 @@ describe('Strategy Center: goals', () => {
     await userEvent.type(within(dialog).getByLabelText('KPI 1 name'), 'ARR');
     await userEvent.type(within(dialog).getByLabelText('Current value of KPI 1'), '50');
     await userEvent.type(within(dialog).getByLabelText('Target value of KPI 1'), '100');
+    // Direction: offered per KPI, higher is better unless chosen.
+    expect(within(dialog).getByLabelText('Direction of KPI 1')).toHaveValue('higher_is_better');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add KPI' }));
+    await userEvent.type(within(dialog).getByLabelText('KPI 2 name'), 'Churn');
+    await userEvent.type(within(dialog).getByLabelText('Current value of KPI 2'), '3');
+    await userEvent.type(within(dialog).getByLabelText('Target value of KPI 2'), '5');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Direction of KPI 2'), 'Lower is better');
+    // A start after the due date is refused before the round trip (the server refuses it too).
+    await userEvent.type(within(dialog).getByLabelText('Start date'), '2027-01-05');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save goal' }));
+    expect(
+      await within(dialog).findByText('Start date must be on or before the due date.'),
+    ).toBeInTheDocument();
+    expect(callsTo('POST', '/api/strategic-goals')).toHaveLength(0);
+    await userEvent.clear(within(dialog).getByLabelText('Start date'));
+    await userEvent.type(within(dialog).getByLabelText('Start date'), '2026-10-01');
     await userEvent.selectOptions(within(dialog).getByLabelText('Organization'), 'org-2');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save goal' }));
     await waitFor(() => expect(callsTo('POST', '/api/strategic-goals')).toHaveLength(1));
     expect(callsTo('POST', '/api/strategic-goals')[0].body).toEqual({
       title: 'Grow revenue',
       description: null,
+      start_date: '2026-10-01',
       due_date: '2026-12-31',
       status: 'new',
       organization_id: 'org-2',
-      kpis: [{ name: 'ARR', current_value: '50', target_value: '100', unit: null }],
+      kpis: [
+        { name: 'ARR', current_value: '50', target_value: '100', unit: null, direction: 'higher_is_better' },
+        { name: 'Churn', current_value: '3', target_value: '5', unit: null, direction: 'lower_is_better' },
+      ],
     });
     expect(await screen.findByText('Goal saved')).toBeInTheDocument();
   });

@@ -28,6 +28,8 @@ function kpiValue(k: SnapshotKpi): string {
 export function adviceTitle(s: WorkspaceSnapshot): string {
   const top = s.lagging_kpis[0];
   if (top) return `Close the gap on ${top.title}`;
+  const risky = s.at_risk_goals[0];
+  if (risky) return `Get “${risky.title}” back on track`;
   const overdue = s.overdue_goals[0];
   if (overdue) return `Re-plan the overdue goal “${overdue.title}”`;
   if (s.overdue_tasks.length) return `Clear ${plural(s.overdue_tasks.length, 'overdue task')}`;
@@ -59,6 +61,8 @@ function leadOf(s: WorkspaceSnapshot): string {
       `The biggest gap is **${top.title}** on goal “${top.goal_title}”: ${kpiValue(top)}, ` +
       `${top.progress}% of target where ${top.expected_progress}% was expected by today.`
     );
+  const risky = s.at_risk_goals[0];
+  if (risky) return `Goal “${risky.title}” is at risk: ${risky.risk.reasons.join('; ')}.`;
   const og = s.overdue_goals[0];
   if (og) return `Goal “${og.title}” is ${plural(og.days_overdue, 'day')} overdue at ${og.progress}%.`;
   const ot = s.overdue_tasks[0];
@@ -79,7 +83,7 @@ function standing(s: WorkspaceSnapshot): string {
   return (
     `As of ${s.today} you have ` +
     (c.goals
-      ? `${plural(c.goals, 'open goal')} with ${some(c.lagging_kpis, 'KPI')} behind plan, ${some(c.overdue_goals, 'overdue goal')} and `
+      ? `${plural(c.goals, 'open goal')} (${c.at_risk_goals ? `${c.at_risk_goals} at risk` : 'none at risk'}) with ${some(c.lagging_kpis, 'KPI')} behind plan, ${some(c.overdue_goals, 'overdue goal')} and `
       : 'no open goals and ') +
     `${some(c.open_tasks, 'open task')}` +
     `${late.length ? ` (${late.join(', ')})` : ''}.`
@@ -97,13 +101,24 @@ export const strategicAdviceHandler: OfflineHandler = ({ data, lastUserText }) =
     lines.push(`The review (“${review.name}”) put this first: ${sentence(reviewFinding(review.output))}`);
   lines.push('');
 
+  if (s.at_risk_goals.length) {
+    // The goals API's reasons, word for word: the Brief and task suggestions state the same.
+    lines.push('## Goals at risk', '');
+    for (const g of s.at_risk_goals.slice(0, MAX))
+      lines.push(`- Goal “${g.title}”: ${g.risk.reasons.join('; ')}.`);
+    lines.push('');
+  }
+
   if (s.lagging_kpis.length) {
     lines.push('## KPI gaps', '');
     for (const k of s.lagging_kpis.slice(0, MAX)) {
-      lines.push(
-        `- **${k.title}** (goal “${k.goal_title}”): ${kpiValue(k)}, ${k.progress}% of target against ` +
-          `${k.expected_progress}% expected by today — a ${k.expected_progress - k.progress}-point gap.`,
-      );
+      const gap = k.expected_progress - k.progress;
+      // A KPI on the line today can still lag: its forecast misses the target.
+      const why =
+        gap > 0 || !k.forecast
+          ? `${k.progress}% of target against ${k.expected_progress}% expected by today — a ${gap}-point gap.`
+          : `${k.progress}% of target, forecast at ${fmt(k.forecast.value_at_due)} by the due date.`;
+      lines.push(`- **${k.title}** (goal “${k.goal_title}”): ${kpiValue(k)}, ${why}`);
     }
     lines.push('');
   } else if (s.goals.length) {
@@ -168,6 +183,7 @@ export const strategicAdviceHandler: OfflineHandler = ({ data, lastUserText }) =
   lines.push('## What to do this week', '', ...recs.map((r, i) => `${i + 1}. ${r}`), '');
 
   const sources = [
+    ...s.at_risk_goals.slice(0, MAX).map((g) => `Goal “${g.title}”`),
     ...s.lagging_kpis.slice(0, MAX).map((k) => `KPI “${k.title}” of goal “${k.goal_title}”`),
     ...s.overdue_goals.slice(0, MAX).map((g) => `Goal “${g.title}”`),
     ...[...s.overdue_tasks, ...s.unassigned_tasks].slice(0, MAX).map((t) => `Task “${t.title}”`),

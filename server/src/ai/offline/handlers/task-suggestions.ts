@@ -16,9 +16,14 @@ export interface TaskSuggestionsData {
 const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
-/** Candidates in order of urgency: lagging KPIs (largest gap first), overdue goals, unassigned tasks. */
+/**
+ * Candidates in order of urgency: lagging KPIs (largest gap first), then the goals at risk that no
+ * lagging KPI stands for (a stale KPI), overdue goals, unassigned tasks. Which goals are at risk, and
+ * their figures, are the goals API's (contract goal-numbers.ts).
+ */
 export function suggestionCandidates(s: WorkspaceSnapshot): TModelSuggestion[] {
   const out: TModelSuggestion[] = [];
+  const riskOf = new Map(s.at_risk_goals.map((g) => [g.id, g.risk.reasons.join('; ')]));
   for (const k of s.lagging_kpis) {
     const gap = k.expected_progress - k.progress;
     const unit = k.unit ? ` ${k.unit}` : '';
@@ -32,10 +37,26 @@ export function suggestionCandidates(s: WorkspaceSnapshot): TModelSuggestion[] {
       priority: gap >= 30 ? 'High' : 'Medium',
       due_date: addDays(s.today, 7),
       llm_context:
-        `KPI “${k.title}” of goal “${k.goal_title}” is at ${k.progress}% of its target, below the ` +
-        `${k.expected_progress}% expected by today (a ${gap}-point gap).`,
+        `KPI “${k.title}” of goal “${k.goal_title}” is at ${k.progress}% of its target ` +
+        `(${k.expected_progress}% expected by today); the goal is at risk: ${riskOf.get(k.goal_id) ?? 'behind plan'}.`,
       source_type: 'kpi',
       source_id: k.id,
+    });
+  }
+  const covered = new Set(s.lagging_kpis.map((k) => k.goal_id));
+  for (const g of s.at_risk_goals) {
+    if (covered.has(g.id) || g.overdue) continue;
+    out.push({
+      title: `Review the plan of “${g.title}”`,
+      description:
+        `Goal “${g.title}” is at risk: ${g.risk.reasons.join('; ')}. ` +
+        'Check in its KPIs, agree what brings it back on pace and name an owner.',
+      assignee_user_id: g.owner_user_id,
+      priority: 'Medium',
+      due_date: addDays(s.today, 7),
+      llm_context: `Goal “${g.title}” is at risk: ${g.risk.reasons.join('; ')}.`,
+      source_type: 'goal',
+      source_id: g.id,
     });
   }
   for (const g of s.overdue_goals) {

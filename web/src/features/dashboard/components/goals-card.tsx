@@ -1,6 +1,7 @@
-import { goalProgress, type TGoal } from '@cc/contract';
+import type { TGoal } from '@cc/contract';
 import { ArrowRight, Target } from 'lucide-react';
 import { Link } from 'react-router';
+import { GoalRiskMark } from '../../../components/goal-risk';
 import { Alert } from '../../../components/ui/alert';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Progress } from '../../../components/ui/progress';
@@ -74,7 +75,8 @@ export function GoalsCard() {
               </h3>
               <ul className="flex flex-col gap-2">
                 {group.goals.map((goal) => {
-                  const progress = goalProgress(goal.kpis);
+                  // The goals API's figures (contract goal-numbers.ts), as on the Strategy page.
+                  const progress = goal.progress;
                   return (
                     <li key={goal.id}>
                       <Link
@@ -82,7 +84,10 @@ export function GoalsCard() {
                         className="flex flex-col gap-2 rounded-lg border border-border bg-background/40 px-3 py-2.5 transition-colors hover:border-[#3a4a6d] hover:bg-muted/50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
                       >
                         <span className="flex items-baseline justify-between gap-3">
-                          <span className="min-w-0 font-medium break-words">{goal.title}</span>
+                          <span className="flex min-w-0 flex-wrap items-center gap-2">
+                            <span className="font-medium break-words">{goal.title}</span>
+                            <GoalRiskMark goal={goal} />
+                          </span>
                           <span className="shrink-0 text-sm tabular-nums text-muted-foreground">
                             {progress}%
                           </span>

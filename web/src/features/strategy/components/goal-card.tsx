@@ -1,5 +1,6 @@
-import { goalProgress, kpiProgress, type TGoal, type TKpi } from '@cc/contract';
+import { KPI_DIRECTION_LABELS, type TGoal, type TKpi } from '@cc/contract';
 import { Building2, CalendarDays, Pencil, Plus, Trash2, User } from 'lucide-react';
+import { GoalRiskMark, GoalRiskReasons } from '../../../components/goal-risk';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Progress } from '../../../components/ui/progress';
@@ -16,7 +17,8 @@ interface GoalCardProps {
 }
 
 export function GoalCard({ goal, onEdit, onDelete, onCheckIn }: GoalCardProps) {
-  const progress = goalProgress(goal.kpis);
+  // Every figure is the goals API's (contract goal-numbers.ts): progress by direction, expected, risk.
+  const progress = goal.progress;
   return (
     <Card className="flex flex-col gap-4 p-4 sm:p-5" aria-label={goal.title} role="article">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -24,6 +26,7 @@ export function GoalCard({ goal, onEdit, onDelete, onCheckIn }: GoalCardProps) {
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="text-base font-semibold break-words">{goal.title}</h3>
             <GoalStatusBadge status={goal.status} />
+            <GoalRiskMark goal={goal} detailed />
           </div>
           {goal.description ? (
             <p className="text-sm whitespace-pre-wrap break-words text-muted-foreground">
@@ -74,14 +77,18 @@ export function GoalCard({ goal, onEdit, onDelete, onCheckIn }: GoalCardProps) {
       <div className="flex flex-col gap-1.5">
         <div className="flex items-center justify-between text-xs">
           <span className="font-medium text-muted-foreground">Progress</span>
-          <span className="tabular-nums">{progress}%</span>
+          <span className="tabular-nums">
+            {progress}%{' '}
+            <span className="text-muted-foreground">· {goal.expected_progress}% expected by today</span>
+          </span>
         </div>
         <Progress value={progress} label={`Progress of ${goal.title}`} />
+        <GoalRiskReasons goal={goal} />
       </div>
       {goal.kpis.length ? (
         <ul className="grid gap-3 sm:grid-cols-2" aria-label={`KPIs of ${goal.title}`}>
           {goal.kpis.map((k) => {
-            const p = Math.round(kpiProgress(k));
+            const p = k.progress;
             return (
               <li
                 key={k.id}
@@ -90,6 +97,11 @@ export function GoalCard({ goal, onEdit, onDelete, onCheckIn }: GoalCardProps) {
                 <div className="flex items-baseline justify-between gap-2 text-xs">
                   <span className="flex min-w-0 items-center gap-1.5 font-medium break-words">
                     {k.name}
+                    {k.direction === 'lower_is_better' ? (
+                      <span className="font-normal text-muted-foreground">
+                        ({KPI_DIRECTION_LABELS[k.direction].toLowerCase()})
+                      </span>
+                    ) : null}
                     <KpiStaleMark kpi={k} />
                   </span>
                   <span className="shrink-0 tabular-nums text-muted-foreground">
@@ -104,12 +116,13 @@ export function GoalCard({ goal, onEdit, onDelete, onCheckIn }: GoalCardProps) {
                   className="h-1.5"
                   indicatorClassName="bg-[#93c5fd]"
                 />
-                <div className="flex items-end justify-between gap-2">
-                  <KpiTrend kpi={k} />
+                <div className="flex flex-col gap-1">
+                  <KpiTrend kpi={k} dueDate={goal.due_date} />
                   {goal.can_edit && onCheckIn ? (
                     <Button
                       variant="ghost"
                       size="sm"
+                      className="self-end"
                       aria-label={`Check in ${k.name}`}
                       onClick={() => onCheckIn(goal, k)}
                     >

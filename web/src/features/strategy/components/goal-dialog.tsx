@@ -1,17 +1,22 @@
 import {
   DEFAULT_GOAL_STATUS,
+  DEFAULT_KPI_DIRECTION,
+  GOAL_START_AFTER_DUE,
   GOAL_STATUSES,
   goalStatusLabel,
+  KPI_DIRECTION_LABELS,
+  KPI_DIRECTIONS,
   MAX_KPIS_PER_GOAL,
   type TCreateGoalRequest,
   type TGoal,
   type TGoalStatus,
+  type TKpiDirection,
   type TOrganization,
 } from '@cc/contract';
 import { Plus, Trash2 } from 'lucide-react';
 import { useEffect } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
-import { FormField } from '../../../components/form-field';
+import { fieldA11y, FormField } from '../../../components/form-field';
 import { StaleVersionBanner } from '../../../components/stale-version-banner';
 import { Button } from '../../../components/ui/button';
 import {
@@ -37,11 +42,14 @@ interface KpiRow {
   current_value: string;
   target_value: string;
   unit: string;
+  direction: TKpiDirection;
 }
 
 export interface GoalFormValues {
   title: string;
   description: string;
+  /** Blank on a new goal: it starts the day it is created. */
+  start_date: string;
   due_date: string;
   status: TGoalStatus;
   organization_id: string;
@@ -51,13 +59,21 @@ export interface GoalFormValues {
 /** Spec section 5, word for word (the same text as the contract's GOAL_REQUIRED_MESSAGE). */
 export const GOAL_REQUIRED_TEXT = 'Title and Due Date are required.';
 
-const emptyKpi = (): KpiRow => ({ kpiId: null, name: '', current_value: '', target_value: '', unit: '' });
+const emptyKpi = (): KpiRow => ({
+  kpiId: null,
+  name: '',
+  current_value: '',
+  target_value: '',
+  unit: '',
+  direction: DEFAULT_KPI_DIRECTION,
+});
 
 function toValues(goal: TGoal | null): GoalFormValues {
   if (!goal)
     return {
       title: '',
       description: '',
+      start_date: '',
       due_date: '',
       status: DEFAULT_GOAL_STATUS,
       organization_id: '',
@@ -66,6 +82,7 @@ function toValues(goal: TGoal | null): GoalFormValues {
   return {
     title: goal.title,
     description: goal.description ?? '',
+    start_date: goal.start_date.slice(0, 10),
     due_date: goal.due_date.slice(0, 10),
     status: goal.status,
     organization_id: goal.organization_id ?? '',
@@ -75,6 +92,7 @@ function toValues(goal: TGoal | null): GoalFormValues {
       current_value: String(k.current_value),
       target_value: k.target_value === null ? '' : String(k.target_value),
       unit: k.unit ?? '',
+      direction: k.direction,
     })),
   };
 }
@@ -84,6 +102,7 @@ export function goalBody(v: GoalFormValues): TCreateGoalRequest {
   return {
     title: v.title.trim(),
     description: v.description.trim() || null,
+    ...(v.start_date.trim() ? { start_date: v.start_date.trim() } : {}),
     due_date: v.due_date,
     status: v.status,
     organization_id: v.organization_id || null,
@@ -95,6 +114,7 @@ export function goalBody(v: GoalFormValues): TCreateGoalRequest {
         current_value: k.current_value.trim(),
         target_value: k.target_value.trim(),
         unit: k.unit.trim() || null,
+        direction: k.direction,
       })),
   };
 }
@@ -157,11 +177,17 @@ export function GoalDialog({
               fields={[
                 ['Title', stale.title],
                 ['Description', stale.description],
+                ['Start date', stale.start_date.slice(0, 10)],
                 ['Due date', stale.due_date.slice(0, 10)],
                 ['Status', goalStatusLabel(stale.status)],
                 [
                   'KPIs',
-                  stale.kpis.map((k) => `${k.name}: ${k.current_value}/${k.target_value ?? '–'}`).join('\n'),
+                  stale.kpis
+                    .map(
+                      (k) =>
+                        `${k.name}: ${k.current_value}/${k.target_value ?? '–'}${k.direction === 'lower_is_better' ? ' (lower is better)' : ''}`,
+                    )
+                    .join('\n'),
                 ],
               ]}
               onUseTheirs={() => onUseTheirs?.()}
@@ -173,10 +199,23 @@ export function GoalDialog({
           <FormField id="goal-description" label="Description">
             <Textarea id="goal-description" {...register('description')} />
           </FormField>
-          <div className="grid gap-4 sm:grid-cols-3">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField
+              id="goal-start-date"
+              label="Start date"
+              hint="Expected progress runs in a straight line from here to the due date. Blank: the day the goal is created."
+            >
+              <Input
+                {...fieldA11y('goal-start-date', undefined, true)}
+                type="date"
+                {...register('start_date')}
+              />
+            </FormField>
             <FormField id="goal-due-date" label="Due date">
               <Input id="goal-due-date" type="date" aria-required="true" {...register('due_date')} />
             </FormField>
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
             <FormField id="goal-status" label="Status">
               <Select id="goal-status" {...register('status')}>
                 {GOAL_STATUSES.map((s) => (
@@ -208,7 +247,7 @@ export function GoalDialog({
               return (
                 <div
                   key={field.id}
-                  className="grid grid-cols-2 items-end gap-2 border-b border-border/60 pb-3 last:border-b-0 last:pb-0 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto]"
+                  className="grid grid-cols-2 items-end gap-2 border-b border-border/60 pb-3 last:border-b-0 last:pb-0 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.5fr)_auto]"
                 >
                   <div className="col-span-2 flex flex-col gap-1.5 sm:col-span-1">
                     <Label htmlFor={`kpi-${i}-name`} className="text-xs">
@@ -242,6 +281,18 @@ export function GoalDialog({
                     </Label>
                     <Input id={`kpi-${i}-unit`} {...register(`kpis.${i}.unit`)} />
                   </div>
+                  <div className="flex flex-col gap-1.5">
+                    <Label htmlFor={`kpi-${i}-direction`} className="text-xs">
+                      Direction<span className="sr-only"> of KPI {i + 1}</span>
+                    </Label>
+                    <Select id={`kpi-${i}-direction`} {...register(`kpis.${i}.direction`)}>
+                      {KPI_DIRECTIONS.map((d) => (
+                        <option key={d} value={d}>
+                          {KPI_DIRECTION_LABELS[d]}
+                        </option>
+                      ))}
+                    </Select>
+                  </div>
                   <Button
                     variant="ghost"
                     size="icon"
@@ -253,7 +304,7 @@ export function GoalDialog({
                   </Button>
                   {saved ? (
                     <div className="col-span-full flex items-center gap-3">
-                      <KpiTrend kpi={saved} />
+                      <KpiTrend kpi={saved} dueDate={goal?.due_date ?? saved.trend[0]?.date ?? ''} />
                       <KpiStaleMark kpi={saved} />
                     </div>
                   ) : null}
@@ -296,6 +347,8 @@ export function GoalDialog({
 /** The first thing that keeps the goal from being saved, or null. */
 function goalProblem(values: GoalFormValues): string | null {
   if (!values.title?.trim() || !values.due_date?.trim()) return GOAL_REQUIRED_TEXT;
+  // The server refuses it too (422 on start_date); said here before the round trip.
+  if (values.start_date?.trim() && values.start_date > values.due_date) return GOAL_START_AFTER_DUE;
   const named = (values.kpis ?? []).every(
     (k) => k.name.trim() || !(k.current_value.trim() || k.target_value.trim() || k.unit.trim()),
   );

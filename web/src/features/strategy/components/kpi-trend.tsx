@@ -26,9 +26,9 @@ export function KpiStaleMark({ kpi }: { kpi: TKpi }) {
 
 /**
  * A KPI's trend: the chart once its code has loaded (a same-sized placeholder until then), or a line
- * of text when there is nothing to draw.
+ * of text when there is nothing to draw. The forecast runs to the goal's due date.
  */
-export function KpiTrend({ kpi }: { kpi: TKpi }) {
+export function KpiTrend({ kpi, dueDate }: { kpi: TKpi; dueDate: string }) {
   if (kpi.trend.length === 0) {
     return <p className="text-xs text-muted-foreground">No check-ins yet.</p>;
   }
@@ -37,10 +37,10 @@ export function KpiTrend({ kpi }: { kpi: TKpi }) {
       aria-label={`Trend of ${kpi.name}`}
       data-testid="kpi-trend"
       data-points={kpi.trend.length}
-      className="m-0 h-14 text-muted-foreground"
+      className="m-0 w-full text-muted-foreground"
     >
-      <Suspense fallback={<div className="h-14" aria-hidden="true" />}>
-        <KpiTrendChart kpi={kpi} />
+      <Suspense fallback={<div className="aspect-[320/132] w-full max-w-[420px]" aria-hidden="true" />}>
+        <KpiTrendChart kpi={kpi} dueDate={dueDate} />
       </Suspense>
     </figure>
   );
