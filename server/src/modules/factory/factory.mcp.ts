@@ -1,4 +1,4 @@
-import { listMcpTools, type McpListedTool } from '../../ai/net/mcp-client.ts';
+import { describeMcpFailure, listMcpTools, type McpListedTool } from '../../ai/net/mcp-client.ts';
 import { UnsafeUrlError } from '../../ai/net/safe-fetch.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -19,8 +19,10 @@ function refusal(err: unknown): string {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
     if (e instanceof UnsafeUrlError) return `The MCP server's address is not allowed: ${e.message}`;
   }
-  const msg = err instanceof Error ? err.message : String(err);
-  return `The MCP server could not be reached or did not list its tools: ${msg}`.slice(0, 500);
+  return `The MCP server could not be reached or did not list its tools: ${describeMcpFailure(err)}`.slice(
+    0,
+    500,
+  );
 }
 
 /** Lists the server's tools now (saving an MCP tool); 422 with the reason when that fails. */
