@@ -319,6 +319,8 @@ export const ZFlowStep = z.object({
   agent: z.string().nullable(),
   tool_id: z.string().nullable(),
   tool: z.string().nullable(),
+  /** A failed tool call of this step does not fail the run (the step's output says it failed). */
+  may_fail: z.boolean(),
 });
 export type TFlowStep = z.infer<typeof ZFlowStep>;
 
@@ -348,6 +350,8 @@ export const ZFlowStepInput = z
     agent: ZItemRef,
     tool_id: z.string().min(1).max(64).nullable().optional(),
     tool: ZItemRef,
+    /** By default a failed tool call fails its step and the run; true lets the flow go on. */
+    may_fail: z.boolean().default(false),
   })
   .refine((s) => !!(s.title ?? s.name), { message: FLOW_STEP_TITLE_REQUIRED, path: ['title'] });
 export type TFlowStepInput = z.input<typeof ZFlowStepInput>;

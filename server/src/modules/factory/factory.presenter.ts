@@ -29,6 +29,8 @@ export interface StoredFlowStep {
   prompt: string | null;
   agent_id: string | null;
   tool_id: string | null;
+  /** Absent on steps stored before issue 46: false. */
+  may_fail?: boolean;
 }
 
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
@@ -156,6 +158,7 @@ export function presentFlow(
     agent: s.agent_id ? (agentNames.get(s.agent_id) ?? null) : null,
     tool_id: s.tool_id,
     tool: s.tool_id ? (toolNames.get(s.tool_id) ?? null) : null,
+    may_fail: s.may_fail === true,
   }));
   return {
     id: row.id,

@@ -454,6 +454,7 @@ async function flowColumns(ctx: AppContext, caller: AuthUser, input: FlowInput) 
         { path: at('tool_id'), value: s.tool_id, as: 'id' },
         { path: at('tool'), value: s.tool, as: 'id-or-name' },
       ]),
+      may_fail: s.may_fail,
     });
   }
   const toolless = steps.findIndex((s) => s.kind === 'tool' && !s.tool_id);

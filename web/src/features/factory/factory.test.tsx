@@ -81,6 +81,7 @@ const flow = (over: Partial<TFlow> = {}): TFlow => ({
       agent: 'Strategist',
       tool_id: null,
       tool: null,
+      may_fail: false,
     },
   ],
   ...builtin,
@@ -251,8 +252,15 @@ describe('AI Factory', () => {
       description: null,
       version: '1.0',
       steps: [
-        { title: 'Draft', kind: 'agent', prompt: null, agent_id: null, tool_id: null },
-        { title: 'Approve', kind: 'wait_for_human', prompt: 'Ship it?', agent_id: null, tool_id: null },
+        { title: 'Draft', kind: 'agent', prompt: null, agent_id: null, tool_id: null, may_fail: false },
+        {
+          title: 'Approve',
+          kind: 'wait_for_human',
+          prompt: 'Ship it?',
+          agent_id: null,
+          tool_id: null,
+          may_fail: false,
+        },
       ],
     });
   });

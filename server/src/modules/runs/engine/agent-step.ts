@@ -5,6 +5,7 @@ import type { CrewTaskData } from '../../../ai/offline/handlers/crew-task.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import type { RunAgent, RunStep, StepOutput } from './definition.ts';
 import type { NewEvent } from './runs.repository.ts';
+import { failedToolCalls } from './tool-failures.ts';
 
 /** Each previous output is cut to this many characters in the prompt (context stays bounded). */
 const CONTEXT_CHARS_PER_OUTPUT = 4_000;
@@ -127,6 +128,9 @@ export async function runAgentStep(ctx: AppContext, i: AgentStepInput): Promise<
       if (events.length) await i.onEvents(events);
     },
   });
+  // A tool call that failed fails the step, whatever the model wrote after it (unless it may fail).
+  const failures = failedToolCalls(result.steps);
+  if (failures.length && !i.step.may_fail) throw new Error(`Step "${i.step.name}": ${failures.join('; ')}`);
   const output = result.text.trim() || '(no output)';
   const toolCount = result.steps.reduce((n, s) => n + s.toolCalls.length, 0);
   const thought =

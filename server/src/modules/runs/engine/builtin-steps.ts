@@ -1,4 +1,5 @@
 import { runAgentStep } from './agent-step.ts';
+import { toolCallFailure } from './tool-failures.ts';
 import type { RunEngineRegistry, StepHandler, StepRun } from './engine-registry.ts';
 import { type RunTool, toolsFor } from './tools.ts';
 
@@ -30,6 +31,9 @@ export function registerBuiltinSteps(engine: RunEngineRegistry): void {
         details: { tool: row.name, ...result },
       },
     ]);
+    // A failed call fails the step (and the run) unless the flow says this step may fail.
+    const failure = toolCallFailure(row.name, result);
+    if (failure && !s.step.may_fail) throw new Error(`Step "${s.step.name}": ${failure}`);
     return { output: result.error ? `Tool error: ${result.error}` : (result.body ?? '') };
   };
 
