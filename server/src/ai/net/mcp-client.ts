@@ -8,7 +8,12 @@ export interface McpListedTool {
   name: string;
   description: string | null;
   input_schema: Record<string, unknown>;
-  /** The server's annotation `readOnlyHint === true`; anything else may change things. */
+  /** The server's annotation `readOnlyHint === true`: a claim of the server, shown, never trusted. */
+  read_only_hint: boolean;
+}
+
+/** A listed tool as a factory row keeps it: plus its owner's mark (only that skips the approval). */
+export interface McpStoredTool extends McpListedTool {
   read_only: boolean;
 }
 
@@ -110,7 +115,7 @@ export async function listMcpTools(target: McpTarget): Promise<McpListedTool[]> 
           name: t.name,
           description: t.description ?? t.title ?? null,
           input_schema: (t.inputSchema as Record<string, unknown>) ?? { type: 'object', properties: {} },
-          read_only: t.annotations?.readOnlyHint === true,
+          read_only_hint: t.annotations?.readOnlyHint === true,
         });
       }
       cursor = page.nextCursor;

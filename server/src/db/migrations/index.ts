@@ -29,6 +29,7 @@ import * as m0025 from './0025_pg_list_plans.ts';
 import * as m0026 from './0026_task_list_json.ts';
 import * as m0027 from './0027_contact_list_json.ts';
 import * as m0028 from './0028_goal_list_json.ts';
+import * as m0033 from './0033_tool_gating.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0026_task_list_json': m0026,
   '0027_contact_list_json': m0027,
   '0028_goal_list_json': m0028,
+  '0033_tool_gating': m0033,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -40,6 +40,7 @@ const tool = (over: Partial<TTool> = {}): TTool => ({
   mcp: null,
   input_schema: { type: 'object' },
   requires_approval: false,
+  side_effect_free: false,
   ...builtin,
   ...over,
 });

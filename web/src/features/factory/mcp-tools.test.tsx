@@ -17,12 +17,25 @@ const mcpTool: TTool = {
     url: 'https://mcp.example.com/mcp',
     header_names: ['Authorization'],
     tools: [
-      { name: 'lookup_ticket', description: null, read_only: true, ref: 'tool-mcp:lookup_ticket' },
-      { name: 'create_ticket', description: null, read_only: false, ref: 'tool-mcp:create_ticket' },
+      {
+        name: 'lookup_ticket',
+        description: null,
+        read_only: true,
+        read_only_hint: false,
+        ref: 'tool-mcp:lookup_ticket',
+      },
+      {
+        name: 'create_ticket',
+        description: null,
+        read_only: false,
+        read_only_hint: true,
+        ref: 'tool-mcp:create_ticket',
+      },
     ],
   },
   input_schema: {},
   requires_approval: false,
+  side_effect_free: false,
   isAutoGen: false,
   is_public: false,
   created_by: 'user-ceo',
@@ -56,7 +69,10 @@ describe('MCP servers in the Factory (issue 22 section 3)', () => {
     await userEvent.click(within(card).getByRole('button', { name: 'Show details of Tickets' }));
     expect(within(card).getByText('https://mcp.example.com/mcp')).toBeInTheDocument();
     expect(within(card).getByText('Authorization')).toBeInTheDocument();
-    expect(within(card).getByText('create_ticket (needs approval)')).toBeInTheDocument();
+    // The server's readOnlyHint is shown as its claim; only the owner's mark makes a tool read-only.
+    expect(
+      within(card).getByText('create_ticket (needs approval; the server says it only reads)'),
+    ).toBeInTheDocument();
     expect(within(card).getByText('lookup_ticket (read-only)')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Create New Agent' }));

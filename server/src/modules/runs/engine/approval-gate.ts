@@ -50,18 +50,24 @@ export class ApprovalGate {
     },
   ) {}
 
-  call = async (tool: RunTool, input: unknown, signal?: AbortSignal): Promise<HttpToolResult> => {
+  call = async (
+    tool: RunTool,
+    input: unknown,
+    signal?: AbortSignal,
+    /** A model chose the arguments (an agent's call); false for a tool step's run inputs. */
+    fromModel = true,
+  ): Promise<HttpToolResult> => {
     // Numbered before any await, so calls started together keep their order.
     const index = this.next++;
     const { ctx, run, position } = this.o;
     const existing = await approvals.findApprovalAt(ctx.db, run.id, position, index);
     if (existing) return this.settle(existing, signal, tool);
-    if (tool.kind === 'mcp') return this.callMcp(tool, asArguments(input), index, signal);
+    if (tool.kind === 'mcp') return this.callMcp(tool, asArguments(input), index, signal, fromModel);
     if (!tool.http_url) return { error: 'This tool has no endpoint configured.' };
     const args = asArguments(input);
     const call = describeHttpCall(tool.http_method, tool.http_url, args);
     const destination = new URL(tool.http_url).origin;
-    const reason = await this.gateReason(tool, destination);
+    const reason = await this.gateReason(tool, destination, fromModel);
     if (!reason) return sendHttpCall(ctx, call, signal, this.ledger(tool.name));
     const ts = new Date().toISOString();
     const row = await approvals.insertPendingApproval(ctx.db, {
@@ -98,12 +104,13 @@ export class ApprovalGate {
     tool: RunTool,
     args: Record<string, unknown>,
     index: number,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    fromModel: boolean,
   ): Promise<HttpToolResult> {
     const { ctx, run, position } = this.o;
     if (!tool.mcp_url) return { error: 'This MCP tool is not configured.' };
     const destination = new URL(tool.mcp_url).origin;
-    const reason = await this.gateReason(tool, destination);
+    const reason = await this.gateReason(tool, destination, fromModel);
     if (!reason) return sendMcpCall(ctx, tool, args, signal, this.ledger(tool.name));
     const ts = new Date().toISOString();
     const headerNames = headerNamesOf(tool.mcp_headers ?? null);
@@ -138,8 +145,15 @@ export class ApprovalGate {
     return { tool, listener: runCallRecorder(this.o.ctx, this.o.run) };
   }
 
-  private async gateReason(tool: RunTool, destination: string): Promise<TToolGateReason | null> {
+  private async gateReason(
+    tool: RunTool,
+    destination: string,
+    fromModel: boolean,
+  ): Promise<TToolGateReason | null> {
     if (tool.requires_approval === 1) return 'requires_approval';
+    // Issue 46 row 5: data a model chose leaves only where an administrator (HTTP) or the tool's
+    // owner (an MCP tool marked read-only) said calls have no side effects.
+    if (fromModel && tool.side_effect_free !== 1) return 'model_arguments';
     // Same rule as factory.policy isForeignItem (the engine imports no other module).
     const foreignTool =
       tool.is_auto_gen !== 1 && tool.created_by !== null && tool.created_by !== this.o.run.user_id;

@@ -20,7 +20,7 @@ export function registerBuiltinSteps(engine: RunEngineRegistry): void {
     ]);
     const result =
       row.kind === 'http'
-        ? await s.gate.call(row, input, s.signal)
+        ? await s.gate.call(row, input, s.signal, false)
         : row.kind === 'mcp'
           ? { error: 'An MCP server offers several tools: give it to an agent step, which chooses one.' }
           : await callBuiltin(s, row.function_name ?? '', input);
