@@ -26,6 +26,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .unique()
     .execute();
 
+  await moveServerHintsOut(db);
+}
+
+/** Each listed MCP tool's `read_only` (the server's claim until now) becomes `read_only_hint`; no marks. */
+export async function moveServerHintsOut(db: Kysely<any>): Promise<void> {
   const rows = await sql<{ id: string; mcp_tools: string }>`
     select id, mcp_tools from factory_tools where kind = 'mcp' and mcp_tools is not null`.execute(db);
   for (const row of rows.rows) {

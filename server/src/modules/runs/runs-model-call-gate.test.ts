@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { UNTRUSTED_CLOSE, UNTRUSTED_INSTRUCTION, UNTRUSTED_OPEN } from '../../ai/untrusted.ts';
+import { moveServerHintsOut } from '../../db/migrations/0033_tool_gating.ts';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { startMcpTestServer } from '../../../test/mcp-test-server.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
@@ -157,6 +158,33 @@ apiSuite('model-chosen outbound calls are gated (issue 46 row 5)', () => {
       body: { name: 'Quotes renamed', kind: 'mcp', mcp: { url: mcp.url('/read') } },
     });
     expect(put.json().mcp.tools[0].read_only).toBe(true);
+  });
+
+  it('an MCP tool saved before issue 46 keeps the server claim only as a hint (migration 0033)', async () => {
+    const saved = await t.req({
+      method: 'POST',
+      url: '/api/tools/',
+      token: ceo.token,
+      body: { name: 'Old quotes', kind: 'mcp', mcp: { url: mcp.url('/read'), headers: {} } },
+    });
+    const id = saved.json().id as string;
+    // As such a row was stored before: `read_only` was the server's readOnlyHint.
+    const old = [
+      { name: 'lookup_quote', description: 'q', input_schema: { type: 'object' }, read_only: true },
+    ];
+    await t.ctx.db
+      .updateTable('factory_tools')
+      .set({ mcp_tools: JSON.stringify(old) })
+      .where('id', '=', id)
+      .execute();
+    await moveServerHintsOut(t.ctx.db);
+    const now = await t.req({ method: 'GET', url: `/api/tools/${id}`, token: ceo.token });
+    expect(now.json().mcp.tools[0]).toMatchObject({
+      name: 'lookup_quote',
+      read_only: false,
+      read_only_hint: true,
+    });
+    expect((await agentRun(id)).run.status).toBe('paused');
   });
 
   it('only a platform administrator edits the list; bad entries are 422 and change nothing', async () => {
