@@ -19,6 +19,8 @@ export const API_KEY_ROUTE_RULES: Readonly<Record<string, ApiKeyRouteRule>> = {
   'POST /api/activity/{id}/undo': 'no key',
   'GET /api/admin/model-prices': 'no key',
   'PUT /api/admin/model-prices': 'no key',
+  'GET /api/admin/outbound-allowlist': 'no key',
+  'PUT /api/admin/outbound-allowlist': 'no key',
   'GET /api/agents': 'no key',
   'POST /api/agents': 'no key',
   'GET /api/agents/{id}': 'no key',

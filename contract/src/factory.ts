@@ -116,8 +116,13 @@ export const ZHttpToolConfig = z.object({
 export const ZMcpListedTool = z.object({
   name: z.string(),
   description: z.string().nullable(),
-  /** The server says it only reads (annotation readOnlyHint); otherwise each call waits for approval. */
+  /**
+   * The tool's owner marked it read-only when saving (issue 46 row 5): a model's calls of it need no
+   * approval. Every other listed tool waits for the runner's approval on each call.
+   */
   read_only: z.boolean(),
+  /** What the server itself claims (annotation readOnlyHint): shown as a hint, never trusted. */
+  read_only_hint: z.boolean(),
   /** The reference an agent's toolIds use for this tool alone: `<tool id>:<name>`. */
   ref: z.string(),
 });
@@ -145,6 +150,11 @@ export const ZTool = z.object({
   input_schema: z.record(z.string(), z.unknown()),
   /** A run pauses before each call of this tool until its runner approves (issue 19 section 1). */
   requires_approval: z.boolean(),
+  /**
+   * kind http: a platform administrator marked this method + endpoint side-effect-free, so a model's
+   * calls need no approval (unless requires_approval). Otherwise every model-chosen call waits.
+   */
+  side_effect_free: z.boolean(),
   ...ZItemFlags,
 });
 export type TTool = z.infer<typeof ZTool>;
@@ -182,6 +192,11 @@ export const ZCreateToolRequest = z
           )
           .refine((h) => Object.keys(h).length <= 20, 'At most 20 headers')
           .optional(),
+        /**
+         * Names of the server's tools the owner marks read-only (their calls need no approval); the
+         * server's readOnlyHint is never taken for it. Omitted on an update keeps the current marks.
+         */
+        read_only_tools: z.array(z.string().min(1).max(200)).max(100).optional(),
       })
       .nullable()
       .optional(),
@@ -319,6 +334,8 @@ export const ZFlowStep = z.object({
   agent: z.string().nullable(),
   tool_id: z.string().nullable(),
   tool: z.string().nullable(),
+  /** A failed tool call of this step does not fail the run (the step's output says it failed). */
+  may_fail: z.boolean(),
 });
 export type TFlowStep = z.infer<typeof ZFlowStep>;
 
@@ -348,6 +365,8 @@ export const ZFlowStepInput = z
     agent: ZItemRef,
     tool_id: ZRefId.nullable().optional(),
     tool: ZItemRef,
+    /** By default a failed tool call fails its step and the run; true lets the flow go on. */
+    may_fail: z.boolean().default(false),
   })
   .refine((s) => !!(s.title ?? s.name), { message: FLOW_STEP_TITLE_REQUIRED, path: ['title'] });
 export type TFlowStepInput = z.input<typeof ZFlowStepInput>;

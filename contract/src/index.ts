@@ -22,6 +22,7 @@ export * from './kpi-checkins.ts';
 export * from './memory.ts';
 export * from './models.ts';
 export * from './organizations.ts';
+export * from './outbound-allowlist.ts';
 export * from './runs.ts';
 export * from './task-suggestions.ts';
 export * from './tasks.ts';

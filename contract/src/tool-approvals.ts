@@ -23,8 +23,11 @@ export const TOOL_APPROVAL_STATUSES = [
 ] as const;
 export type TToolApprovalStatus = (typeof TOOL_APPROVAL_STATUSES)[number];
 
-/** Why a call waits: the tool requires approval, or the run uses someone else's item. */
-export const TOOL_GATE_REASONS = ['requires_approval', 'foreign_item'] as const;
+/**
+ * Why a call waits: the tool requires approval, the run uses someone else's item, or a model chose
+ * the arguments of a call to a destination nobody marked side-effect-free (issue 46 row 5).
+ */
+export const TOOL_GATE_REASONS = ['requires_approval', 'foreign_item', 'model_arguments'] as const;
 export type TToolGateReason = (typeof TOOL_GATE_REASONS)[number];
 
 /** Timeline event types of the gate. */

@@ -90,7 +90,10 @@ test.describe('AI Factory and runs', () => {
       await dialog.getByLabel('Step 1 title').fill('Draft a plan');
       await dialog.getByLabel('Step 1 agent').selectOption({ label: agentName });
       await dialog.getByLabel('Step 1 instructions').fill('Draft a one-paragraph plan for next week');
+      // A failed tool call fails the flow unless the step may fail (issue 46 row 9); the human step has no such box.
+      await dialog.getByLabel(/^Step 1 may fail/).check();
       await dialog.getByRole('button', { name: 'Add human step' }).click();
+      await expect(dialog.getByLabel(/^Step 2 may fail/)).toHaveCount(0);
       await dialog.getByLabel('Step 2 title').fill('Approve the plan');
       await dialog.getByLabel('Step 2 question for the person').fill('Should we go ahead with this plan?');
       await dialog.getByRole('button', { name: 'Create Flow' }).click();

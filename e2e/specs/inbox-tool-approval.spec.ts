@@ -54,6 +54,7 @@ test('approving a tool call in the inbox resumes the run live on its page', asyn
 
   // The run page heard it over the run's stream: no reload.
   await expect(runPage.getByRole('region', { name: 'Approval needed' })).toBeHidden({ timeout: 30_000 });
-  await expect(runPage.getByTestId('run-status')).toHaveText('Flow: Completed', { timeout: 30_000 });
+  // The approved call is refused (127.0.0.1 is not allow-listed), so the run fails (issue 46 row 9).
+  await expect(runPage.getByTestId('run-status')).toHaveText('Flow: Failed', { timeout: 30_000 });
   await expect(runPage.getByRole('log').getByText(`Approved: Inbox hook ${tag}`)).toBeVisible();
 });

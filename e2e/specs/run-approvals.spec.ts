@@ -47,8 +47,15 @@ test.describe('approval gates on the run page', () => {
       await expect(panel.getByText('"amount": "42"')).toBeVisible();
       await panel.getByRole('button', { name: 'Approve' }).click();
       await expect(panel).toBeHidden();
-      await expect(page.getByTestId('run-status')).toHaveText('Flow: Completed', { timeout: 30_000 });
+      // The approved call goes out and is refused (127.0.0.1 is not allow-listed): the failed call
+      // fails the run, with the reason on its timeline (issue 46 row 9).
+      await expect(page.getByTestId('run-status')).toHaveText('Flow: Failed', { timeout: 30_000 });
       await expect(page.getByRole('log').getByText(/^Approved: E2E hook/)).toBeVisible();
+      await expect(
+        page
+          .getByRole('log')
+          .getByText(/Flow failed: Step "Send it": E2E hook \S+ failed: Refused to connect/),
+      ).toBeVisible();
     });
 
     await test.step('reject with a reason', async () => {

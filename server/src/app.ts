@@ -20,6 +20,7 @@ import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
 import { appendConversationMessage } from './modules/conversations/conversations.service.ts';
 import { factoryRoutes } from './modules/factory/factory.routes.ts';
+import { outboundAllowlistRoutes } from './modules/outbound-allowlist/outbound-allowlist.routes.ts';
 import { toolsByIds } from './modules/factory/factory.service.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { goalsRoutes } from './modules/goals/goals.routes.ts';
@@ -225,6 +226,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     steps: [registerAdviceRunSteps],
   });
   await app.register(factoryRoutes, { ctx });
+  await app.register(outboundAllowlistRoutes, { ctx });
   await app.register(runsRoutes, { ctx });
   await app.register(filesRoutes, { ctx });
   await app.register(activityRoutes, { ctx });

@@ -34,6 +34,7 @@ import { ATTACHMENTS_HEADER, type ChatOfflineData, MEMORY_HEADER } from './offli
 import { streamModelSteps } from './stream/model-steps.ts';
 import { buildTools, internetSearchAvailable } from './tools/index.ts';
 import { type Source, sourcesOf } from './tools/types.ts';
+import { UNTRUSTED_INSTRUCTION, UNTRUSTED_CLOSE, UNTRUSTED_OPEN, wrapUntrusted } from './untrusted.ts';
 
 export const MAX_ASSISTANT_STEPS = 4;
 const MEMORIES_IN_PROMPT = 5;
@@ -118,6 +119,7 @@ export function assistantSystemPrompt(o: {
     'You are the Command Centre assistant for an executive: concise, practical, and honest.',
     `Today is ${o.today}.${o.userName ? ` You are talking with ${o.userName}.` : ''}`,
     'Answer in Markdown.',
+    UNTRUSTED_INSTRUCTION,
   ];
   if (o.internalSearch) {
     lines.push(
@@ -132,16 +134,17 @@ export function assistantSystemPrompt(o: {
   if (o.internet === 'unavailable')
     lines.push('Internet search was requested but is not configured on this server; say so if it matters.');
   if (o.memories.length > 0) {
-    lines.push('', `${MEMORY_HEADER} (from earlier conversations):`);
-    for (const m of o.memories) lines.push(`- ${m}`);
+    // Remembered facts come from earlier conversations and files: data, inside the delimiters.
+    lines.push('', UNTRUSTED_OPEN, `${MEMORY_HEADER} (from earlier conversations):`);
+    for (const m of o.memories) lines.push(`- ${m.replace(/<<<|>>>/g, '')}`);
+    lines.push(UNTRUSTED_CLOSE);
   }
   if (o.attachments && o.attachments.length > 0) {
     lines.push(
       '',
       `${ATTACHMENTS_HEADER}. Use them when they are relevant and cite each one you used by name (File “name”):`,
     );
-    for (const f of o.attachments)
-      lines.push('', `--- File “${f.name}” ---`, f.text, `--- end of “${f.name}” ---`);
+    for (const f of o.attachments) lines.push('', wrapUntrusted(`File “${f.name}”`, f.text));
   }
   return lines.join('\n');
 }

@@ -420,6 +420,17 @@ export interface FactoryToolsTable extends FactoryItemColumns {
   /** kind mcp: JSON array of the tools the server listed when saved (McpToolEntry). */
   mcp_tools: string | null;
 }
+/** Method + destination an administrator marked side-effect-free: model-chosen calls there need no approval. */
+export interface OutboundAllowlistTable {
+  id: string;
+  /** GET | POST */
+  method: string;
+  /** An http(s) origin and optional path prefix, no query (`https://api.example.com/v1/search`). */
+  destination: string;
+  note: string | null;
+  created_by: string | null;
+  created_at: string;
+}
 export interface FactoryCrewsTable extends FactoryItemColumns {
   version: string;
   agent_ids: string;
@@ -602,6 +613,7 @@ export interface Database extends UsageTables {
   task_suggestions: TaskSuggestionsTable;
   factory_agents: FactoryAgentsTable;
   factory_tools: FactoryToolsTable;
+  outbound_allowlist: OutboundAllowlistTable;
   factory_crews: FactoryCrewsTable;
   factory_flows: FactoryFlowsTable;
   runs: RunsTable;

@@ -1,4 +1,4 @@
-import { everyone, made, type Row, type World } from './matrix.ts';
+import { everyone, made, platformAdminOnly, type Row, type World } from './matrix.ts';
 
 /**
  * The AI Factory: agents, tools, crews and flows. Only the global levels ceo and admin create them
@@ -63,6 +63,20 @@ export const factoryRows: Row[] = [
   ...kindRows('tools'),
   ...kindRows('crews'),
   ...kindRows('flows'),
+  // The side-effect-free destinations (issue 46 row 5): a platform administrator's list.
+  {
+    op: 'GET /api/admin/outbound-allowlist',
+    target: () => ({ url: '/api/admin/outbound-allowlist' }),
+    expect: platformAdminOnly(200),
+  },
+  {
+    op: 'PUT /api/admin/outbound-allowlist',
+    target: () => ({
+      url: '/api/admin/outbound-allowlist',
+      body: { entries: [{ method: 'GET', destination: 'https://api.example.com/v1/search' }] },
+    }),
+    expect: platformAdminOnly(200),
+  },
   {
     op: 'GET /api/crews/{id}/input-schema',
     target: async (w) => ({ url: `/api/crews/${await item(w, 'crews')}/input-schema` }),

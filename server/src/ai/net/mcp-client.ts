@@ -1,14 +1,19 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { safeFetch } from './safe-fetch.ts';
+import { FetchLimitError, safeFetch, UnsafeUrlError } from './safe-fetch.ts';
 
 /** One tool an MCP server listed, as the factory keeps it. */
 export interface McpListedTool {
   name: string;
   description: string | null;
   input_schema: Record<string, unknown>;
-  /** The server's annotation `readOnlyHint === true`; anything else may change things. */
+  /** The server's annotation `readOnlyHint === true`: a claim of the server, shown, never trusted. */
+  read_only_hint: boolean;
+}
+
+/** A listed tool as a factory row keeps it: plus its owner's mark (only that skips the approval). */
+export interface McpStoredTool extends McpListedTool {
   read_only: boolean;
 }
 
@@ -47,6 +52,8 @@ function policyFetch(target: McpTarget): FetchLike {
       headers: headerRecord(init?.headers),
       body: typeof init?.body === 'string' ? init.body : undefined,
       allowlist: target.allowlist,
+      // The sealed headers never follow a redirect to another origin.
+      configuredHeaders: Object.keys(target.headers).length > 0,
       signal: init?.signal ?? target.signal,
       timeoutMs: MCP_TIMEOUT_MS,
       maxBytes: MCP_MAX_BYTES,
@@ -77,6 +84,25 @@ async function withClient<T>(target: McpTarget, use: (c: Client) => Promise<T>):
   }
 }
 
+/**
+ * Why talking to an MCP server failed, in our own words: the server's answer (an error page, a
+ * JSON-RPC error, a reply that does not parse) is upstream text and never reaches a detail or a
+ * timeline; the address policy's and the limits' messages are ours, and so is a network error's code.
+ */
+export function describeMcpFailure(err: unknown): string {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof UnsafeUrlError || e instanceof FetchLimitError) return e.message;
+  }
+  const e = err as { name?: unknown; code?: unknown } | null;
+  if (e && e.name !== 'McpError' && typeof e.code === 'number' && e.code >= 100)
+    return `The MCP server answered HTTP ${e.code}.`;
+  if (e && typeof e.code === 'string' && /^E[A-Z_]+$/.test(e.code))
+    return `The MCP server could not be reached (${e.code}).`;
+  if (e?.name === 'McpError') return 'The MCP server returned an error.';
+  if (err instanceof Error && err.name === 'AbortError') return 'The call to the MCP server was stopped.';
+  return 'The MCP server gave an answer that could not be read.';
+}
+
 /** The tools the server lists (first pages, at most MAX_TOOLS). Throws when it cannot be reached. */
 export async function listMcpTools(target: McpTarget): Promise<McpListedTool[]> {
   return withClient(target, async (client) => {
@@ -89,7 +115,7 @@ export async function listMcpTools(target: McpTarget): Promise<McpListedTool[]> 
           name: t.name,
           description: t.description ?? t.title ?? null,
           input_schema: (t.inputSchema as Record<string, unknown>) ?? { type: 'object', properties: {} },
-          read_only: t.annotations?.readOnlyHint === true,
+          read_only_hint: t.annotations?.readOnlyHint === true,
         });
       }
       cursor = page.nextCursor;
@@ -122,6 +148,6 @@ export async function callMcpTool(
       return res.isError ? { error: body || 'The MCP tool reported an error.' } : { body };
     });
   } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) };
+    return { error: describeMcpFailure(err) };
   }
 }

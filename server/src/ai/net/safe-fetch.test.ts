@@ -66,6 +66,9 @@ describe('safeFetch', () => {
         return res.writeHead(301, { location: `http://[::1]:${port}/ok` }).end();
       if (req.url === '/to-other-origin')
         return res.writeHead(302, { location: `http://other.test:${port}/ok` }).end();
+      if (req.url === '/to-other-origin-307')
+        return res.writeHead(307, { location: `http://other.test:${port}/ok` }).end();
+      if (req.url === '/to-same-origin-307') return res.writeHead(307, { location: '/ok' }).end();
       if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
       if (req.url === '/big') {
         res.write(Buffer.alloc(64 * 1024, 'a'));
@@ -134,17 +137,53 @@ describe('safeFetch', () => {
     );
   });
 
-  it('drops credentials on a redirect to another origin', async () => {
+  it('drops every caller-set header but content-type and accept on a redirect to another origin', async () => {
     const resolver: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
     await safeFetch(local('/to-other-origin'), {
       allowlist: allow,
       resolver,
-      headers: { authorization: 'Bearer secret', 'x-keep': '1' },
+      headers: {
+        authorization: 'Bearer secret',
+        'x-api-token-2': 'also-secret',
+        accept: 'application/json',
+        'content-type': 'text/plain',
+      },
     });
     const last = seen.at(-1);
     expect(last?.headers.host).toBe(`other.test:${port}`);
     expect(last?.headers.authorization).toBeUndefined();
-    expect(last?.headers['x-keep']).toBe('1');
+    expect(last?.headers['x-api-token-2']).toBeUndefined();
+    expect(last?.headers.accept).toBe('application/json');
+    expect(last?.headers['content-type']).toBe('text/plain');
+  });
+
+  it('refuses a cross-origin redirect of a call that carries configured headers (307 included)', async () => {
+    const resolver: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+    for (const path of ['/to-other-origin', '/to-other-origin-307']) {
+      const before = seen.length;
+      await expect(
+        safeFetch(local(path), {
+          method: 'POST',
+          body: '{"a":1}',
+          allowlist: allow,
+          resolver,
+          configuredHeaders: true,
+          headers: { 'x-vendor-key': 'sealed-value' },
+        }),
+      ).rejects.toThrow(
+        /Refused to follow a redirect .* to http:\/\/other\.test:\d+: this call carries configured headers/,
+      );
+      // Only the first server was asked; the other origin never saw the request (nor the key).
+      expect(seen.slice(before).map((r) => r.headers.host)).toEqual([`127.0.0.1:${port}`]);
+    }
+    // A redirect within the origin is still followed, with the headers.
+    const same = await safeFetch(local('/to-same-origin-307'), {
+      allowlist: allow,
+      configuredHeaders: true,
+      headers: { 'x-vendor-key': 'sealed-value' },
+    });
+    expect(same.text()).toBe('hello');
+    expect(seen.at(-1)?.headers['x-vendor-key']).toBe('sealed-value');
   });
 
   it('caps the response size and the time', async () => {

@@ -27,6 +27,11 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
   /** AI_HTTP_ALLOWLIST entries. */
   allowlist?: readonly string[];
+  /**
+   * The headers include configured credentials (an MCP server's sealed headers, a provider key): a
+   * redirect to another origin is refused instead of followed, so they never reach a server nobody chose.
+   */
+  configuredHeaders?: boolean;
   signal?: AbortSignal;
   /** Tests: resolve names without DNS. */
   resolver?: Resolver;
@@ -41,6 +46,9 @@ export interface SafeResponse {
   text(): string;
   json<T = unknown>(): T;
 }
+
+/** The only caller-set headers that follow a redirect to another origin. */
+const REDIRECT_SAFE_HEADERS = new Set(['content-type', 'accept']);
 
 const defaultResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
 
@@ -155,9 +163,14 @@ export async function safeFetch(input: string, opts: SafeFetchOptions = {}): Pro
         if (hop >= maxRedirects) throw new FetchLimitError(`More than ${maxRedirects} redirects.`);
         const next = new URL(location, url);
         if (next.origin !== url.origin) {
-          // Credentials never follow a redirect to another origin.
+          if (opts.configuredHeaders) {
+            throw new UnsafeUrlError(
+              `Refused to follow a redirect from ${url.origin} to ${next.origin}: this call carries configured headers.`,
+            );
+          }
+          // Whatever a caller set (a key under any name) stays with the origin it was meant for.
           headers = Object.fromEntries(
-            Object.entries(headers).filter(([k]) => !['authorization', 'cookie'].includes(k.toLowerCase())),
+            Object.entries(headers).filter(([k]) => REDIRECT_SAFE_HEADERS.has(k.toLowerCase())),
           );
         }
         if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {

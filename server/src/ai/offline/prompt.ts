@@ -1,4 +1,5 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { unwrapUntrusted } from '../untrusted.ts';
 import type { OfflineToolResult } from './types.ts';
 
 /** The system messages joined. */
@@ -38,10 +39,22 @@ export function toolResultsOfTurn(prompt: LanguageModelV3Prompt): OfflineToolRes
         o.type === 'json' || o.type === 'text' || o.type === 'error-text' || o.type === 'error-json'
           ? o.value
           : null;
-      out.push({ toolName: p.toolName, toolCallId: p.toolCallId, output: value });
+      out.push({ toolName: p.toolName, toolCallId: p.toolCallId, output: unwrapped(value) });
     }
   }
   return out;
+}
+
+/** A result wrapped as untrusted data (ai/untrusted.ts) read back: its JSON parsed, else its text. */
+function unwrapped(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const inner = unwrapUntrusted(value);
+  if (inner === null) return value;
+  try {
+    return JSON.parse(inner);
+  } catch {
+    return inner;
+  }
 }
 
 /** How many assistant messages the prompt holds (a step counter for deterministic call ids). */

@@ -12,6 +12,11 @@ import { z } from 'zod';
 import { type MockOpenAI, type MockStep, startMockOpenAI } from '../../../test/mock-openai.ts';
 import { withLeanStream } from './compat-chat-stream.ts';
 import { type ModelStepsInput, streamModelSteps } from './model-steps.ts';
+import { UNTRUSTED_CLOSE, UNTRUSTED_OPEN, unwrapUntrusted } from '../untrusted.ts';
+
+/** A tool result as the model gets it: wrapped as untrusted data (issue 46 row 5). */
+const wrapped = (tool: string, text: string) =>
+  `${UNTRUSTED_OPEN}\n[result of the tool ${tool}]\n${text}\n${UNTRUSTED_CLOSE}`;
 
 type Part = LanguageModelV3StreamPart;
 
@@ -229,13 +234,14 @@ describe('streamModelSteps with a scripted language model', () => {
             type: 'tool-result',
             toolCallId: 'c1',
             toolName: 'lookup',
-            output: { type: 'json', value: { hits: ['pelican task'] } },
+            // Tool results reach the model as untrusted data between the fixed delimiters.
+            output: { type: 'text', value: wrapped('lookup', '{"hits":["pelican task"]}') },
           },
           {
             type: 'tool-result',
             toolCallId: 'c2',
             toolName: 'note',
-            output: { type: 'text', value: 'noted: x' },
+            output: { type: 'text', value: wrapped('note', 'noted: x') },
           },
         ],
       },
@@ -280,15 +286,17 @@ describe('streamModelSteps with a scripted language model', () => {
       ).map((r) => [r.toolCallId, r.output]),
     );
     expect([...outputs.keys()]).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
-    for (const output of outputs.values()) {
+    const inner = new Map<string, string | null>();
+    for (const [id, output] of outputs) {
       expect(output.type).toBe('error-text');
       expect(output.value).toEqual(expect.any(String));
+      inner.set(id, unwrapUntrusted(output.value as string));
     }
-    expect(outputs.get('c1')?.value).toMatch(/query/);
-    expect(outputs.get('c2')?.value).toBe("Model tried to call unavailable tool 'nope'.");
-    expect(outputs.get('c3')?.value).toBe('kaboom');
-    expect(outputs.get('c4')?.value).toMatch(/JSON/i);
-    expect(outputs.get('c5')?.value).toBe("Model tried to call unavailable tool 'noExecute'.");
+    expect(inner.get('c1')).toMatch(/query/);
+    expect(inner.get('c2')).toBe("Model tried to call unavailable tool 'nope'.");
+    expect(inner.get('c3')).toBe('kaboom');
+    expect(inner.get('c4')).toMatch(/JSON/i);
+    expect(inner.get('c5')).toBe("Model tried to call unavailable tool 'noExecute'.");
   });
 
   it('calls the model at most maxSteps times', async () => {
@@ -518,7 +526,11 @@ describe('streamModelSteps through withLeanStream and the mock OpenAI-compatible
           },
         ],
       },
-      { role: 'tool', tool_call_id: 'call_p', content: JSON.stringify({ hits: ['pelican task'] }) },
+      {
+        role: 'tool',
+        tool_call_id: 'call_p',
+        content: wrapped('lookup', JSON.stringify({ hits: ['pelican task'] })),
+      },
     ]);
   });
 

@@ -1,6 +1,5 @@
 import {
   APICallError,
-  type JSONValue,
   type LanguageModelV3,
   type LanguageModelV3FunctionTool,
   type LanguageModelV3Message,
@@ -12,6 +11,7 @@ import {
 import { getErrorMessage, retryWithExponentialBackoff, safeParseJSON } from '@ai-sdk/provider-utils';
 // The tools are made with the `ai` package's `tool()`, so their schemas are read with its `asSchema`.
 import { asSchema, RetryError, type ToolSet } from 'ai';
+import { untrustedToolOutput } from '../untrusted.ts';
 
 export interface ModelStepsInput {
   model: LanguageModelV3;
@@ -76,7 +76,7 @@ async function runTool(
   const fail = (input: unknown, error: unknown) => ({
     input,
     output: error,
-    modelOutput: { type: 'error-text' as const, value: getErrorMessage(error) },
+    modelOutput: untrustedToolOutput(call.toolName, getErrorMessage(error), true),
     ok: false,
   });
   const tool = Object.hasOwn(tools, call.toolName) ? tools[call.toolName] : undefined;
@@ -95,15 +95,8 @@ async function runTool(
       messages: [],
       abortSignal,
     });
-    return {
-      input: valid.value,
-      output,
-      modelOutput:
-        typeof output === 'string'
-          ? { type: 'text', value: output }
-          : { type: 'json', value: (output ?? null) as JSONValue },
-      ok: true,
-    };
+    // Whatever a tool returns (a web page, a record's text) reaches the model as data, wrapped.
+    return { input: valid.value, output, modelOutput: untrustedToolOutput(call.toolName, output), ok: true };
   } catch (err) {
     return fail(valid.value, err);
   }

@@ -62,6 +62,8 @@ export async function webSearch(
           ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}),
         },
         allowlist: allow,
+        // The provider key never follows a redirect to another origin.
+        configuredHeaders: cfg.apiKey !== undefined,
         signal,
       });
       await told(res.status);

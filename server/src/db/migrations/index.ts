@@ -31,6 +31,7 @@ import * as m0027 from './0027_contact_list_json.ts';
 import * as m0028 from './0028_goal_list_json.ts';
 import * as m0029 from './0029_identity_verification.ts';
 import * as m0032 from './0032_approval_binding.ts';
+import * as m0033 from './0033_tool_gating.ts';
 import * as m0034 from './0034_spend_leases.ts';
 import * as m0035 from './0035_goal_numbers.ts';
 
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0028_goal_list_json': m0028,
   '0029_identity_verification': m0029,
   '0032_approval_binding': m0032,
+  '0033_tool_gating': m0033,
   '0034_spend_leases': m0034,
   '0035_goal_numbers': m0035,
 };

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { markSideEffectFree } from '../../../test/side-effect-free.ts';
 import { builtinAgentIds, startRun, startToolServer, waitForStatus } from '../runs/runs-test-kit.ts';
 import { entriesAdded, oneEntry } from './activity-test-kit.ts';
 
@@ -162,6 +163,8 @@ apiSuite('activity ledger: AI, agent and run writes', () => {
       },
     });
     expect(tool.statusCode, tool.body).toBe(201);
+    // The model chooses the arguments: allow-listed, the call needs no approval (issue 46 row 5).
+    await markSideEffectFree(t, [{ method: 'POST', destination: tools.url('/quotes') }]);
     const agents = await builtinAgentIds(t, ceo);
     const flow = await t.req({
       method: 'POST',

@@ -101,7 +101,7 @@ apiSuite('a chat turn before its model request', () => {
     expect((await turn(id, 'And now?')).json().content).toBe('5 million.');
     const second = mock.chatRequests().at(-1)?.body as { messages: { role: string; content: string }[] };
     expect(second.messages.find((m) => m.role === 'system')?.content).toContain(
-      '--- File “targets.txt” ---\nRevenue target: 5 million.',
+      '[File “targets.txt”]\nRevenue target: 5 million.',
     );
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { UNTRUSTED_CLOSE, UNTRUSTED_INSTRUCTION, UNTRUSTED_OPEN } from '../../ai/untrusted.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
 import { expectIndexedPlan, sqlitePlan } from '../../../test/query-plan.ts';
 import { holdFlush } from '../../../test/held-flush.ts';
@@ -626,8 +627,12 @@ apiSuite('chat through a real provider (mock OpenAI-compatible server)', () => {
     expect((await res.json()).content).toBe('Per targets.txt, 5 million.');
     const sent = mock.chatRequests().at(-1)?.body as { messages: { role: string; content: string }[] };
     const system = sent.messages.find((m) => m.role === 'system')?.content ?? '';
-    expect(system).toContain('--- File “targets.txt” ---\nRevenue target: 5 million.');
-    expect(system).toContain('--- File “big.txt” ---');
+    // Files are workspace text: untrusted data between the fixed delimiters, with the instruction.
+    expect(system).toContain(
+      `${UNTRUSTED_OPEN}\n[File “targets.txt”]\nRevenue target: 5 million.\n${UNTRUSTED_CLOSE}`,
+    );
+    expect(system).toContain(`${UNTRUSTED_OPEN}\n[File “big.txt”]\n`);
+    expect(system).toContain(UNTRUSTED_INSTRUCTION);
     expect(system).toContain('[… truncated]');
     expect(system.length).toBeLessThan(25_000);
   });

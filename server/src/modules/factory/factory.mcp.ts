@@ -1,4 +1,9 @@
-import { listMcpTools, type McpListedTool } from '../../ai/net/mcp-client.ts';
+import {
+  describeMcpFailure,
+  listMcpTools,
+  type McpListedTool,
+  type McpStoredTool,
+} from '../../ai/net/mcp-client.ts';
 import { UnsafeUrlError } from '../../ai/net/safe-fetch.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -19,8 +24,10 @@ function refusal(err: unknown): string {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
     if (e instanceof UnsafeUrlError) return `The MCP server's address is not allowed: ${e.message}`;
   }
-  const msg = err instanceof Error ? err.message : String(err);
-  return `The MCP server could not be reached or did not list its tools: ${msg}`.slice(0, 500);
+  return `The MCP server could not be reached or did not list its tools: ${describeMcpFailure(err)}`.slice(
+    0,
+    500,
+  );
 }
 
 /** Lists the server's tools now (saving an MCP tool); 422 with the reason when that fails. */
@@ -36,18 +43,38 @@ export async function discoverMcpTools(
   }
 }
 
-/** The MCP columns of a saved tool; headers undefined keep the stored ones (an update without them). */
+function storedTools(row: ToolRow | null): McpStoredTool[] {
+  try {
+    const listed = JSON.parse(row?.mcp_tools ?? '[]') as McpStoredTool[];
+    return Array.isArray(listed) ? listed : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The MCP columns of a saved tool; headers undefined keep the stored ones (an update without them).
+ * The owner's read-only marks (`read_only_tools`) are kept per tool name; omitted, the current marks
+ * stay. The server's readOnlyHint never marks a tool (issue 46 row 5).
+ */
 export async function mcpColumns(
   ctx: AppContext,
-  input: { url: string; headers?: Record<string, string> },
+  input: { url: string; headers?: Record<string, string>; read_only_tools?: string[] },
   current: ToolRow | null,
 ) {
   const headers = input.headers ?? openHeaders(ctx.config.secretsKey, current?.mcp_headers ?? null);
   const tools = await discoverMcpTools(ctx, input.url, headers);
+  const marks = new Set(
+    input.read_only_tools ?? storedTools(current).flatMap((t) => (t.read_only === true ? [t.name] : [])),
+  );
+  const unknown = input.read_only_tools?.find((name) => !tools.some((t) => t.name === name));
+  if (unknown !== undefined)
+    throw new AppError(422, `The MCP server does not list a tool named “${unknown.slice(0, 200)}”.`);
+  const stored: McpStoredTool[] = tools.map((t) => ({ ...t, read_only: marks.has(t.name) }));
   return {
     mcp_url: input.url,
     mcp_headers: sealHeaders(ctx.config.secretsKey, headers),
-    mcp_tools: JSON.stringify(tools),
+    mcp_tools: JSON.stringify(stored),
   };
 }
 

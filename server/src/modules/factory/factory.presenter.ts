@@ -9,7 +9,7 @@ import type {
   TTool,
   TToolKind,
 } from '@cc/contract';
-import type { McpListedTool } from '../../ai/net/mcp-client.ts';
+import type { McpStoredTool } from '../../ai/net/mcp-client.ts';
 import { headerNamesOf } from '../../platform/secrets/sealed-headers.ts';
 import { factoryItemRights } from './factory.policy.ts';
 import type { AgentRow, CrewRow, FlowRow, ToolRow } from './factory.repository.ts';
@@ -29,6 +29,8 @@ export interface StoredFlowStep {
   prompt: string | null;
   agent_id: string | null;
   tool_id: string | null;
+  /** Absent on steps stored before issue 46: false. */
+  may_fail?: boolean;
 }
 
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
@@ -79,7 +81,10 @@ export function presentAgent(row: AgentRow, callerId: string): TAgent {
   };
 }
 
-export function presentTool(row: ToolRow, callerId: string): TTool {
+/** Whether an administrator marked a method + URL side-effect-free (the outbound allow-list). */
+export type SideEffectFree = (method: string, url: string) => boolean;
+
+export function presentTool(row: ToolRow, callerId: string, sideEffectFree: SideEffectFree): TTool {
   return {
     id: row.id,
     name: row.name,
@@ -91,19 +96,26 @@ export function presentTool(row: ToolRow, callerId: string): TTool {
       ? {
           url: row.mcp_url,
           header_names: headerNamesOf(row.mcp_headers),
-          tools: parseJson<McpListedTool[]>(row.mcp_tools, []).map((t) => ({
+          tools: parseJson<McpStoredTool[]>(row.mcp_tools, []).map((t) => ({
             name: t.name,
             description: t.description,
-            read_only: t.read_only,
+            read_only: t.read_only === true,
+            read_only_hint: t.read_only_hint === true,
             ref: `${row.id}:${t.name}`,
           })),
         }
       : null,
     input_schema: parseJson<Record<string, unknown>>(row.input_schema, {}),
     requires_approval: row.requires_approval === 1,
+    side_effect_free:
+      row.kind === 'http' && !!row.http_url && sideEffectFree(httpMethodOf(row), row.http_url),
     ...flags(row, callerId),
   };
 }
+
+/** The method an HTTP tool's calls use (anything but GET is sent as POST). */
+export const httpMethodOf = (row: { http_method: string | null }) =>
+  row.http_method === 'GET' ? 'GET' : 'POST';
 
 export function crewTasksOf(row: CrewRow): StoredCrewTask[] {
   return parseJson<StoredCrewTask[]>(row.tasks, []);
@@ -156,6 +168,7 @@ export function presentFlow(
     agent: s.agent_id ? (agentNames.get(s.agent_id) ?? null) : null,
     tool_id: s.tool_id,
     tool: s.tool_id ? (toolNames.get(s.tool_id) ?? null) : null,
+    may_fail: s.may_fail === true,
   }));
   return {
     id: row.id,

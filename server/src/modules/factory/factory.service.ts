@@ -23,6 +23,7 @@ import {
   presentAgent,
   presentCrew,
   presentFlow,
+  httpMethodOf,
   presentTool,
   type StoredCrewTask,
   type StoredFlowStep,
@@ -36,6 +37,7 @@ import {
   isForeignItem,
 } from './factory.policy.ts';
 import { mcpColumns, selectMcpTools, splitToolRef } from './factory.mcp.ts';
+import { sideEffectFreeCheck } from '../outbound-allowlist/outbound-allowlist.service.ts';
 import { resolveRef } from './factory.refs.ts';
 import * as repo from './factory.repository.ts';
 
@@ -282,11 +284,13 @@ async function toolColumns(ctx: AppContext, input: ToolInput, current: repo.Tool
 
 export async function listTools(ctx: AppContext, caller: AuthUser): Promise<TTool[]> {
   const rows = await visibleRows(ctx, 'factory_tools', caller);
-  return rows.map((r) => presentTool(r, caller.id));
+  const sideEffectFree = await sideEffectFreeCheck(ctx);
+  return rows.map((r) => presentTool(r, caller.id, sideEffectFree));
 }
 
 export async function getTool(ctx: AppContext, caller: AuthUser, id: string): Promise<TTool> {
-  return presentTool(await loadVisible(ctx, 'factory_tools', caller, id), caller.id);
+  const row = await loadVisible(ctx, 'factory_tools', caller, id);
+  return presentTool(row, caller.id, await sideEffectFreeCheck(ctx));
 }
 
 export async function createTool(ctx: AppContext, caller: AuthUser, input: ToolInput): Promise<TTool> {
@@ -454,6 +458,7 @@ async function flowColumns(ctx: AppContext, caller: AuthUser, input: FlowInput) 
         { path: at('tool_id'), value: s.tool_id, as: 'id' },
         { path: at('tool'), value: s.tool, as: 'id-or-name' },
       ]),
+      may_fail: s.may_fail,
     });
   }
   const toolless = steps.findIndex((s) => s.kind === 'tool' && !s.tool_id);
@@ -538,5 +543,11 @@ export async function agentsByIds(ctx: AppContext, ids: readonly string[]) {
 }
 export async function toolsByIds(ctx: AppContext, refs: readonly string[]) {
   const ids = [...new Set(refs.map((ref) => splitToolRef(ref).id))];
-  return selectMcpTools(await repo.findByIds(ctx.db, 'factory_tools', ids), refs);
+  const rows = selectMcpTools(await repo.findByIds(ctx.db, 'factory_tools', ids), refs);
+  // Read at each step: a destination taken off the allow-list gates the very next call.
+  const sideEffectFree = await sideEffectFreeCheck(ctx);
+  return rows.map((r) => ({
+    ...r,
+    side_effect_free: r.kind === 'http' && r.http_url && sideEffectFree(httpMethodOf(r), r.http_url) ? 1 : 0,
+  }));
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { markSideEffectFree } from '../../../test/side-effect-free.ts';
 import { builtinAgentIds, startRun, startToolServer, timelineOf, waitForStatus } from './runs-test-kit.ts';
 
 apiSuite('a flow agent step bound to a tool (offline engine)', () => {
@@ -25,6 +26,8 @@ apiSuite('a flow agent step bound to a tool (offline engine)', () => {
       body: { name: 'Quotes', http: { url: tools.url('/quotes') }, requires_approval: false },
     });
     expect(tool.statusCode, tool.body).toBe(201);
+    // The model chooses the arguments: only an allow-listed destination goes out unasked (issue 46 row 5).
+    await markSideEffectFree(t, [{ method: 'POST', destination: tools.url('/quotes') }]);
     const agents = await builtinAgentIds(t, ceo);
     const flow = await t.req({
       method: 'POST',

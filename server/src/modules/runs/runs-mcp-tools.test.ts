@@ -21,7 +21,7 @@ apiSuite('MCP servers as tools for agents (issue 22 section 3)', () => {
     await mcp.close();
   });
 
-  async function mcpTool(path: string, name = `MCP ${path}`) {
+  async function mcpTool(path: string, name = `MCP ${path}`, readOnlyTools?: string[]) {
     const res = await t.req({
       method: 'POST',
       url: '/api/tools/',
@@ -30,7 +30,11 @@ apiSuite('MCP servers as tools for agents (issue 22 section 3)', () => {
         name,
         description: 'Test server',
         kind: 'mcp',
-        mcp: { url: mcp.url(path), headers: { Authorization: SECRET } },
+        mcp: {
+          url: mcp.url(path),
+          headers: { Authorization: SECRET },
+          ...(readOnlyTools ? { read_only_tools: readOnlyTools } : {}),
+        },
       },
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -60,13 +64,16 @@ apiSuite('MCP servers as tools for agents (issue 22 section 3)', () => {
       {
         name: 'lookup_quote',
         description: 'Looks up the quote of the day',
-        read_only: true,
+        // The server's readOnlyHint is kept as a hint; nothing is read-only until its owner says so.
+        read_only: false,
+        read_only_hint: true,
         ref: `${tool.id}:lookup_quote`,
       },
       {
         name: 'create_ticket',
         description: 'Opens a support ticket',
         read_only: false,
+        read_only_hint: false,
         ref: `${tool.id}:create_ticket`,
       },
     ]);
@@ -113,8 +120,9 @@ apiSuite('MCP servers as tools for agents (issue 22 section 3)', () => {
     expect(bad.statusCode).toBe(422);
   });
 
-  it('a read-only MCP tool is called during a run without a pause; its result reaches the agent', async () => {
-    const tool = (await mcpTool('/read', 'Quotes server')).json();
+  it('an MCP tool its owner marked read-only is called during a run without a pause; its result reaches the agent', async () => {
+    const tool = (await mcpTool('/read', 'Quotes server', ['lookup_quote'])).json();
+    expect(tool.mcp.tools[0]).toMatchObject({ name: 'lookup_quote', read_only: true, read_only_hint: true });
     const before = callsOf('lookup_quote').length;
     let runId = '';
     let run: { status?: string; result?: unknown } = {};

@@ -211,6 +211,7 @@ export async function startFlowRun(
     human_prompt: s.kind === 'wait_for_human' ? (s.prompt ?? `${s.title}: please answer to continue`) : null,
     agent: s.agent_id ? (agents.get(s.agent_id) ?? null) : null,
     tool_id: s.tool_id,
+    may_fail: s.may_fail === true,
   }));
   const run = await createRun(ctx, caller, {
     kind: 'flow',

@@ -40,6 +40,7 @@ const tool = (over: Partial<TTool> = {}): TTool => ({
   mcp: null,
   input_schema: { type: 'object' },
   requires_approval: false,
+  side_effect_free: false,
   ...builtin,
   ...over,
 });
@@ -81,6 +82,7 @@ const flow = (over: Partial<TFlow> = {}): TFlow => ({
       agent: 'Strategist',
       tool_id: null,
       tool: null,
+      may_fail: false,
     },
   ],
   ...builtin,
@@ -251,8 +253,15 @@ describe('AI Factory', () => {
       description: null,
       version: '1.0',
       steps: [
-        { title: 'Draft', kind: 'agent', prompt: null, agent_id: null, tool_id: null },
-        { title: 'Approve', kind: 'wait_for_human', prompt: 'Ship it?', agent_id: null, tool_id: null },
+        { title: 'Draft', kind: 'agent', prompt: null, agent_id: null, tool_id: null, may_fail: false },
+        {
+          title: 'Approve',
+          kind: 'wait_for_human',
+          prompt: 'Ship it?',
+          agent_id: null,
+          tool_id: null,
+          may_fail: false,
+        },
       ],
     });
   });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
 import { mockApi } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
+import { httpGating, mcpToolLabel } from './components/factory-cards';
 
 const mcpTool: TTool = {
   id: 'tool-mcp',
@@ -17,12 +18,25 @@ const mcpTool: TTool = {
     url: 'https://mcp.example.com/mcp',
     header_names: ['Authorization'],
     tools: [
-      { name: 'lookup_ticket', description: null, read_only: true, ref: 'tool-mcp:lookup_ticket' },
-      { name: 'create_ticket', description: null, read_only: false, ref: 'tool-mcp:create_ticket' },
+      {
+        name: 'lookup_ticket',
+        description: null,
+        read_only: true,
+        read_only_hint: false,
+        ref: 'tool-mcp:lookup_ticket',
+      },
+      {
+        name: 'create_ticket',
+        description: null,
+        read_only: false,
+        read_only_hint: true,
+        ref: 'tool-mcp:create_ticket',
+      },
     ],
   },
   input_schema: {},
   requires_approval: false,
+  side_effect_free: false,
   isAutoGen: false,
   is_public: false,
   created_by: 'user-ceo',
@@ -56,7 +70,10 @@ describe('MCP servers in the Factory (issue 22 section 3)', () => {
     await userEvent.click(within(card).getByRole('button', { name: 'Show details of Tickets' }));
     expect(within(card).getByText('https://mcp.example.com/mcp')).toBeInTheDocument();
     expect(within(card).getByText('Authorization')).toBeInTheDocument();
-    expect(within(card).getByText('create_ticket (needs approval)')).toBeInTheDocument();
+    // The server's readOnlyHint is shown as its claim; only the owner's mark makes a tool read-only.
+    expect(
+      within(card).getByText('create_ticket (needs approval; the server says it only reads)'),
+    ).toBeInTheDocument();
     expect(within(card).getByText('lookup_ticket (read-only)')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Create New Agent' }));
@@ -69,5 +86,27 @@ describe('MCP servers in the Factory (issue 22 section 3)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Agent' }));
     await waitFor(() => expect(callsTo('POST', '/api/agents/')).toHaveLength(1));
     expect(callsTo('POST', '/api/agents/')[0].body).toMatchObject({ toolIds: ['tool-mcp:lookup_ticket'] });
+  });
+});
+
+describe('what the tool card says about approvals (issue 46 row 5)', () => {
+  it('an HTTP tool says whether an administrator allow-listed its method and endpoint', () => {
+    expect(httpGating({ requires_approval: false, side_effect_free: true })).toBe(
+      'Side-effect-free (allow-listed by an administrator): no approval needed',
+    );
+    expect(httpGating({ requires_approval: false, side_effect_free: false })).toBe(
+      'Each call waits for approval (this destination is not on the allow-list)',
+    );
+    expect(httpGating({ requires_approval: true, side_effect_free: true })).toBe(
+      'Each call waits for approval',
+    );
+  });
+
+  it("an MCP server's claim is a hint; only the owner's mark says read-only", () => {
+    expect(mcpToolLabel({ name: 'a', read_only: true, read_only_hint: false })).toBe('a (read-only)');
+    expect(mcpToolLabel({ name: 'b', read_only: false, read_only_hint: true })).toBe(
+      'b (needs approval; the server says it only reads)',
+    );
+    expect(mcpToolLabel({ name: 'c', read_only: false, read_only_hint: false })).toBe('c (needs approval)');
   });
 });

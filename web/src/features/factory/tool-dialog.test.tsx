@@ -86,12 +86,21 @@ describe('the tool dialog: MCP server (issue 22 section 3)', () => {
     const value = within(dialog).getByLabelText('Header 1 value');
     expect(value).toHaveAttribute('type', 'password');
     await userEvent.type(value, 'Bearer s3cret');
+    // The owner names the tools that only read (issue 46 row 5): only those skip the approval.
+    await userEvent.type(
+      within(dialog).getByLabelText('Read-only tools (names, comma-separated)'),
+      'lookup_ticket, , lookup_ticket,list_queues',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Tool' }));
     await waitFor(() => expect(callsTo('POST', '/api/tools/')).toHaveLength(1));
     expect(callsTo('POST', '/api/tools/')[0].body).toMatchObject({
       name: 'Tickets',
       kind: 'mcp',
-      mcp: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer s3cret' } },
+      mcp: {
+        url: 'https://mcp.example.com/mcp',
+        headers: { Authorization: 'Bearer s3cret' },
+        read_only_tools: ['lookup_ticket', 'list_queues'],
+      },
     });
   });
 });

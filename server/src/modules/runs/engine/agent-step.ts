@@ -2,9 +2,11 @@ import { generateText, stepCountIs, type ToolSet } from 'ai';
 import type { MeterScope } from '../../../ai/metering/meter-scope.ts';
 import { resolveModel } from '../../../ai/models.ts';
 import type { CrewTaskData } from '../../../ai/offline/handlers/crew-task.ts';
+import { UNTRUSTED_INSTRUCTION, withUntrustedOutputs, wrapUntrusted } from '../../../ai/untrusted.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import type { RunAgent, RunStep, StepOutput } from './definition.ts';
 import type { NewEvent } from './runs.repository.ts';
+import { failedToolCalls } from './tool-failures.ts';
 
 /** Each previous output is cut to this many characters in the prompt (context stays bounded). */
 const CONTEXT_CHARS_PER_OUTPUT = 4_000;
@@ -32,12 +34,14 @@ export interface AgentStepResult {
 }
 
 function systemPrompt(agent: RunAgent | null): string {
-  if (!agent) return 'You are a capable assistant working on one step of a multi-step run.';
+  if (!agent)
+    return `You are a capable assistant working on one step of a multi-step run.\n${UNTRUSTED_INSTRUCTION}`;
   return [
     `You are ${agent.name}, ${agent.role}.`,
     `Your goal: ${agent.goal}.`,
     agent.backstory ? `Background: ${agent.backstory}` : '',
     'You work on one task of a crew; the results of the earlier tasks are given. Answer in markdown.',
+    UNTRUSTED_INSTRUCTION,
   ]
     .filter(Boolean)
     .join('\n');
@@ -55,8 +59,9 @@ function userPrompt(i: AgentStepInput): string {
   if (i.humanAnswer) parts.push(`Answer from the person: ${i.humanAnswer}`);
   if (i.previous.length) {
     parts.push(
+      // Earlier outputs carry what tools and pages returned: data, never instructions.
       `Results of the previous tasks:\n${i.previous
-        .map((p) => `## ${p.name}\n${clip(p.output, CONTEXT_CHARS_PER_OUTPUT)}`)
+        .map((p) => wrapUntrusted(`output of the task “${p.name}”`, clip(p.output, CONTEXT_CHARS_PER_OUTPUT)))
         .join('\n\n')}`,
     );
   }
@@ -93,7 +98,8 @@ export async function runAgentStep(ctx: AppContext, i: AgentStepInput): Promise<
     model: resolved.model,
     system: systemPrompt(i.step.agent),
     prompt: userPrompt(i),
-    ...(hasTools ? { tools: i.tools, stopWhen: stepCountIs(MAX_MODEL_STEPS) } : {}),
+    // Each tool result reaches the model wrapped as untrusted data (the chat does the same).
+    ...(hasTools ? { tools: withUntrustedOutputs(i.tools), stopWhen: stepCountIs(MAX_MODEL_STEPS) } : {}),
     // A bound tool (flow step with a tool) is the one the agent must use first: forced only until it
     // was called, so the next model step can answer with its result (forced on every step, a model
     // could never write the answer and the run failed).
@@ -127,6 +133,9 @@ export async function runAgentStep(ctx: AppContext, i: AgentStepInput): Promise<
       if (events.length) await i.onEvents(events);
     },
   });
+  // A tool call that failed fails the step, whatever the model wrote after it (unless it may fail).
+  const failures = failedToolCalls(result.steps);
+  if (failures.length && !i.step.may_fail) throw new Error(`Step "${i.step.name}": ${failures.join('; ')}`);
   const output = result.text.trim() || '(no output)';
   const toolCount = result.steps.reduce((n, s) => n + s.toolCalls.length, 0);
   const thought =

@@ -56,18 +56,24 @@ export class ApprovalGate {
     },
   ) {}
 
-  call = async (tool: RunTool, input: unknown, signal?: AbortSignal): Promise<HttpToolResult> => {
+  call = async (
+    tool: RunTool,
+    input: unknown,
+    signal?: AbortSignal,
+    /** A model chose the arguments (an agent's call); false for a tool step's run inputs. */
+    fromModel = true,
+  ): Promise<HttpToolResult> => {
     // Numbered before any await, so calls started together keep their order.
     const index = this.next++;
     const args = asArguments(input);
     const binding = bindingOf(tool, args);
     const existing = await this.storedDecision(index, binding);
     if (existing) return this.settle(existing, signal);
-    if (tool.kind === 'mcp') return this.callMcp(tool, args, binding, index, signal);
+    if (tool.kind === 'mcp') return this.callMcp(tool, args, binding, index, signal, fromModel);
     if (!tool.http_url) return { error: 'This tool has no endpoint configured.' };
     const call = describeHttpCall(tool.http_method, tool.http_url, args);
     const destination = new URL(tool.http_url).origin;
-    const reason = await this.gateReason(tool, destination);
+    const reason = await this.gateReason(tool, destination, fromModel);
     if (!reason) return sendHttpCall(this.o.ctx, call, signal, this.ledger(tool.name));
     const row = await this.openApproval(index, binding, {
       tool_id: tool.id,
@@ -91,11 +97,12 @@ export class ApprovalGate {
     args: Record<string, unknown>,
     binding: CallBinding,
     index: number,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    fromModel: boolean,
   ): Promise<HttpToolResult> {
     if (!tool.mcp_url || tool.mcp_tool === undefined) return { error: 'This MCP tool is not configured.' };
     const destination = new URL(tool.mcp_url).origin;
-    const reason = await this.gateReason(tool, destination);
+    const reason = await this.gateReason(tool, destination, fromModel);
     if (!reason) return sendMcpCall(this.o.ctx, tool, args, signal, this.ledger(tool.name));
     const headerNames = headerNamesOf(tool.mcp_headers ?? null);
     const row = await this.openApproval(index, binding, {
@@ -179,8 +186,15 @@ export class ApprovalGate {
     return { tool, listener: runCallRecorder(this.o.ctx, this.o.run) };
   }
 
-  private async gateReason(tool: RunTool, destination: string): Promise<TToolGateReason | null> {
+  private async gateReason(
+    tool: RunTool,
+    destination: string,
+    fromModel: boolean,
+  ): Promise<TToolGateReason | null> {
     if (tool.requires_approval === 1) return 'requires_approval';
+    // Issue 46 row 5: data a model chose leaves only where an administrator (HTTP) or the tool's
+    // owner (an MCP tool marked read-only) said calls have no side effects.
+    if (fromModel && tool.side_effect_free !== 1) return 'model_arguments';
     // Same rule as factory.policy isForeignItem (the engine imports no other module).
     const foreignTool =
       tool.is_auto_gen !== 1 && tool.created_by !== null && tool.created_by !== this.o.run.user_id;

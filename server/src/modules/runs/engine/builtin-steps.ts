@@ -1,4 +1,5 @@
 import { runAgentStep } from './agent-step.ts';
+import { toolCallFailure } from './tool-failures.ts';
 import type { RunEngineRegistry, StepHandler, StepRun } from './engine-registry.ts';
 import { type RunTool, toolsFor } from './tools.ts';
 
@@ -19,7 +20,7 @@ export function registerBuiltinSteps(engine: RunEngineRegistry): void {
     ]);
     const result =
       row.kind === 'http'
-        ? await s.gate.call(row, input, s.signal)
+        ? await s.gate.call(row, input, s.signal, false)
         : row.kind === 'mcp'
           ? { error: 'An MCP server offers several tools: give it to an agent step, which chooses one.' }
           : await callBuiltin(s, row.function_name ?? '', input);
@@ -30,6 +31,9 @@ export function registerBuiltinSteps(engine: RunEngineRegistry): void {
         details: { tool: row.name, ...result },
       },
     ]);
+    // A failed call fails the step (and the run) unless the flow says this step may fail.
+    const failure = toolCallFailure(row.name, result);
+    if (failure && !s.step.may_fail) throw new Error(`Step "${s.step.name}": ${failure}`);
     return { output: result.error ? `Tool error: ${result.error}` : (result.body ?? '') };
   };
 

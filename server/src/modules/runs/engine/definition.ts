@@ -25,6 +25,11 @@ export interface RunStep {
   agent: RunAgent | null;
   /** A flow step bound to one tool: the agent may only use it (agent step) or it is called directly (tool step). */
   tool_id: string | null;
+  /**
+   * A failed tool call of the step does not fail the run (flows say so per step; crew tasks never):
+   * the step's output says the call failed and the run goes on.
+   */
+  may_fail?: boolean;
 }
 
 export interface RunDefinition {

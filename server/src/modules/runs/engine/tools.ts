@@ -1,5 +1,5 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
-import { callMcpTool, type McpListedTool } from '../../../ai/net/mcp-client.ts';
+import { callMcpTool, type McpStoredTool } from '../../../ai/net/mcp-client.ts';
 import { safeFetch } from '../../../ai/net/safe-fetch.ts';
 import { type ExternalCallListener, externalCallRecorder } from '../../../ai/tools/external-calls.ts';
 import { buildTools } from '../../../ai/tools/index.ts';
@@ -26,6 +26,11 @@ export interface RunTool {
   mcp_tool?: string;
   /** 1: every call waits for the runner's approval. */
   requires_approval: number;
+  /**
+   * 1: a model may choose this tool's arguments without a person's approval: an administrator marked
+   * its method + endpoint side-effect-free (HTTP), or its owner marked it read-only (an MCP server's tool).
+   */
+  side_effect_free?: number;
   /** Ownership: a tool someone else made needs the runner's approval per destination. */
   created_by: string | null;
   is_auto_gen: number;
@@ -141,14 +146,14 @@ export const runCallRecorder = (
 ): ExternalCallListener => externalCallRecorder(ctx, run.user_id, `run:${run.id}`);
 
 /**
- * One entry per tool an MCP server listed: its name shown as `<server tool>: <tool>`, its own schema,
- * and gated when the row is or when the server did not say the tool only reads (readOnlyHint).
+ * One entry per tool an MCP server listed: its name shown as `<server tool>: <tool>`, its own schema;
+ * side-effect-free only when the tool's owner marked it read-only (the server's readOnlyHint is a hint).
  */
 export function mcpToolViews(row: RunTool): RunTool[] {
   if (row.kind !== 'mcp' || !row.mcp_url) return [];
-  let listed: McpListedTool[] = [];
+  let listed: McpStoredTool[] = [];
   try {
-    listed = JSON.parse(row.mcp_tools ?? '[]') as McpListedTool[];
+    listed = JSON.parse(row.mcp_tools ?? '[]') as McpStoredTool[];
   } catch {}
   return listed.map((t) => ({
     ...row,
@@ -156,7 +161,7 @@ export function mcpToolViews(row: RunTool): RunTool[] {
     description: t.description ?? t.name,
     input_schema: JSON.stringify(t.input_schema ?? {}),
     mcp_tool: t.name,
-    requires_approval: row.requires_approval === 1 || !t.read_only ? 1 : 0,
+    side_effect_free: t.read_only === true ? 1 : 0,
   }));
 }
 
@@ -208,7 +213,13 @@ export async function callHttpTool(
 }
 
 /** Where an HTTP tool's calls go through when a run may have to ask first (see approval-gate.ts). */
-export type HttpCaller = (row: RunTool, input: unknown, signal?: AbortSignal) => Promise<HttpToolResult>;
+export type HttpCaller = (
+  row: RunTool,
+  input: unknown,
+  signal?: AbortSignal,
+  /** The arguments come from a model (an agent's call), not from the person's run inputs. */
+  fromModel?: boolean,
+) => Promise<HttpToolResult>;
 
 /** The AI SDK tools of an agent: built-in ones through the AI core's buildTools, HTTP ones here. */
 export async function toolsFor(
@@ -233,7 +244,8 @@ export async function toolsFor(
     set[toolKey(row)] = tool({
       description: row.description ?? row.name,
       inputSchema: jsonSchema(parseSchema(row.input_schema)),
-      execute: async (input, { abortSignal }) => send(row, input, abortSignal),
+      // The model chose these arguments: the gate asks a person unless the call is side-effect-free.
+      execute: async (input, { abortSignal }) => send(row, input, abortSignal, true),
     });
   }
   return set;

@@ -145,9 +145,12 @@ export function ToolCard({ tool, onDelete }: CardActions & { tool: Tool }) {
               {BUILTIN_FUNCTION_LABELS[tool.function_name ?? ''] ?? tool.function_name ?? 'none'}
             </Detail>
           ) : (
-            <Detail label="Endpoint">
-              {tool.http ? `${tool.http.method} ${tool.http.url}` : 'Not configured yet'}
-            </Detail>
+            <>
+              <Detail label="Endpoint">
+                {tool.http ? `${tool.http.method} ${tool.http.url}` : 'Not configured yet'}
+              </Detail>
+              {tool.http ? <Detail label="Calls an agent makes">{httpGating(tool)}</Detail> : null}
+            </>
           )}
           {tool.mcp ? null : (
             <Detail label="Input schema">
@@ -162,6 +165,23 @@ export function ToolCard({ tool, onDelete }: CardActions & { tool: Tool }) {
   );
 }
 
+/**
+ * Whether a model's calls of an HTTP tool wait for approval (issue 46 row 5): only a platform
+ * administrator's allow-list of side-effect-free methods and destinations lets them through.
+ */
+export function httpGating(tool: Pick<Tool, 'requires_approval' | 'side_effect_free'>): string {
+  if (tool.requires_approval) return 'Each call waits for approval';
+  return tool.side_effect_free
+    ? 'Side-effect-free (allow-listed by an administrator): no approval needed'
+    : 'Each call waits for approval (this destination is not on the allow-list)';
+}
+
+/** How an MCP server's tool is labelled: the owner's mark decides; the server's claim is only a hint. */
+export function mcpToolLabel(t: { name: string; read_only: boolean; read_only_hint: boolean }): string {
+  if (t.read_only) return `${t.name} (read-only)`;
+  return `${t.name} (needs approval${t.read_only_hint ? '; the server says it only reads' : ''})`;
+}
+
 /** An MCP server: its URL, the names of its headers (never their values) and the tools it listed. */
 function McpDetails({ mcp }: { mcp: NonNullable<Tool['mcp']> }) {
   return (
@@ -171,10 +191,7 @@ function McpDetails({ mcp }: { mcp: NonNullable<Tool['mcp']> }) {
         <NameList items={mcp.header_names} empty="None" />
       </Detail>
       <Detail label="Tools">
-        <NameList
-          items={mcp.tools.map((t) => `${t.name}${t.read_only ? ' (read-only)' : ' (needs approval)'}`)}
-          empty="The server listed no tools"
-        />
+        <NameList items={mcp.tools.map(mcpToolLabel)} empty="The server listed no tools" />
       </Detail>
     </>
   );

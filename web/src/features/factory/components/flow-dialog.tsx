@@ -3,6 +3,7 @@ import { Plus } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
+import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { Textarea } from '../../../components/ui/textarea';
@@ -31,6 +32,7 @@ interface StepDraft {
   prompt: string;
   agent_id: string;
   tool_id: string;
+  may_fail: boolean;
 }
 
 let keySeq = 0;
@@ -41,6 +43,7 @@ const newStep = (kind: TFlowStepKind = 'agent'): StepDraft => ({
   prompt: '',
   agent_id: '',
   tool_id: '',
+  may_fail: false,
 });
 
 interface FlowDialogProps {
@@ -94,6 +97,7 @@ export function FlowDialog({ open, onOpenChange, agents, tools }: FlowDialogProp
         prompt: s.prompt.trim() || null,
         agent_id: s.kind === 'agent' && s.agent_id ? s.agent_id : null,
         tool_id: (s.kind === 'agent' || s.kind === 'tool') && s.tool_id ? s.tool_id : null,
+        may_fail: (s.kind === 'agent' || s.kind === 'tool') && s.may_fail,
       })),
       ...sharedOrgsField(sharedOrgs),
     };
@@ -193,6 +197,18 @@ export function FlowDialog({ open, onOpenChange, agents, tools }: FlowDialogProp
                         ))}
                       </Select>
                     </FormField>
+                  </div>
+                ) : null}
+                {s.kind === 'agent' || s.kind === 'tool' ? (
+                  <div className="flex items-center gap-2 text-sm">
+                    <Checkbox
+                      id={`${id}-may-fail`}
+                      checked={s.may_fail}
+                      onChange={(e) => patch(i, { may_fail: e.target.checked })}
+                    />
+                    <label htmlFor={`${id}-may-fail`} className="cursor-pointer">
+                      Step {i + 1} may fail: a failed tool call does not stop the flow
+                    </label>
                   </div>
                 ) : null}
                 <FormField

@@ -8,7 +8,20 @@ export const MCP_HEADERS_HINT =
   'Sent with every request to the server (e.g. Authorization). Values are stored encrypted and never shown again.';
 export const MCP_ADD_HEADER = 'Add header';
 export const MCP_APPROVAL_HINT =
-  "Saving lists the server's tools. Those it does not mark read-only wait for approval before each call; tick the box below to gate them all.";
+  "Saving lists the server's tools. Each call an agent makes waits for approval, unless you name the tool as read-only below (what the server claims is only shown as a hint); tick the box below to gate them all.";
+export const MCP_READ_ONLY_LABEL = 'Read-only tools (names, comma-separated)';
+
+/** The tool names typed in the read-only field, trimmed, without blanks or repeats. */
+export function readOnlyNamesOf(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
 
 export interface HeaderRow {
   name: string;
@@ -20,6 +33,9 @@ interface McpServerFieldsProps {
   onUrlChange: (url: string) => void;
   headers: HeaderRow[];
   onHeadersChange: (headers: HeaderRow[]) => void;
+  /** The names the owner marks read-only (their calls need no approval), as typed. */
+  readOnly: string;
+  onReadOnlyChange: (text: string) => void;
 }
 
 /** The headers to send: rows with a name (the last value wins when a name repeats). */
@@ -28,7 +44,14 @@ export function headersOf(rows: HeaderRow[]): Record<string, string> {
 }
 
 /** The MCP server of a tool of kind "mcp": its Streamable-HTTP URL and secret headers. */
-export function McpServerFields({ url, onUrlChange, headers, onHeadersChange }: McpServerFieldsProps) {
+export function McpServerFields({
+  url,
+  onUrlChange,
+  headers,
+  onHeadersChange,
+  readOnly,
+  onReadOnlyChange,
+}: McpServerFieldsProps) {
   const update = (i: number, patch: Partial<HeaderRow>) =>
     onHeadersChange(headers.map((h, j) => (j === i ? { ...h, ...patch } : h)));
   return (
@@ -44,6 +67,14 @@ export function McpServerFields({ url, onUrlChange, headers, onHeadersChange }: 
         />
       </FormField>
       <p className="text-xs text-muted-foreground">{MCP_APPROVAL_HINT}</p>
+      <FormField id="tool-mcp-read-only" label={MCP_READ_ONLY_LABEL}>
+        <Input
+          id="tool-mcp-read-only"
+          placeholder="lookup_ticket, list_projects"
+          value={readOnly}
+          onChange={(e) => onReadOnlyChange(e.target.value)}
+        />
+      </FormField>
       <fieldset className="flex flex-col gap-2" aria-describedby="tool-mcp-headers-hint">
         <legend className="mb-1 text-sm font-medium">{MCP_HEADERS_LEGEND}</legend>
         <p id="tool-mcp-headers-hint" className="text-xs text-muted-foreground">

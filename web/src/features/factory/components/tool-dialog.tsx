@@ -14,7 +14,7 @@ import { useCreateTool } from '../api';
 import { BUILTIN_FUNCTION_LABELS } from '../types';
 import { ShareWithOrgs, sharedOrgsField } from './share-with-orgs';
 import { CreateDialog, closeOnSaved } from './create-dialog';
-import { type HeaderRow, headersOf, McpServerFields } from './mcp-server-fields';
+import { type HeaderRow, headersOf, McpServerFields, readOnlyNamesOf } from './mcp-server-fields';
 
 export const TOOL_REQUIRED = 'Name is required';
 export const TOOL_URL_REQUIRED = 'An HTTP tool needs an http:// or https:// URL';
@@ -44,6 +44,7 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
   const [kind, setKind] = useState<'builtin' | 'http' | 'mcp'>('builtin');
   const [mcpUrl, setMcpUrl] = useState('');
   const [mcpHeaders, setMcpHeaders] = useState<HeaderRow[]>([]);
+  const [mcpReadOnly, setMcpReadOnly] = useState('');
   const [fn, setFn] = useState<TBuiltinToolFunction>(BUILTIN_TOOL_FUNCTIONS[0]);
   const [url, setUrl] = useState('');
   const [method, setMethod] = useState<'GET' | 'POST'>('POST');
@@ -62,6 +63,7 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
     setUrl('');
     setMcpUrl('');
     setMcpHeaders([]);
+    setMcpReadOnly('');
     setMethod('POST');
     setSchema(DEFAULT_SCHEMA);
     setApproval(null);
@@ -94,7 +96,15 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
       kind === 'builtin'
         ? { ...common, kind, function_name: fn }
         : kind === 'mcp'
-          ? { ...common, kind, mcp: { url: mcpUrl.trim(), headers: headersOf(mcpHeaders) } }
+          ? {
+              ...common,
+              kind,
+              mcp: {
+                url: mcpUrl.trim(),
+                headers: headersOf(mcpHeaders),
+                read_only_tools: readOnlyNamesOf(mcpReadOnly),
+              },
+            }
           : { ...common, kind, http: { url: url.trim(), method }, input_schema: inputSchema };
     create.mutate(body, closeOnSaved(onOpenChange, 'Tool created', 'Failed to save tool'));
   };
@@ -159,6 +169,8 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
           onUrlChange={setMcpUrl}
           headers={mcpHeaders}
           onHeadersChange={setMcpHeaders}
+          readOnly={mcpReadOnly}
+          onReadOnlyChange={setMcpReadOnly}
         />
       ) : (
         <>
