@@ -150,8 +150,10 @@ describe('API keys on the Profile page', () => {
     });
     renderApp({ path: '/app/profile', token: 'tok' });
     const address = `${window.location.origin}/mcp`;
-    expect(await screen.findByLabelText('MCP address')).toHaveTextContent(address);
-    const config = JSON.parse(screen.getByLabelText('MCP client configuration').textContent ?? '');
+    expect(await screen.findByLabelText('MCP address')).toHaveValue(address);
+    const config = JSON.parse(
+      (screen.getByLabelText('MCP client configuration') as HTMLTextAreaElement).value,
+    );
     expect(config).toEqual({
       mcpServers: {
         'command-centre': { type: 'http', url: address, headers: { Authorization: 'Bearer <your API key>' } },
@@ -168,7 +170,9 @@ describe('API keys on the Profile page', () => {
     await user.click(screen.getByLabelText('read:tasks'));
     await user.click(screen.getByRole('button', { name: 'Create key' }));
     await screen.findByLabelText('New API key');
-    const filled = JSON.parse(screen.getByLabelText('MCP client configuration').textContent ?? '');
+    const filled = JSON.parse(
+      (screen.getByLabelText('MCP client configuration') as HTMLTextAreaElement).value,
+    );
     expect(filled.mcpServers['command-centre'].headers.Authorization).toBe(
       'Bearer cck_0123456789ab_SECRETSECRETSECRETSECRET',
     );

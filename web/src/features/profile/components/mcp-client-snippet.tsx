@@ -1,4 +1,6 @@
 import { CopyButton } from '../../../components/copy-button';
+import { Input } from '../../../components/ui/input';
+import { Textarea } from '../../../components/ui/textarea';
 
 /** Shown in the snippet where the person pastes their key (the secret itself is shown only once). */
 export const MCP_KEY_PLACEHOLDER = '<your API key>';
@@ -36,18 +38,24 @@ export function McpClientSnippet({ apiKey }: { apiKey?: string }) {
         MCP address (Streamable HTTP): send the key as <code>Authorization: Bearer …</code>.
       </p>
       <div className="flex items-center gap-2">
-        <code aria-label="MCP address" className="min-w-0 break-all rounded bg-muted px-2 py-1 text-xs">
-          {address}
-        </code>
+        <Input
+          readOnly
+          aria-label="MCP address"
+          value={address}
+          onFocus={(e) => e.currentTarget.select()}
+          className="font-mono text-xs"
+        />
         <CopyButton text={address} label="Copy MCP address" />
       </div>
       <div className="flex items-start gap-2">
-        <pre
+        <Textarea
+          readOnly
           aria-label="MCP client configuration"
-          className="min-w-0 flex-1 overflow-x-auto rounded bg-muted p-2 font-mono text-xs"
-        >
-          {snippet}
-        </pre>
+          value={snippet}
+          rows={snippet.split('\n').length}
+          onFocus={(e) => e.currentTarget.select()}
+          className="min-w-0 flex-1 font-mono text-xs"
+        />
         <CopyButton text={snippet} label="Copy MCP client configuration" />
       </div>
       {apiKey ? null : (
