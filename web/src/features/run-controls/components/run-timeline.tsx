@@ -1,4 +1,4 @@
-import type { TRunEvent } from '@cc/contract';
+import { runEventLabel, type TRunEvent } from '@cc/contract';
 import {
   AlertTriangle,
   Bot,
@@ -77,7 +77,7 @@ export function RunTimeline({
               <div className="flex min-w-0 flex-1 flex-col">
                 <span className={cn('break-words', failed && 'text-danger-text')}>{e.summary || e.type}</span>
                 <span className="text-xs text-muted-foreground">
-                  {e.type.replace(/_/g, ' ')} · <time dateTime={e.ts}>{time(e.ts)}</time>
+                  {runEventLabel(e.type)} · <time dateTime={e.ts}>{time(e.ts)}</time>
                 </span>
               </div>
             </li>
