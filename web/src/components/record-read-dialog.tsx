@@ -22,8 +22,8 @@ interface RecordReadDialogProps {
   kind: string;
   title: string;
   fields: readonly ReadField[];
-  /** Long text (a description, a note's content) below the fields, kept as written. */
-  body?: string | null;
+  /** Long text below the fields: a string is kept as written; a note passes its rendered markdown. */
+  body?: ReactNode;
   /** Opens the record's edit form; left out when the reader may not edit it (no dead button). */
   onEdit?: () => void;
 }
@@ -58,7 +58,13 @@ export function RecordReadDialog({
             ))}
           </dl>
         ) : null}
-        {body ? <p className="whitespace-pre-wrap break-words text-sm">{body}</p> : null}
+        {typeof body === 'string' ? (
+          body ? (
+            <p className="whitespace-pre-wrap break-words text-sm">{body}</p>
+          ) : null
+        ) : body ? (
+          <div className="min-w-0 break-words text-sm">{body}</div>
+        ) : null}
         <DialogFooter>
           <Button variant="outline" onClick={() => onOpenChange(false)}>
             Close
