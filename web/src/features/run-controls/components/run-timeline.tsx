@@ -14,6 +14,7 @@ import {
   Wrench,
 } from 'lucide-react';
 import { cn } from '../../../lib/utils';
+import { formatTime } from '../../../lib/format';
 
 const ICONS: Record<string, typeof CircleDot> = {
   crew_start: Play,
@@ -37,12 +38,7 @@ const ICONS: Record<string, typeof CircleDot> = {
   crew_error: AlertTriangle,
 };
 
-const time = (ts: string) => {
-  const d = new Date(ts);
-  return Number.isNaN(d.getTime())
-    ? ''
-    : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-};
+const time = (ts: string) => formatTime(ts, { seconds: true });
 
 /** The run's timeline, oldest first; new events are announced politely (role="log"). */
 export function RunTimeline({
