@@ -12,6 +12,7 @@ export * from './contacts.ts';
 export * from './conversations.ts';
 export * from './echo-body.ts';
 export * from './factory.ts';
+export * from './factory-labels.ts';
 export * from './fields.ts';
 export * from './files.ts';
 export * from './goal-numbers.ts';

@@ -57,7 +57,11 @@ test.describe('executive brief', () => {
         .getByRole('link', { name: `Task: ${title}` })
         .click();
       await expect(page).toHaveURL(/\/app\/my-tasks/);
-      const dialog = page.getByRole('dialog');
+      // The chip opens the task to read (issue 47 item 4); its Edit opens the form.
+      const read = page.getByRole('dialog', { name: title });
+      await expect(read.getByRole('textbox')).toHaveCount(0);
+      await read.getByRole('button', { name: 'Edit' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit task' });
       await expect(dialog.getByLabel('Title')).toHaveValue(title);
     });
 

@@ -93,22 +93,46 @@ test.describe('citation links', () => {
       const label = (await chip.textContent()) ?? '';
       await chip.click();
       await expect(page).toHaveURL(/\/app\/strategy$/);
+      // The chip opens the goal to read (issue 47 item 4); its Edit opens the goal dialog.
+      const title = label.replace(/^Goal: /, '');
+      const read = page.getByRole('dialog', { name: title });
+      await expect(read.getByRole('textbox')).toHaveCount(0);
+      await read.getByRole('button', { name: 'Edit' }).click();
       const dialog = page.getByRole('dialog', { name: 'Edit goal' });
-      await expect(dialog.getByLabel('Title')).toHaveValue(label.replace(/^Goal: /, ''));
+      await expect(dialog.getByLabel('Title')).toHaveValue(title);
     });
 
-    await test.step('goal and KPI links open the goal dialog', async () => {
+    await test.step('goal and KPI links open the goal to read', async () => {
       for (const url of [citationUrl('goal', goal.id), citationUrl('kpi', goal.kpis[0].id)]) {
         await page.goto(url);
-        const dialog = page.getByRole('dialog', { name: 'Edit goal' });
-        await expect(dialog.getByLabel('Title')).toHaveValue(goal.title);
+        const read = page.getByRole('dialog', { name: goal.title });
+        await expect(read.getByText(`${goal.title} KPI`)).toBeVisible();
+        await expect(read.getByRole('textbox')).toHaveCount(0);
       }
+      await page.getByRole('dialog', { name: goal.title }).getByRole('button', { name: 'Edit' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit goal' });
+      await expect(dialog.getByLabel('Title')).toHaveValue(goal.title);
     });
 
-    await test.step('a note link opens the entry', async () => {
+    await test.step('a note link opens the entry to read; Edit opens the editor', async () => {
       await page.goto(citationUrl('note', note.id));
+      const read = page.getByRole('dialog', { name: /^Note of / });
+      await expect(read.getByText(`Citation note ${tag}`)).toBeVisible();
+      await read.getByRole('button', { name: 'Edit' }).click();
       const dialog = page.getByRole('dialog', { name: 'Edit note entry' });
       await expect(dialog.getByRole('textbox', { name: /content/i })).toHaveValue(`Citation note ${tag}`);
+    });
+
+    await test.step('a task link opens the task to read; Edit opens the form', async () => {
+      const task = await created<{ id: string; title: string }>(
+        api.post('/api/tasks/', { headers, data: { title: `Citation task ${tag}`, due_date: '2031-05-02' } }),
+      );
+      await page.goto(citationUrl('task', task.id));
+      const read = page.getByRole('dialog', { name: task.title });
+      await expect(read.getByRole('textbox')).toHaveCount(0);
+      await read.getByRole('button', { name: 'Edit' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit task' });
+      await expect(dialog.getByLabel('Title')).toHaveValue(task.title);
     });
 
     await test.step('a contact link opens the contact', async () => {

@@ -50,3 +50,41 @@ apiSuite('a flow agent step bound to a tool (offline engine)', () => {
     expect(String(run.result)).toMatch(/The tool “[^”]+” returned `[^`]*tool-answer-quotes/);
   });
 });
+
+apiSuite('a run timeline names built-in tools by their labels (issue 47 item 4)', () => {
+  let t: TestApp;
+  let ceo: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp({ RUN_POLL_MS: '100' });
+    ceo = await t.createUser('ceo');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('an agent calling internal_search shows "Internal search", never the identifier', async () => {
+    const tools = (await t.req({ method: 'GET', url: '/api/tools/', token: ceo.token })).json() as {
+      id: string;
+      function_name: string | null;
+    }[];
+    const search = tools.find((x) => x.function_name === 'internal_search');
+    expect(search).toBeTruthy();
+    const agents = await builtinAgentIds(t, ceo);
+    const flow = await t.req({
+      method: 'POST',
+      url: '/api/flows/',
+      token: ceo.token,
+      body: {
+        name: 'Agent searching',
+        steps: [{ title: 'Search', kind: 'agent', agent_id: agents.Writer, tool_id: search?.id }],
+      },
+    });
+    expect(flow.statusCode, flow.body).toBe(201);
+    const id = await startRun(t.req, ceo.token, 'flow', flow.json().id);
+    const run = await waitForStatus(t.req, ceo.token, 'flow', id, ['completed', 'failed']);
+    expect(run.status, JSON.stringify(run)).toBe('completed');
+    const timeline = await timelineOf(t.req, ceo.token, 'flow', id);
+    const calls = timeline.filter((e) => e.type === 'tool_call' || e.type === 'tool_result');
+    expect(calls.map((e) => e.summary)).toEqual(['Writer calls Internal search', 'Internal search returned']);
+  });
+});

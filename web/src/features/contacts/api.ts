@@ -16,6 +16,7 @@ import {
 } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from '../../lib/api';
+import { formatDay } from '../../lib/format';
 
 export type Contact = TContact;
 export type OrganizationRef = Pick<TOrganization, 'id' | 'name' | 'my_access_level'>;
@@ -207,12 +208,5 @@ export function todayIso(now = new Date()): string {
   return `${y}-${m}-${d}`;
 }
 
-export function formatDate(iso: string): string {
-  const [y, m, d] = iso.slice(0, 10).split('-').map(Number);
-  if (!y || !m || !d) return iso;
-  return new Date(y, m - 1, d).toLocaleDateString(undefined, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  });
-}
+/** An interaction's YYYY-MM-DD date in the reader's locale (the app's one date form). */
+export const formatDate = (iso: string): string => formatDay(iso);

@@ -59,11 +59,52 @@ describe('the tool dialog: requires approval (issue 19)', () => {
     expect(within(share).queryByLabelText('Not mine')).toBeNull();
     await userEvent.click(within(share).getByLabelText('Acme'));
     await userEvent.type(within(dialog).getByLabelText('Name'), 'Shared search');
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Built-in function' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Tool' }));
     await waitFor(() => expect(callsTo('POST', '/api/tools/')).toHaveLength(1));
     expect(callsTo('POST', '/api/tools/')[0].body).toMatchObject({
       name: 'Shared search',
       shared_org_ids: ['org-a'],
+    });
+  });
+});
+
+describe('the tool dialog: the kind is chosen, never defaulted (issue 47 item 4)', () => {
+  it('starts with no kind chosen and sends nothing until the person picks one', async () => {
+    const { callsTo } = setup();
+    await userEvent.click(await screen.findByRole('button', { name: 'Create New Tool' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create New Tool' });
+    const kinds = within(dialog).getAllByRole('radio');
+    expect(kinds.map((r) => r.closest('label')?.textContent)).toEqual([
+      'Built-in function',
+      'HTTP endpoint',
+      'MCP server',
+    ]);
+    for (const r of kinds) expect(r).not.toBeChecked();
+    // Nothing of any kind is shown before the choice.
+    expect(within(dialog).queryByLabelText('Function')).toBeNull();
+    expect(within(dialog).queryByLabelText('Endpoint URL')).toBeNull();
+
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Search');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Tool' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Choose what the tool runs');
+    expect(callsTo('POST', '/api/tools/')).toHaveLength(0);
+
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Built-in function' }));
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    // Function names are shown as labels, never as identifiers.
+    const fn = within(dialog).getByLabelText('Function');
+    const options = within(fn)
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(options).toContain('Internal search');
+    expect(options.some((o) => o?.includes('_'))).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Tool' }));
+    await waitFor(() => expect(callsTo('POST', '/api/tools/')).toHaveLength(1));
+    expect(callsTo('POST', '/api/tools/')[0].body).toMatchObject({
+      name: 'Search',
+      kind: 'builtin',
+      function_name: 'internal_search',
     });
   });
 });

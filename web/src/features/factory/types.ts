@@ -1,12 +1,13 @@
-import type {
-  TAgent,
-  TCreateAgentRequest,
-  TCreateCrewRequest,
-  TCreateFlowRequest,
-  TCreateToolRequest,
-  TCrew,
-  TFlow,
-  TTool,
+import {
+  BUILTIN_FUNCTION_LABELS as CONTRACT_FUNCTION_LABELS,
+  type TAgent,
+  type TCreateAgentRequest,
+  type TCreateCrewRequest,
+  type TCreateFlowRequest,
+  type TCreateToolRequest,
+  type TCrew,
+  type TFlow,
+  type TTool,
 } from '@cc/contract';
 
 export type { FactoryKind } from '../../lib/queries/factory-items';
@@ -20,11 +21,5 @@ export type CreateAgentBody = TCreateAgentRequest;
 export type CreateToolBody = TCreateToolRequest;
 export type CreateFlowBody = TCreateFlowRequest;
 
-/** Labels of the built-in functions a tool can run (contract BUILTIN_TOOL_FUNCTIONS). */
-export const BUILTIN_FUNCTION_LABELS: Record<string, string> = {
-  internal_search: 'Internal search',
-  web_search: 'Web search',
-  workspace_snapshot: 'Workspace snapshot',
-  propose_task: 'Propose task',
-  draft_comms_message: 'Draft comms message',
-};
+/** Labels of the built-in functions a tool can run (one map in the contract, issue 47 item 4). */
+export const BUILTIN_FUNCTION_LABELS: Readonly<Record<string, string>> = CONTRACT_FUNCTION_LABELS;

@@ -7,6 +7,7 @@ import {
 } from '@cc/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { formatDayLong } from '../../lib/format';
 
 export type NoteEntry = TJournal;
 export type NoteSort = TNoteSort;
@@ -116,14 +117,5 @@ export function todayIso(now = new Date()): string {
   return `${y}-${m}-${d}`;
 }
 
-/** "Friday, 21 November 2026" for a YYYY-MM-DD day (read as a local calendar day). */
-export function formatDay(iso: string): string {
-  const [y, m, d] = iso.slice(0, 10).split('-').map(Number);
-  if (!y || !m || !d) return iso;
-  return new Date(y, m - 1, d).toLocaleDateString(undefined, {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  });
-}
+/** "Friday, 21 November 2026" (in the reader's locale) for a YYYY-MM-DD day: a day's heading. */
+export const formatDay = (iso: string): string => formatDayLong(iso);

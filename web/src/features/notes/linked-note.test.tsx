@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
 import { mockApi } from '../../test/mock-api';
@@ -14,16 +15,20 @@ const note: NoteEntry = {
   updated_at: '2026-03-05T09:00:00.000Z',
 };
 
-it('?note=<id> (a citation link) opens that entry in the editor', async () => {
+it('?note=<id> (a citation link) opens that entry to read; Edit opens the editor', async () => {
   mockApi({
     'GET /api/users/me': { body: makeUser() },
     'GET /api/journals/': { body: [] },
     'GET /api/journals/n-9': { body: note },
   });
   const { router } = renderApp({ path: '/app/notes?note=n-9', token: 'tok' });
+  const read = await screen.findByRole('dialog', { name: /^Note of / });
+  expect(within(read).getByText('Board offsite decisions')).toBeInTheDocument();
+  expect(within(read).queryAllByRole('textbox')).toHaveLength(0);
+  await waitFor(() => expect(router.state.location.search).toBe(''));
+  await userEvent.click(within(read).getByRole('button', { name: 'Edit' }));
   const dialog = await screen.findByRole('dialog', { name: 'Edit note entry' });
   expect(within(dialog).getByRole('textbox', { name: /content/i })).toHaveValue('Board offsite decisions');
-  await waitFor(() => expect(router.state.location.search).toBe(''));
 });
 
 it("a link to someone else's note (404) shows that the record is not available", async () => {

@@ -138,4 +138,43 @@ describe('API keys on the Profile page', () => {
       screen.getByText(/Changing your password or signing out everywhere revokes all your keys\./),
     ).toBeInTheDocument();
   });
+
+  it('shows the /mcp address of this origin and a client configuration to copy, with the new key filled in', async () => {
+    mockApi({
+      'GET /api/users/me': { body: makeUser() },
+      'GET /api/users/me/api-keys': { body: [KEY] },
+      'POST /api/users/me/api-keys': {
+        status: 201,
+        body: { ...KEY, id: 'k2', name: 'CLI', secret: 'cck_0123456789ab_SECRETSECRETSECRETSECRET' },
+      },
+    });
+    renderApp({ path: '/app/profile', token: 'tok' });
+    const address = `${window.location.origin}/mcp`;
+    expect(await screen.findByLabelText('MCP address')).toHaveValue(address);
+    const config = JSON.parse(
+      (screen.getByLabelText('MCP client configuration') as HTMLTextAreaElement).value,
+    );
+    expect(config).toEqual({
+      mcpServers: {
+        'command-centre': { type: 'http', url: address, headers: { Authorization: 'Bearer <your API key>' } },
+      },
+    });
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Copy MCP client configuration' }));
+    expect(JSON.parse(await navigator.clipboard.readText())).toEqual(config);
+    await user.click(screen.getByRole('button', { name: 'Copy MCP address' }));
+    expect(await navigator.clipboard.readText()).toBe(address);
+
+    await user.type(screen.getByLabelText('Key name'), 'CLI');
+    await user.click(screen.getByLabelText('read:tasks'));
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    await screen.findByLabelText('New API key');
+    const filled = JSON.parse(
+      (screen.getByLabelText('MCP client configuration') as HTMLTextAreaElement).value,
+    );
+    expect(filled.mcpServers['command-centre'].headers.Authorization).toBe(
+      'Bearer cck_0123456789ab_SECRETSECRETSECRETSECRET',
+    );
+  });
 });

@@ -11,6 +11,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { conversationKeys } from '../../lib/queries/conversations';
 import { transfer } from '../../lib/upload';
+import { formatStampForName } from '../../lib/format';
 
 export type Conversation = TConversation;
 
@@ -81,9 +82,12 @@ export function mineMemory(conversationId: string, content: string) {
   });
 }
 
-/** "Conversation 22/11/2026, 14:05:09": the run list's default name (the word plus the local date and time). */
+/**
+ * "Conversation 22 Nov 2026, 14:05": the run list's default name (the word plus the local date and
+ * time). Stored and seen by others, so one unambiguous form rather than the writer's locale.
+ */
 export function defaultInteractionName(now = new Date()): string {
-  return `Conversation ${now.toLocaleString()}`;
+  return `Conversation ${formatStampForName(now)}`;
 }
 
 /** Files attached in a conversation, newest first. */

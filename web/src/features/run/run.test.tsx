@@ -109,7 +109,8 @@ describe('chat helpers', () => {
 
   it('the run list names a new conversation "Conversation" plus the local date and time', () => {
     const now = new Date(2026, 10, 22, 14, 5, 9);
-    expect(defaultInteractionName(now)).toBe(`Conversation ${now.toLocaleString()}`);
+    // One unambiguous form, whatever the writer's locale (issue 47 item 4): others read the name too.
+    expect(defaultInteractionName(now)).toBe('Conversation 22 Nov 2026, 14:05');
   });
 });
 

@@ -1,4 +1,5 @@
 import type { TAdvice, TGoal } from '@cc/contract';
+import userEvent from '@testing-library/user-event';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeGoalFixture, makeOrg, makeUser } from '../../test/fixtures';
@@ -60,13 +61,25 @@ function open(path: string, extra: Record<string, Handler> = {}, list: TAdvice[]
 }
 
 describe('Strategy Center: citation links', () => {
-  it('?goal=<id> opens that goal in its dialog', async () => {
+  it('?goal=<id> opens that goal to read; Edit opens its dialog', async () => {
     const { router } = open('/app/strategy?goal=goal-7', {
       'GET /api/strategic-goals/goal-7': { body: goal },
     });
+    const read = await screen.findByRole('dialog', { name: 'Open Berlin office' });
+    expect(within(read).queryAllByRole('textbox')).toHaveLength(0);
+    expect(within(read).getByText('Due date')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await userEvent.click(within(read).getByRole('button', { name: 'Edit' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit goal' });
     expect(within(dialog).getByLabelText('Title')).toHaveValue('Open Berlin office');
-    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('a goal the reader may not edit opens to read without an Edit button', async () => {
+    open('/app/strategy?goal=goal-7', {
+      'GET /api/strategic-goals/goal-7': { body: { ...goal, can_edit: false } },
+    });
+    const read = await screen.findByRole('dialog', { name: 'Open Berlin office' });
+    expect(within(read).queryByRole('button', { name: 'Edit' })).toBeNull();
   });
 
   it('?kpi=<id> opens the goal the KPI belongs to', async () => {
@@ -74,8 +87,7 @@ describe('Strategy Center: citation links', () => {
       'GET /api/strategic-goals': (call) =>
         call.search.get('include_completed') === 'true' ? { body: [goal] } : { body: [] },
     });
-    const dialog = await screen.findByRole('dialog', { name: 'Edit goal' });
-    expect(within(dialog).getByLabelText('Title')).toHaveValue('Open Berlin office');
+    expect(await screen.findByRole('dialog', { name: 'Open Berlin office' })).toBeInTheDocument();
   });
 
   it('?advice=<id> marks that advice item in the list, even when it is not on the loaded page', async () => {

@@ -1,5 +1,6 @@
 import type { TTask } from '@cc/contract';
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
 import { mockApi } from '../../test/mock-api';
@@ -26,7 +27,7 @@ const task: TTask = {
   updated_at: '2026-06-01T00:00:00.000Z',
 };
 
-it('opens the task a link names (/app/my-tasks?task=…), as a brief citation does', async () => {
+it('opens the task a link names (/app/my-tasks?task=…) to read, with Edit opening the form', async () => {
   mockApi({
     'GET /api/users/me': { body: makeUser({ id: 'user-ceo', user_level: 'ceo' }) },
     'GET /api/tasks': { body: [] },
@@ -35,8 +36,31 @@ it('opens the task a link names (/app/my-tasks?task=…), as a brief citation do
     'GET /api/contacts/assignable': { body: [] },
   });
   renderApp({ path: '/app/my-tasks?task=task-9', token: 'tok' });
-  const dialog = await screen.findByRole('dialog');
-  expect(within(dialog).getByLabelText('Title')).toHaveValue('Board deck');
+  const read = await screen.findByRole('dialog', { name: 'Board deck' });
+  // Fields as text, no form: nothing to type in, nothing selected.
+  expect(within(read).queryAllByRole('textbox')).toHaveLength(0);
+  expect(within(read).getByText('To Do')).toBeInTheDocument();
+  expect(within(read).getByText('High')).toBeInTheDocument();
+  expect(within(read).getByText('Due date').nextElementSibling).toHaveTextContent(/2026/);
+  await userEvent.click(within(read).getByRole('button', { name: 'Edit' }));
+  const form = await screen.findByRole('dialog', { name: 'Edit task' });
+  expect(within(form).getByLabelText('Title')).toHaveValue('Board deck');
+  expect(screen.queryByRole('dialog', { name: 'Board deck' })).toBeNull();
+});
+
+it('a task the reader may not edit opens to read without an Edit button', async () => {
+  mockApi({
+    'GET /api/users/me': { body: makeUser({ id: 'user-ceo', user_level: 'ceo' }) },
+    'GET /api/tasks': { body: [] },
+    'GET /api/tasks/task-9': { body: { ...task, can_edit: false } },
+    'GET /api/organizations': { body: [] },
+    'GET /api/contacts/assignable': { body: [] },
+  });
+  renderApp({ path: '/app/my-tasks?task=task-9', token: 'tok' });
+  const read = await screen.findByRole('dialog', { name: 'Board deck' });
+  expect(within(read).queryByRole('button', { name: 'Edit' })).toBeNull();
+  await userEvent.click(within(read).getAllByRole('button', { name: 'Close' })[0]);
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 });
 
 it('a link to a task the reader cannot see shows "This record is not available", not the task', async () => {

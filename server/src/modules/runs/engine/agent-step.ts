@@ -1,3 +1,4 @@
+import { factoryLabel } from '@cc/contract';
 import { generateText, stepCountIs, type ToolSet } from 'ai';
 import type { MeterScope } from '../../../ai/metering/meter-scope.ts';
 import { resolveModel } from '../../../ai/models.ts';
@@ -119,14 +120,14 @@ export async function runAgentStep(ctx: AppContext, i: AgentStepInput): Promise<
       for (const call of step.toolCalls) {
         events.push({
           type: 'tool_call',
-          summary: `${i.step.agent?.name ?? 'Agent'} calls ${call.toolName}`,
+          summary: `${i.step.agent?.name ?? 'Agent'} calls ${factoryLabel(call.toolName)}`,
           details: { tool: call.toolName, input: call.input as Record<string, unknown> },
         });
       }
       for (const r of step.toolResults) {
         events.push({
           type: 'tool_result',
-          summary: `${r.toolName} returned`,
+          summary: `${factoryLabel(r.toolName)} returned`,
           details: { tool: r.toolName, output: preview(r.output, 2_000) },
         });
       }

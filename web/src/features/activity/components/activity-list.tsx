@@ -3,6 +3,7 @@ import { Undo2 } from 'lucide-react';
 import { Fragment, type ReactElement, useState } from 'react';
 import { Badge, type BadgeProps } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { formatDateTime } from '../../../lib/format';
 
 /** Where an entry came from, in words: the AI, a run, the web app or another API client. */
 export function viaLabel(via: string): { label: string; variant: BadgeProps['variant'] } {
@@ -12,11 +13,7 @@ export function viaLabel(via: string): { label: string; variant: BadgeProps['var
   return { label: 'API', variant: 'outline' };
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const when = (ts: string) => {
-  const d = new Date(ts);
-  return Number.isNaN(d.getTime()) ? ts : timeFormat.format(d);
-};
+const when = (ts: string) => formatDateTime(ts);
 
 interface ActivityListProps {
   entries: TActivityEntry[];

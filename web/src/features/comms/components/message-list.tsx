@@ -4,16 +4,12 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/utils';
 import type { Message } from '../api';
+import { formatDateTime } from '../../../lib/format';
 
 /** Spec section 9: the near-bottom scroll threshold is 50 px. */
 const NEAR_BOTTOM_PX = 50;
 
-const timeOf = (iso: string) => {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime())
-    ? ''
-    : d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-};
+const timeOf = (iso: string) => formatDateTime(iso);
 
 /** Bubbles, own messages on the right; follows new messages while the reader is near the bottom. */
 export function MessageList({

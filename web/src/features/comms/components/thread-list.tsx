@@ -1,4 +1,4 @@
-import { formatDate } from '../../../lib/format';
+import { formatRecent } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import type { Thread } from '../api';
 import { Avatar } from './avatar';
@@ -7,14 +7,7 @@ export const COMMS_EMPTY_TEXT = 'No strategic conversations yet.';
 export const NO_MESSAGES_TEXT = 'No messages yet';
 
 /** A short time for today's messages, else the date. */
-export function threadDate(value: string, now = new Date()): string {
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return '';
-  if (d.toDateString() === now.toDateString()) {
-    return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  }
-  return formatDate(value);
-}
+export const threadDate = (value: string, now = new Date()): string => formatRecent(value, now);
 
 export const threadRole = (t: Thread) =>
   t.participants.length > 1 ? `${t.participants.length} participants` : (t.other_user_role ?? '');

@@ -1,4 +1,4 @@
-import type { TCreateCrewRequest } from '@cc/contract';
+import { INITIAL_GOAL_LABEL, type TCreateCrewRequest } from '@cc/contract';
 import { Plus, X } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { FormField } from '../../../components/form-field';
@@ -250,7 +250,7 @@ export function CrewDialog({ open, onOpenChange, agents }: CrewDialogProps) {
             Input fields
           </h3>
           <p className="text-xs text-muted-foreground">
-            Without fields the crew asks for one free-text answer, initial_goal.
+            Without fields the crew asks for one free-text answer, “{INITIAL_GOAL_LABEL}”.
           </p>
           <ul className="flex flex-col gap-2">
             {fields.map((f, i) => (

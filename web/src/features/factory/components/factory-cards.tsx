@@ -1,3 +1,4 @@
+import { INITIAL_GOAL_LABEL } from '@cc/contract';
 import { Badge } from '../../../components/ui/badge';
 import type { Agent, Crew, Flow, Tool } from '../types';
 import { BUILTIN_FUNCTION_LABELS } from '../types';
@@ -86,9 +87,9 @@ export function CrewCard({
                 items={
                   crew.input_fields.length
                     ? crew.input_fields.map((f) => `${f.label || f.name}${f.required ? '' : ' (optional)'}`)
-                    : ['initial_goal']
+                    : [INITIAL_GOAL_LABEL]
                 }
-                empty="initial_goal"
+                empty={INITIAL_GOAL_LABEL}
               />
             </Detail>
           ) : null}

@@ -1,4 +1,9 @@
-import { FLOW_STEP_KINDS, type TCreateFlowRequest, type TFlowStepKind } from '@cc/contract';
+import {
+  FLOW_STEP_KIND_LABELS,
+  FLOW_STEP_KINDS,
+  type TCreateFlowRequest,
+  type TFlowStepKind,
+} from '@cc/contract';
 import { Plus } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { FormField } from '../../../components/form-field';
@@ -18,12 +23,8 @@ export const FLOW_REQUIRED = 'Name is required';
 export const FLOW_NO_STEPS = 'A flow needs at least one step';
 export const FLOW_STEP_TITLE = 'Each step needs a title';
 
-export const STEP_KIND_LABELS: Record<TFlowStepKind, string> = {
-  agent: 'Agent step',
-  tool: 'Tool step',
-  wait_for_human: 'Wait for human',
-  strategic_advice: 'Write strategic advice',
-};
+/** The step kinds' labels (contract factory-labels: one map for the Factory and the run views). */
+export const STEP_KIND_LABELS = FLOW_STEP_KIND_LABELS;
 
 interface StepDraft {
   key: number;

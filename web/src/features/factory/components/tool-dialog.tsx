@@ -1,7 +1,10 @@
 import {
   BUILTIN_TOOL_FUNCTIONS,
+  TOOL_KIND_LABELS,
+  TOOL_KINDS,
   type TBuiltinToolFunction,
   type TCreateToolRequest,
+  type TToolKind,
   toolRequiresApprovalByDefault,
 } from '@cc/contract';
 import { type FormEvent, useEffect, useState } from 'react';
@@ -24,11 +27,7 @@ export const TOOL_REQUIRES_APPROVAL_LABEL = 'Requires approval before each call'
 export const TOOL_REQUIRES_APPROVAL_HINT =
   'A run pauses before calling this tool until the person running it approves the exact call.';
 
-const TOOL_KINDS = [
-  ['builtin', 'Built-in function'],
-  ['http', 'HTTP endpoint'],
-  ['mcp', 'MCP server'],
-] as const;
+export const TOOL_KIND_REQUIRED = 'Choose what the tool runs';
 
 const DEFAULT_SCHEMA = '{\n  "type": "object",\n  "properties": {}\n}';
 
@@ -41,7 +40,8 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
   const create = useCreateTool();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [kind, setKind] = useState<'builtin' | 'http' | 'mcp'>('builtin');
+  // No kind until the person picks one: a silent default made tools of a kind nobody chose.
+  const [kind, setKind] = useState<TToolKind | null>(null);
   const [mcpUrl, setMcpUrl] = useState('');
   const [mcpHeaders, setMcpHeaders] = useState<HeaderRow[]>([]);
   const [mcpReadOnly, setMcpReadOnly] = useState('');
@@ -52,13 +52,14 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
   // null: follow the default for the kind and method (POST endpoints are gated) until the box is touched.
   const [approval, setApproval] = useState<boolean | null>(null);
   const [sharedOrgs, setSharedOrgs] = useState<string[]>([]);
-  const requiresApproval = approval ?? toolRequiresApprovalByDefault(kind, kind === 'http' ? method : null);
+  const requiresApproval =
+    approval ?? (kind !== null && toolRequiresApprovalByDefault(kind, kind === 'http' ? method : null));
 
   useEffect(() => {
     if (!open) return;
     setName('');
     setDescription('');
-    setKind('builtin');
+    setKind(null);
     setFn(BUILTIN_TOOL_FUNCTIONS[0]);
     setUrl('');
     setMcpUrl('');
@@ -73,6 +74,7 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
   const inputSchema = kind === 'http' ? parseSchema(schema) : undefined;
   const validation = useValidationMessage(() => {
     if (!name.trim()) return TOOL_REQUIRED;
+    if (kind === null) return TOOL_KIND_REQUIRED;
     if (kind === 'mcp') return /^https?:\/\/\S+$/i.test(mcpUrl.trim()) ? null : MCP_URL_REQUIRED;
     if (kind !== 'http') return null;
     if (!/^https?:\/\/\S+$/i.test(url.trim())) return TOOL_URL_REQUIRED;
@@ -85,7 +87,7 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (validation.check()) return;
+    if (validation.check() || kind === null) return;
     const common = {
       name: name.trim(),
       description: description.trim() || null,
@@ -135,7 +137,7 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 text-sm font-medium">What it runs</legend>
         <div className="flex flex-wrap gap-4 text-sm">
-          {TOOL_KINDS.map(([value, label]) => (
+          {TOOL_KINDS.map((value) => (
             <label key={value} className="flex cursor-pointer items-center gap-2">
               <input
                 type="radio"
@@ -144,12 +146,12 @@ export function ToolDialog({ open, onOpenChange }: ToolDialogProps) {
                 checked={kind === value}
                 onChange={() => setKind(value)}
               />
-              {label}
+              {TOOL_KIND_LABELS[value]}
             </label>
           ))}
         </div>
       </fieldset>
-      {kind === 'builtin' ? (
+      {kind === null ? null : kind === 'builtin' ? (
         <FormField id="tool-function" label="Function">
           <Select
             id="tool-function"

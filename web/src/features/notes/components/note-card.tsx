@@ -5,18 +5,14 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { cn } from '../../../lib/utils';
 import type { NoteEntry } from '../api';
+import { formatTime } from '../../../lib/format';
 
 /** Long enough that three lines may not show it all. */
 function mayOverflow(content: string): boolean {
   return content.trim().split('\n').length > 3 || content.length > 220;
 }
 
-function timeOf(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime())
-    ? ''
-    : d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-}
+const timeOf = (iso: string) => formatTime(iso);
 
 /** One entry: three lines when collapsed (spec section 9), expandable. */
 export function NoteCard({

@@ -29,6 +29,7 @@ import { useLinkedRecord } from '../../../lib/use-linked-record';
 import { useStaleVersion } from '../../../lib/use-stale-version';
 import { NoteCard } from '../components/note-card';
 import { type NoteDraft, NoteEditorDialog } from '../components/note-editor-dialog';
+import { NoteReadDialog } from '../components/note-read-dialog';
 
 const ENTRY_ERROR = 'Error creating/updating/deleting entry.';
 
@@ -69,8 +70,9 @@ export default function NotesPage() {
     setEditorOpen(true);
   };
 
-  // A citation link (?note=<id>) opens the entry in the editor, as a click on Edit does.
-  useLinkedRecord('note', 'note', readNote, openEdit);
+  // A citation link (?note=<id>) opens the entry to read; its Edit opens the editor (issue 47 item 4).
+  const [reading, setReading] = useState<NoteEntry | null>(null);
+  useLinkedRecord('note', 'note', readNote, setReading);
 
   const stale = useStaleVersion(readNote);
   const setOpen = (open: boolean) => {
@@ -255,6 +257,14 @@ export default function NotesPage() {
         </div>
       )}
 
+      <NoteReadDialog
+        entry={reading}
+        onClose={() => setReading(null)}
+        onEdit={(entry) => {
+          setReading(null);
+          openEdit(entry);
+        }}
+      />
       <NoteEditorDialog
         open={editorOpen}
         onOpenChange={setOpen}

@@ -18,6 +18,7 @@ import { isApiError, serverDetail } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api-keys-api';
+import { McpClientSnippet } from './mcp-client-snippet';
 
 const DOMAIN_LABELS: Record<(typeof API_KEY_DOMAINS)[number], string> = {
   goals: 'Goals',
@@ -83,6 +84,7 @@ export function ApiKeysCard() {
             ))}
           </ul>
         ) : null}
+        {created ? null : <McpClientSnippet />}
       </CardContent>
       <ConfirmDialog
         open={revoking !== null}
@@ -133,6 +135,7 @@ function NewSecret({ created, onDone }: { created: TCreatedApiKey; onDone: () =>
           Done
         </Button>
       </div>
+      <McpClientSnippet apiKey={created.secret} />
     </div>
   );
 }

@@ -1,4 +1,9 @@
-import type { TCrewInputField, TCrewInputSchema } from '@cc/contract';
+import {
+  INITIAL_GOAL_INPUT,
+  INITIAL_GOAL_LABEL,
+  type TCrewInputField,
+  type TCrewInputSchema,
+} from '@cc/contract';
 import { type FormEvent, useState } from 'react';
 import { FormField } from '../../../components/form-field';
 import { Button } from '../../../components/ui/button';
@@ -7,8 +12,8 @@ import { Textarea } from '../../../components/ui/textarea';
 
 /** The one free-text field shown when a crew requires input but declares none (spec section 5). */
 export const INITIAL_GOAL_FIELD: TCrewInputField = {
-  name: 'initial_goal',
-  label: 'Initial goal',
+  name: INITIAL_GOAL_INPUT,
+  label: INITIAL_GOAL_LABEL,
   required: true,
 };
 export const INPUT_REQUIRED = 'This crew needs input: enter at least one non-blank answer';

@@ -1,4 +1,4 @@
-import type { TRunEvent } from '@cc/contract';
+import { runEventLabel, type TRunEvent } from '@cc/contract';
 import {
   AlertTriangle,
   Bot,
@@ -14,6 +14,7 @@ import {
   Wrench,
 } from 'lucide-react';
 import { cn } from '../../../lib/utils';
+import { formatTime } from '../../../lib/format';
 
 const ICONS: Record<string, typeof CircleDot> = {
   crew_start: Play,
@@ -37,12 +38,7 @@ const ICONS: Record<string, typeof CircleDot> = {
   crew_error: AlertTriangle,
 };
 
-const time = (ts: string) => {
-  const d = new Date(ts);
-  return Number.isNaN(d.getTime())
-    ? ''
-    : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-};
+const time = (ts: string) => formatTime(ts, { seconds: true });
 
 /** The run's timeline, oldest first; new events are announced politely (role="log"). */
 export function RunTimeline({
@@ -77,7 +73,7 @@ export function RunTimeline({
               <div className="flex min-w-0 flex-1 flex-col">
                 <span className={cn('break-words', failed && 'text-danger-text')}>{e.summary || e.type}</span>
                 <span className="text-xs text-muted-foreground">
-                  {e.type.replace(/_/g, ' ')} · <time dateTime={e.ts}>{time(e.ts)}</time>
+                  {runEventLabel(e.type)} · <time dateTime={e.ts}>{time(e.ts)}</time>
                 </span>
               </div>
             </li>

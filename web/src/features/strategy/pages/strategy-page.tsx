@@ -29,6 +29,7 @@ import { AdviceItem } from '../components/advice-item';
 import { GoalCard } from '../components/goal-card';
 import { KpiCheckinDialog } from '../components/kpi-checkin-dialog';
 import { GoalDialog, type GoalFormValues, goalBody } from '../components/goal-dialog';
+import { GoalReadDialog } from '../components/goal-read-dialog';
 import { GoalFilters } from '../components/goal-filters';
 import { useDebounced } from '../../../lib/use-debounced';
 import { useLinkedRecord } from '../../../lib/use-linked-record';
@@ -75,9 +76,11 @@ export default function StrategyPage() {
   const [feedbackId, setFeedbackId] = useState<string | null>(null);
   const [linkedAdvice, setLinkedAdvice] = useState<TAdvice | null>(null);
 
-  // Citation links: ?goal= and ?kpi= open the goal's dialog, ?advice= marks the item in the list.
-  useLinkedRecord('goal', 'goal', readGoal, (goal) => setGoalDialog({ goal }));
-  useLinkedRecord('kpi', 'KPI', readGoalOfKpi, (goal) => setGoalDialog({ goal }));
+  // Citation links: ?goal= and ?kpi= open the goal to read (Edit opens its dialog), ?advice= marks
+  // the item in the list.
+  const [readingGoal, setReadingGoal] = useState<TGoal | null>(null);
+  useLinkedRecord('goal', 'goal', readGoal, setReadingGoal);
+  useLinkedRecord('kpi', 'KPI', readGoalOfKpi, setReadingGoal);
   useLinkedRecord('advice', 'advice', readAdvice, setLinkedAdvice);
 
   const staleGoal = useStaleVersion(readGoal);
@@ -263,6 +266,14 @@ export default function StrategyPage() {
         )}
       </section>
 
+      <GoalReadDialog
+        goal={readingGoal}
+        onClose={() => setReadingGoal(null)}
+        onEdit={(goal) => {
+          setReadingGoal(null);
+          setGoalDialog({ goal });
+        }}
+      />
       <GoalDialog
         open={goalDialog !== null}
         onOpenChange={(open) => !open && closeGoalDialog()}

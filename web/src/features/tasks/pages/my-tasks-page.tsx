@@ -32,6 +32,7 @@ import { AssignDialog, ShareDialog } from '../components/assign-share-dialogs';
 import { assignablePeople } from '../../../lib/assignable-people';
 import { TaskCard } from '../components/task-card';
 import { TaskDialog } from '../components/task-dialog';
+import { TaskReadDialog } from '../components/task-read-dialog';
 import { TaskFilters } from '../components/task-filters';
 import { useDebounced } from '../../../lib/use-debounced';
 import { useStaleVersion } from '../../../lib/use-stale-version';
@@ -62,7 +63,9 @@ export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }
   const [sharing, setSharing] = useState<TTask | null>(null);
   const [deleting, setDeleting] = useState<TTask | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
-  useLinkedTask((task) => setDialog({ task }));
+  // A link (a citation, an e-mail) opens the task to read; its Edit opens the form (issue 47 item 4).
+  const [reading, setReading] = useState<TTask | null>(null);
+  useLinkedTask(setReading);
 
   // Done tasks stay hidden unless the box is ticked (spec §2; choosing Done ticks it), even if the
   // list was fetched before a status change.
@@ -149,6 +152,16 @@ export default function MyTasksPage({ suggestions }: { suggestions?: ReactNode }
         </div>
       )}
 
+      <TaskReadDialog
+        task={reading}
+        orgNames={orgNames}
+        goalTitle={(id) => goalOptions.data?.find((g) => g.id === id)?.title}
+        onClose={() => setReading(null)}
+        onEdit={(task) => {
+          setReading(null);
+          setDialog({ task });
+        }}
+      />
       <TaskDialog
         open={dialog !== null}
         onOpenChange={(open) => !open && closeDialog()}
