@@ -62,10 +62,13 @@ describe('date formatting (issue 47 item 4)', () => {
     const Real = Intl.DateTimeFormat;
     const built = vi
       .spyOn(Intl, 'DateTimeFormat')
-      .mockImplementation(
-        ((...args: ConstructorParameters<typeof Intl.DateTimeFormat>) =>
-          new Real(...args)) as unknown as typeof Intl.DateTimeFormat,
-      );
+      // A function, not an arrow: the code under test calls it with `new`.
+      .mockImplementation(function (
+        this: unknown,
+        ...args: ConstructorParameters<typeof Intl.DateTimeFormat>
+      ) {
+        return new Real(...args);
+      } as unknown as typeof Intl.DateTimeFormat);
     for (let i = 0; i < 5; i++) {
       formatDay('2026-03-01');
       formatDate('2026-02-01T12:00:00.000Z');
