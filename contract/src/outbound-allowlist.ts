@@ -25,7 +25,8 @@ export function normalizeDestination(text: string): string | null {
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
-export const ZOutboundAllowlistEntry = z.strictObject({
+/** An entry as sent back: what the list returned (its `created_at` is the server's and is ignored). */
+export const ZOutboundAllowlistEntry = z.object({
   method: z.enum(OUTBOUND_ALLOWLIST_METHODS),
   destination: z
     .string()

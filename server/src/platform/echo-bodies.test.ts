@@ -46,6 +46,8 @@ import {
   ZUpdateOrgUserRequest,
   ZUpdateTaskRequest,
   ZUser,
+  ZOutboundAllowlist,
+  ZOutboundAllowlistRequest,
 } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -498,6 +500,35 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
         record,
         change: ['organization_id', second],
         reread: get('/api/users/me', colleague),
+      };
+    },
+  };
+
+  cases['PUT /api/admin/outbound-allowlist'] = {
+    body: ZOutboundAllowlistRequest,
+    entity: ZOutboundAllowlist,
+    unversioned: 'the allow-list is a setting, not a versioned record',
+    async make() {
+      const url = '/api/admin/outbound-allowlist';
+      const first = {
+        entries: [{ method: 'GET', destination: 'https://api.example.com/v1/search', note: 'read-only' }],
+      };
+      const record = await call('PUT', url, first, admin);
+      // The list comes back in destination order: the new entry sorts first.
+      const entries = [
+        { method: 'GET', destination: 'https://api.example.com/v1/lookup', note: null },
+        ...(record.entries as Obj[]),
+      ];
+      const reread = async () => {
+        const r = await get(url, admin)();
+        return { entries: (r.entries as Obj[]).map(({ created_at: _c, ...e }) => e) };
+      };
+      return {
+        url,
+        token: admin.token,
+        record,
+        change: ['entries', entries.map(({ created_at: _c, ...e }) => e)],
+        reread,
       };
     },
   };
