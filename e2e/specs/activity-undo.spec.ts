@@ -34,6 +34,8 @@ test('undo an AI-created task from the Activity page; a task edited since is lef
     headers: bearer(token),
     data: {
       title: 'Open the Nordic office',
+      // Most of its plan gone by with little done: behind its straight line, so it lags.
+      start_date: day(-300),
       due_date: day(20),
       kpis: [
         { name: 'Nordic customers', current_value: 1, target_value: 8 },

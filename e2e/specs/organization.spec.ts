@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { apiToken, bearer, DEMO, loginViaApi, uniqueEmail } from '../support/auth.ts';
-import { rowWith, toast } from '../support/ui.ts';
+import { closeInviteLink, rowWith, toast } from '../support/ui.ts';
 
 interface OrgRow {
   id: string;
@@ -10,14 +10,6 @@ interface MemberRow {
   email: string;
   user_id: string | null;
   is_invite: boolean;
-}
-
-/** The dialog that shows an invitation's one-time link (no SMTP configured), closed: no dialog left. */
-async function closeInviteLink(page: Page) {
-  const linkDialog = page.getByRole('dialog', { name: 'Send this invitation link' });
-  await expect(linkDialog.getByLabel('Invitation link')).toHaveValue(/\/invitation#token=/);
-  await linkDialog.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByRole('dialog')).toHaveCount(0);
 }
 
 test.describe('organizations', () => {

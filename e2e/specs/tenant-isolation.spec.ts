@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { apiToken, bearer, DEMO, loginViaApi, pageAs, uniqueEmail } from '../support/auth.ts';
-import { rowWith, toast } from '../support/ui.ts';
+import { closeInviteLink, rowWith, toast } from '../support/ui.ts';
 
 // Organizations are sealed off from each other (issue 16 §2), seen from the browser. Every actor is a
 // fresh account with a fresh organization, so the journeys leave the shared demo workspace alone.
@@ -83,6 +83,7 @@ test.describe('tenant isolation', () => {
       await dialog.getByLabel('Email').fill(victim.email);
       await dialog.getByRole('button', { name: 'Add member' }).click();
       await expect(toast(page, 'Invitation Sent')).toBeVisible();
+      await closeInviteLink(page);
       const row = rowWith(page, victim.email);
       await expect(row).toContainText('invited');
       await expect(row).not.toContainText('Vera');
@@ -105,6 +106,7 @@ test.describe('tenant isolation', () => {
       await dialog.getByLabel('Email').fill(victim.email);
       await dialog.getByRole('button', { name: 'Add member' }).click();
       await expect(toast(page, 'Invitation Sent')).toBeVisible();
+      await closeInviteLink(page);
       await invitee.page.reload();
       await invitationTo(invitee.page, orgBName).getByRole('button', { name: 'Accept' }).click();
       await expect(toast(invitee.page, 'Invitation Accepted')).toBeVisible();

@@ -87,7 +87,7 @@ test.describe('spend governance', () => {
     );
     await expect(chart.locator('figcaption')).toContainText(`${today}: $`);
     await expect(page.getByTestId('usage-total')).toContainText('model calls');
-    await expect(page.getByRole('region', { name: 'By feature' })).toContainText('chat');
+    await expect(page.getByRole('region', { name: 'By feature' })).toContainText('Chat');
   });
 
   test('the Super Admin sets the default price of unpriced endpoint models on the models card', async ({

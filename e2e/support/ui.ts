@@ -36,3 +36,11 @@ export function rowWith(page: Page, text: string | RegExp): Locator {
 export function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** The dialog that shows an invitation's one-time link (no SMTP configured), closed: no dialog left. */
+export async function closeInviteLink(page: Page): Promise<void> {
+  const linkDialog = page.getByRole('dialog', { name: 'Send this invitation link' });
+  await expect(linkDialog.getByLabel('Invitation link')).toHaveValue(/\/invitation#token=/);
+  await linkDialog.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+}

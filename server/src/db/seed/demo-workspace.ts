@@ -44,8 +44,10 @@ export async function seedDemoWorkspace(
     {
       title: 'Launch the European expansion',
       description: 'Open the Amsterdam office and sign the first five EU customers.',
-      start_date: day(-100),
-      due_date: day(200),
+      // Half-way through its plan with a quarter done: the demo's goal at risk, so advice and task
+      // suggestions have something to act on.
+      start_date: day(-150),
+      due_date: day(150),
       status: 'new',
       kpis: [
         { name: 'EU customers signed', current_value: 1, target_value: 5, unit: 'customers' },
