@@ -15,6 +15,7 @@ export * from './factory.ts';
 export * from './fields.ts';
 export * from './files.ts';
 export * from './goal-numbers.ts';
+export * from './wording.ts';
 export * from './goals.ts';
 export * from './inbox.ts';
 export * from './journals.ts';
