@@ -1,4 +1,5 @@
 import { isKpiStale, kpiStaleFrom } from './kpi-checkins.ts';
+import { unitAfter } from './wording.ts';
 
 /**
  * What a goal's numbers mean (issue 47 §1), the one implementation: KPI progress by direction, the
@@ -143,8 +144,11 @@ export interface TGoalRisk {
   reasons: string[];
 }
 
-const withUnit = (n: number, unit: string | null | undefined) =>
-  `${formatFigure(n)}${unit ? ` ${unit}` : ''}`;
+/** A figure with its unit, singular at 1 ("1 customer"). */
+export function withUnit(n: number, unit: string | null | undefined): string {
+  const figure = formatFigure(n);
+  return unit ? `${figure} ${unitAfter(Number(figure), unit)}` : figure;
+}
 
 /**
  * Why a goal is at risk: behind the straight line (by more than {@link BEHIND_TOLERANCE_POINTS}, judged

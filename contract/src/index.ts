@@ -16,6 +16,8 @@ export * from './factory-labels.ts';
 export * from './fields.ts';
 export * from './files.ts';
 export * from './goal-numbers.ts';
+export * from './wording.ts';
+export * from './run-questions.ts';
 export * from './goals.ts';
 export * from './inbox.ts';
 export * from './journals.ts';

@@ -16,6 +16,10 @@ test.describe('executive brief', () => {
     const me = await getMe(request, token);
     const title = `Brief journey ${Date.now().toString(36)}`;
     const today = new Date().toISOString().slice(0, 10);
+    // The brief writes a day as the app prints it elsewhere: "29 Nov 2026".
+    const [y, m, d] = today.split('-').map(Number);
+    const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    const todayText = `${d} ${MONTHS[m - 1]} ${y}`;
     const made = await request.post('/api/tasks/', {
       headers: bearer(token),
       data: { title, priority: 'Urgent', status: 'To Do', due_date: today, assigned_to_user_id: me.id },
@@ -43,7 +47,7 @@ test.describe('executive brief', () => {
       await expect(toast(page, 'Your brief is ready')).toBeVisible();
       const brief = page.getByRole('article', { name: 'Brief' });
       await expect(brief.getByRole('heading', { name: 'Top actions' })).toBeVisible();
-      await expect(factOf(page, `Task “${title}” (Urgent) is due ${today}.`)).toBeVisible();
+      await expect(factOf(page, `Task “${title}” (Urgent) is due ${todayText}.`)).toBeVisible();
     });
 
     await test.step('the history marks the brief shown, readably (axe: no serious violation)', async () => {

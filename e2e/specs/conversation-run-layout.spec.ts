@@ -115,17 +115,27 @@ for (const size of SIZES) {
       await expect(log.locator('[data-sender="crew"]').last()).toContainText('Flow');
       await expectLogAndComposerUsable(page, 'waiting');
       await axe(page, testInfo);
-      if (size.name === 'mobile') {
-        const open = page.getByRole('button', { name: 'Answer the run' });
-        await expectInViewport(page, open, 'the run bar');
-        await open.click();
-      }
+      // Issue 47 item 4: on a phone too, nothing is opened first: the question, the output it asks
+      // about and the composer are all in the viewport.
       const question = page.getByLabel(/Do you approve this plan\?/);
       await expect(question).toBeVisible();
       await expectInViewport(page, question, 'the answer box');
+      const form = page.getByRole('form', { name: "Answer the run's question" });
+      await expectInViewport(
+        page,
+        form.locator('label', { hasText: /Do you approve this plan\?/ }),
+        'the question',
+      );
       const about = page.getByRole('region', { name: 'What the question is about' });
       await expect(about).toBeVisible();
       await expect(about).not.toBeEmpty();
+      await expectInViewport(page, about, 'the output the question is about');
+      await expectInViewport(
+        page,
+        page.getByLabel('Message', { exact: true }),
+        'composer beside the question',
+      );
+      await page.screenshot({ path: testInfo.outputPath(`waiting-${size.name}.png`) });
       const approve = page.getByRole('button', { name: 'Approve' });
       await expectInViewport(page, approve, 'Approve');
       await axe(page, testInfo);

@@ -65,3 +65,51 @@ test('the ceo rejects a task suggestion from the inbox; a second tab drops it li
   const pending = await page.request.get('/api/task-suggestions/', { headers: bearer(token) });
   expect(((await pending.json()) as { title: string }[]).map((s) => s.title)).not.toContain(suggestionTitle);
 });
+
+// Issue 47 item 4: a run's question that asks for an approval is approved in one click from the inbox
+// (the server sends the answer the question names), and its card renders the question's markdown.
+test('a run question asking for approval is approved in one click, its markdown rendered', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const token = await loginViaApi(page, DEMO.ceo.email, DEMO.ceo.password);
+  const tag = Date.now().toString(36);
+  const flow = await page.request.post('/api/flows/', {
+    headers: bearer(token),
+    data: {
+      name: `E2E approval ${tag}`,
+      steps: [
+        {
+          title: 'Approval',
+          kind: 'wait_for_human',
+          prompt: `Do you approve **plan ${tag}**? Answer "yes" or describe the changes you want.`,
+        },
+      ],
+    },
+  });
+  expect(flow.status(), await flow.text()).toBe(201);
+  const started = await page.request.post('/api/flow-runs/', {
+    headers: bearer(token),
+    data: { flow_id: (await flow.json()).id },
+  });
+  expect(started.status(), await started.text()).toBe(201);
+  const runId = (await started.json()).flow_run_id as string;
+
+  await page.goto('/app/inbox');
+  const item = page.getByRole('listitem').filter({ hasText: `plan ${tag}` });
+  await expect(item).toBeVisible({ timeout: 30_000 });
+  await expect(item.locator('strong', { hasText: `plan ${tag}` })).toBeVisible();
+  await expect(item).not.toContainText('**');
+  await item.getByRole('button', { name: 'Approve' }).click();
+  await expect(toast(page, 'Approved')).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(item).toHaveCount(0);
+
+  await expect
+    .poll(async () => {
+      const res = await page.request.get(`/api/flow-runs/${runId}/timeline`, { headers: bearer(token) });
+      const events = (await res.json()).timeline as { type: string; details: { user_input?: string } }[];
+      return events.filter((e) => e.type === 'human_input').map((e) => e.details.user_input);
+    })
+    .toEqual(['yes']);
+});

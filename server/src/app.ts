@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { sql } from 'kysely';
+import type { DestinationStream } from 'pino';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.ts';
 import { createDb, type DbHandle } from './db/index.ts';
@@ -87,6 +88,8 @@ export interface BuildOptions {
   migrate?: boolean;
   /** Serve the built SPA from config.webDist (default true). */
   serveWeb?: boolean;
+  /** Where log lines go instead of stdout (tests capture warnings). */
+  logStream?: DestinationStream;
 }
 
 /** How long a drain lets in-flight requests (chat replies included) finish before stopping them. */
@@ -114,7 +117,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   if (opts.migrate !== false) await migrateToLatest(handle.db, handle.dialect);
 
   const app = Fastify({
-    logger: loggerOptions(config.logLevel),
+    logger: loggerOptions(config.logLevel, opts.logStream),
     childLoggerFactory: lazyChildLogger,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -1,4 +1,11 @@
-import type { TAdviceGeneration, TBrief, TGoal, TTaskSuggestion } from '@cc/contract';
+import {
+  dayText,
+  type TAdviceGeneration,
+  type TBrief,
+  type TGoal,
+  type TTaskSuggestion,
+  withDayTexts,
+} from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../test/helpers.ts';
 import { streamAssistantTurn } from './ai/assistant.ts';
@@ -102,7 +109,8 @@ apiSuite('goals at risk: every feature agrees', () => {
     expect(section?.items.map((i) => i.citations[0]?.id).sort()).toEqual(risky.map((g) => g.id).sort());
     for (const g of risky) {
       expect(section?.items.map((i) => i.text)).toContain(
-        `Goal “${g.title}” (due ${g.due_date}) is at risk: ${g.risk.reasons.join('; ')}.`,
+        // The same reasons word for word, their days written as the brief writes every day.
+        `Goal “${g.title}” (due ${dayText(g.due_date)}) is at risk: ${withDayTexts(g.risk.reasons.join('; '))}.`,
       );
     }
   });

@@ -83,7 +83,15 @@ export async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Pro
   };
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Every log line the app writes, parsed (set LOG_LEVEL in `env` to a level that emits them). */
+  logLines?: Record<string, unknown>[];
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: TestAppOptions = {},
+): Promise<TestApp> {
   const { url, drop } = await freshDatabaseUrl();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-data-'));
   const config = loadConfig({
@@ -101,7 +109,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     FILES_DIR: path.join(dataDir, 'files'),
     ...env,
   });
-  const built = await buildApp(config, { serveWeb: env.WEB_DIST !== undefined });
+  const lines = opts.logLines;
+  const logStream = lines ? { write: (line: string) => void lines.push(JSON.parse(line)) } : undefined;
+  const built = await buildApp(config, { serveWeb: env.WEB_DIST !== undefined, logStream });
   await built.app.ready();
   let counter = 0;
 

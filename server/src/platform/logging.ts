@@ -1,13 +1,16 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
 
 /** Removes secrets that can appear in URLs (the SSE `token` / `ticket` query parameters). */
 export function redactUrl(url: string): string {
   return url.replace(/([?&](?:token|ticket|access_token)=)[^&#]*/gi, '$1[REDACTED]');
 }
 
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+/** `stream`: where the lines go instead of stdout (tests read what the app warned about). */
+export function loggerOptions(level: string, stream?: DestinationStream): FastifyServerOptions['logger'] {
   return {
     level,
+    ...(stream ? { stream } : {}),
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[REDACTED]' },
     serializers: {
       req(req: { id: string; method: string; url: string; ip?: string }) {

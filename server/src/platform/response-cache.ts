@@ -21,6 +21,8 @@ interface Pending {
   key: string;
   stamp: number;
   tables: readonly string[];
+  /** A hit: the body the route's handler answers with (see onRoute). */
+  hit?: Buffer;
   /** Under tests: the body a hit would have served. */
   expected?: Buffer;
   /** Under tests: the tables the handler read. */
@@ -77,11 +79,18 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
       throw new Error(`config.cache is for GET routes (${route.url})`);
     }
     route.config = { ...route.config, cache: [...new Set(['users', ...tables])] };
-    if (!reads) return;
     const handler = route.handler as RouteHandlerMethod;
-    route.handler = function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
-      const seen = new Set<string>();
+    // A hit is answered here, by the route's handler, never by a hook: a hook that sends and returns
+    // lets Fastify run the handler anyway when the client has gone meanwhile (the reply never ended),
+    // and its second send logged "Reply was already sent" (issue 47 item 4).
+    route.handler = async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
       const pending = (req as CachingRequest)[kPending];
+      if (pending?.hit !== undefined) {
+        reply.type('application/json; charset=utf-8');
+        return pending.hit;
+      }
+      if (!reads) return handler.call(this, req, reply);
+      const seen = new Set<string>();
       if (pending) pending.reads = seen;
       return reads.run(seen, () => handler.call(this, req, reply));
     } as RouteHandlerMethod;
@@ -136,9 +145,7 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
       pending.expected = body;
       return;
     }
-    (req as CachingRequest)[kPending] = undefined;
-    reply.type('application/json; charset=utf-8');
-    return reply.send(body);
+    pending.hit = body;
   });
 
   app.addHook('onSend', async (req, reply, payload) => {
@@ -152,7 +159,8 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
 
   /** Keeps a fresh 200 body (and, under tests, checks it); returns the payload to send. */
   function keep(req: FastifyRequest, reply: FastifyReply, payload: unknown, pending: Pending | undefined) {
-    if (!pending?.key || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    if (!pending?.key || pending.hit || reply.statusCode !== 200 || typeof payload !== 'string')
+      return payload;
     if (pending.reads) {
       const undeclared = [...pending.reads].filter((t) => !pending.tables.includes(t));
       if (undeclared.length) {

@@ -98,7 +98,9 @@ apiSuite('executive brief: e-mail delivery', () => {
     expect(mail.from).toBe('brief@cc.example');
     expect(mail.to).toEqual([ceo.email.toLowerCase()]);
     const raw = unfold(mail.raw);
-    expect(raw).toMatch(/^Subject: Your brief of \d{4}-\d{2}-\d{2}/m);
+    expect(raw).toMatch(
+      /^Subject: Your brief of \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}$/m,
+    );
     expect(raw).toContain('Content-Type: text/plain');
     expect(raw).toContain('Content-Type: text/html');
     expect(raw).toContain(`Board deck: https://cc.example/app/my-tasks?task=${task.id}`);

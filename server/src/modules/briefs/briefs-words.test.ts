@@ -30,12 +30,12 @@ apiSuite('executive brief: the summary check', () => {
 
   it('keeps a summary whose numbers are all facts, and the actions it names', async () => {
     reply({
-      summary: 'One task needs you: Board deck was due 2026-06-10.',
+      summary: 'One task needs you: Board deck was due 10 Jun 2026.',
       actions: [{ text: 'Ship the board deck today.', ref: 'my_tasks:0' }],
     });
     const brief = await generate();
     expect(brief.summary_status).toBe('checked');
-    expect(brief.summary).toBe('One task needs you: Board deck was due 2026-06-10.');
+    expect(brief.summary).toBe('One task needs you: Board deck was due 10 Jun 2026.');
     expect(brief.actions).toEqual([
       {
         text: 'Ship the board deck today.',

@@ -5,7 +5,10 @@ import {
   type TBriefSectionKey,
   type TCitation,
   citationUrl,
+  dayText,
   type TGoalRisk,
+  withDayTexts,
+  withUnit,
 } from '@cc/contract';
 
 /**
@@ -81,6 +84,8 @@ export interface FactInput {
   checkins: FactCheckin[];
   tasks: FactTask[];
   waiting: FactWaiting[];
+  /** How many items wait in all (the inbox's total; `waiting` is its first page). */
+  waiting_total: number;
   threads: FactThread[];
   /** For each goal that moved (see {@link movedGoalIds}). */
   evidence: FactEvidence[];
@@ -165,14 +170,15 @@ export function movedGoalIds(input: FactInput): string[] {
 }
 
 function moveText(m: KpiMove): string {
-  const unit = m.kpi.unit ? ` ${m.kpi.unit}` : '';
-  const target = m.kpi.target_value !== null ? ` (target ${num(m.kpi.target_value)}${unit})` : '';
+  // A figure and its unit as the goals module writes them ("1 customer", "40 k€").
+  const figure = (n: number) => withUnit(n, m.kpi.unit);
+  const target = m.kpi.target_value !== null ? ` (target ${figure(m.kpi.target_value)})` : '';
   const head = `KPI “${m.kpi.name}” of goal “${m.goal.title}”`;
-  if (m.from === null) return `${head} was first checked in at ${num(m.to)}${unit}${target}.`;
-  if (m.from === m.to) return `${head} held at ${num(m.to)}${unit}${target}.`;
+  if (m.from === null) return `${head} was first checked in at ${figure(m.to)}${target}.`;
+  if (m.from === m.to) return `${head} held at ${figure(m.to)}${target}.`;
   const delta = m.to - m.from;
   const sign = delta > 0 ? 'up' : 'down';
-  return `${head} moved from ${num(m.from)} to ${num(m.to)}${unit}, ${sign} ${num(Math.abs(delta))}${target}.`;
+  return `${head} moved from ${num(m.from)} to ${figure(m.to)}, ${sign} ${num(Math.abs(delta))}${target}.`;
 }
 
 /** The KPIs a goal's risk reasons name (KPI “name” …), to cite beside the goal. */
@@ -188,7 +194,8 @@ function riskItems(input: FactInput): TBriefItem[] {
     .filter((g) => g.risk.at_risk)
     .sort((a, b) => a.due_date.localeCompare(b.due_date) || a.id.localeCompare(b.id))
     .map((goal) => ({
-      text: `Goal “${goal.title}” (due ${goal.due_date}) is at risk: ${goal.risk.reasons.join('; ')}.`,
+      // The goals module's reasons, with their days written as the brief writes every day.
+      text: `Goal “${goal.title}” (due ${dayText(goal.due_date)}) is at risk: ${withDayTexts(goal.risk.reasons.join('; '))}.`,
       citations: [cite.goal(goal), ...namedKpis(goal).map((k) => cite.kpi(k, goal.id))],
     }));
 }
@@ -197,9 +204,9 @@ function taskItems(input: FactInput, today: string): TBriefItem[] {
   return input.tasks.map((t) => {
     const overdue = t.due_date !== null && t.due_date < today;
     const when = overdue
-      ? `was due ${t.due_date} (${plural(daysBetween(t.due_date as string, today), 'day')} overdue)`
+      ? `was due ${dayText(t.due_date as string)} (${plural(daysBetween(t.due_date as string, today), 'day')} overdue)`
       : t.due_date
-        ? `is due ${t.due_date}`
+        ? `is due ${dayText(t.due_date)}`
         : 'has no due date';
     return { text: `Task “${t.title}” (${t.priority}) ${when}.`, citations: [cite.task(t)] };
   });
@@ -223,9 +230,14 @@ function whyItems(input: FactInput): TBriefItem[] {
     if (!goal) return [];
     const threads = new Map<string, string>();
     for (const m of e.messages) if (!threads.has(m.thread_id)) threads.set(m.thread_id, m.sender_name);
-    const text =
-      `Goal “${goal.title}”: ${plural(e.tasks.length, 'task')} done, ${plural(e.runs.length, 'run')} finished, ` +
-      `${plural(e.messages.length, 'message')} exchanged in the period.`;
+    // Only what happened: a goal whose KPI moved with no task, run or message behind it explains nothing.
+    const parts = [
+      e.tasks.length ? `${plural(e.tasks.length, 'task')} done` : null,
+      e.runs.length ? `${plural(e.runs.length, 'run')} finished` : null,
+      e.messages.length ? `${plural(e.messages.length, 'message')} exchanged` : null,
+    ].filter((p): p is string => p !== null);
+    if (!parts.length) return [];
+    const text = `Goal “${goal.title}”: ${parts.join(', ')} in the period.`;
     const citations: TCitation[] = [
       cite.goal(goal),
       ...e.tasks.map(cite.task),
@@ -249,14 +261,16 @@ const section = (key: TBriefSectionKey, items: TBriefItem[], empty: string | nul
       : { key, title: SECTION_TITLES[key], enough_data: true, items: [{ text: empty, citations: [] }] };
 
 /**
- * The six sections. Sections computed from goals and KPIs say "Not enough data" when there is nothing
- * to compute from (no check-in in the period, no open goal, no goal that moved); the lists of the
- * person's own work say plainly that they are empty (an empty list is a fact, not thin data).
+ * The sections. Sections computed from goals and KPIs say "Not enough data" when there is nothing
+ * to compute from (no check-in in the period, no open goal); the lists of the person's own work say
+ * plainly that they are empty (an empty list is a fact, not thin data). "Why it moved" is left out
+ * when no goal moved with a task, run or message behind it.
  */
 export function buildSections(input: FactInput): TBriefSection[] {
   const today = dateOf(input.now.toISOString());
   const moves = kpiMoves(input);
   const risks = riskItems(input);
+  const why = whyItems(input);
   return [
     section(
       'kpi_moves',
@@ -265,12 +279,22 @@ export function buildSections(input: FactInput): TBriefSection[] {
     ),
     section('goals_at_risk', risks, input.goals.length ? 'No goal is at risk.' : null),
     section('my_tasks', taskItems(input, today), 'No overdue or High/Urgent tasks.'),
-    section(
-      'items_waiting',
-      input.waiting.map((w) => ({ text: w.text, citations: [w.citation] })),
-      'Nothing is waiting for you.',
-    ),
+    section('items_waiting', waitingItems(input), 'Nothing is waiting for you.'),
     section('comms_waiting', threadItems(input), 'No thread is waiting for your reply.'),
-    section('why_it_moved', whyItems(input), null),
+    // Said only when something moved and something is behind it: never "0 tasks done, 0 runs …".
+    ...(why.length ? [section('why_it_moved', why, null)] : []),
   ];
+}
+
+/** The inbox's first page as it lists it, and the rest counted as the inbox counts it. */
+function waitingItems(input: FactInput): TBriefItem[] {
+  const items = input.waiting.map((w) => ({ text: w.text, citations: [w.citation] }));
+  const more = input.waiting_total - input.waiting.length;
+  if (more > 0) {
+    items.push({
+      text: `${plural(more, 'more item')} ${more === 1 ? 'waits' : 'wait'} in your inbox.`,
+      citations: [],
+    });
+  }
+  return items;
 }

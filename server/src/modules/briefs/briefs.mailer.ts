@@ -1,11 +1,12 @@
-import type { TBrief, TCitation } from '@cc/contract';
+import { dayText, type TBrief, type TCitation } from '@cc/contract';
 import { escapeHtml, sendMail } from '../../platform/mail/mailer.ts';
 
 const link = (base: string, c: TCitation) => `${base}${c.url}`;
 
 /** The brief as an e-mail: plain text and HTML, every citation a link into the app. */
 export function briefEmail(brief: TBrief, base: string): { subject: string; text: string; html: string } {
-  const date = brief.period_end.slice(0, 10);
+  // The day as the app and the brief's own text write it ("15 Jun 2026").
+  const date = dayText(brief.period_end);
   const page = `${base}/app/brief?id=${encodeURIComponent(brief.id)}`;
   const text: string[] = [`Your brief of ${date}`, '', brief.summary, ''];
   const html: string[] = [

@@ -49,7 +49,7 @@ export async function loadFactInput(
       today,
     }),
     attentionTasksOf(ctx, userId, today, BRIEF_LIMITS.items),
-    itemsWaitingFor(ctx, userId, BRIEF_LIMITS.items),
+    itemsWaitingFor(ctx, userId),
     threadsAwaitingReply(ctx, userId, replyBefore, BRIEF_LIMITS.threadsScanned),
   ]);
   // Progress and risk as the goals API presents them (contract goal-numbers.ts), never computed here.
@@ -81,7 +81,8 @@ export async function loadFactInput(
     goals,
     checkins: checkins.filter((c) => c.created_at < period.end),
     tasks,
-    waiting,
+    waiting: waiting.waiting,
+    waiting_total: waiting.total,
     threads: threads.slice(0, BRIEF_LIMITS.items).map((t) => ({
       id: t.id,
       sender_name: t.sender_name,

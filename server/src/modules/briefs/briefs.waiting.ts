@@ -1,29 +1,29 @@
 import { citationUrl, type TInboxItem } from '@cc/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { threadNameFor } from '../comms/comms.service.ts';
-import { pendingItemsOf } from '../inbox/inbox.service.ts';
+import { firstInboxPageOf } from '../inbox/inbox.service.ts';
 import { runNamesOf } from '../runs/runs.service.ts';
 import type { FactWaiting } from './briefs.facts.ts';
 
 /**
- * "Items waiting" for the person: their PENDING approvals-inbox items (every kind, oldest first, at
- * most `limit`), each cited as the inbox item so the brief's chip and action open it in the inbox.
- * Only the reader's own pending items are read: one delegated away or already decided is not listed.
+ * "Items waiting" for the person: exactly the items `GET /api/inbox/` lists them (their PENDING items,
+ * every kind, oldest first, its first page) and its total, each cited as the inbox item so the brief's
+ * chip and action open it in the inbox. One delegated away or already decided is not listed.
  */
 export async function itemsWaitingFor(
   ctx: AppContext,
   userId: string,
-  limit: number,
-): Promise<FactWaiting[]> {
-  const items = await pendingItemsOf(ctx, userId, limit);
+): Promise<{ waiting: FactWaiting[]; total: number }> {
+  const { items, total } = await firstInboxPageOf(ctx, userId);
   const names = await namesFor(ctx, userId, items);
-  return items.map((item) => {
+  const waiting = items.map((item) => {
     const { subject, text } = wording(item, names);
     return {
       text,
       citation: { type: 'inbox', id: item.id, title: subject, url: citationUrl('inbox', item.id) },
     };
   });
+  return { waiting, total };
 }
 
 interface Names {

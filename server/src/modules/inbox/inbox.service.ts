@@ -6,9 +6,9 @@ import {
   INBOX_NOT_FOUND,
   type TInboxActionResponse,
   type TInboxCount,
-  type TInboxItem,
   type TInboxKind,
   type TInboxList,
+  ZInboxListQuery,
 } from '@cc/contract';
 import { nowIso } from '../../db/index.ts';
 import type { InboxItemsTable } from '../../db/types.ts';
@@ -111,10 +111,17 @@ export async function listInbox(
   return { items: rows.map(presentInboxItem), total };
 }
 
-/** The person's pending items, oldest first, at most `limit` (the brief's "Waiting for you"). */
-export async function pendingItemsOf(ctx: AppContext, userId: string, limit: number): Promise<TInboxItem[]> {
-  const rows = await repo.listPendingQuery(ctx.db, userId, 0, limit).execute();
-  return rows.map(presentInboxItem);
+/**
+ * What `GET /api/inbox/` answers the person without a query (its default page and the total): the
+ * brief's "Waiting for you" lists exactly this, so the two never disagree.
+ */
+export async function firstInboxPageOf(ctx: AppContext, userId: string): Promise<TInboxList> {
+  const page = ZInboxListQuery.parse({});
+  const [rows, total] = await Promise.all([
+    repo.listPendingQuery(ctx.db, userId, page.skip, page.limit).execute(),
+    repo.countPending(ctx.db, userId),
+  ]);
+  return { items: rows.map(presentInboxItem), total };
 }
 
 export async function countInbox(ctx: AppContext, caller: AuthUser): Promise<TInboxCount> {

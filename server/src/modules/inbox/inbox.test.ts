@@ -1,4 +1,4 @@
-import type { TInboxItem } from '@cc/contract';
+import { INBOX_ANSWER_REQUIRED, type TInboxItem } from '@cc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfill } from '../../db/migrations/0015_inbox_items.ts';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
@@ -221,6 +221,27 @@ apiSuite('approvals inbox', () => {
       const next = await runItems(id, 1);
       expect(next.map((i) => i.summary)).toEqual(['Ship it? (second)']);
       expect(next[0].id).not.toBe(item.id);
+    });
+
+    it('Approve without an answer sends the answer an approval question names; any other question is 422', async () => {
+      const asking = 'Do you approve this plan? Answer "yes" or describe the changes you want.';
+      const { id, item } = await flowWaiting(asking);
+      const res = await post(ceo, `/api/inbox/${item.id}/approve`, {});
+      expect(res.statusCode, res.body).toBe(200);
+      const timeline = await t.req({ method: 'GET', url: `/api/flow-runs/${id}/timeline`, token: ceo.token });
+      const answers = (timeline.json().timeline as { type: string; details: { user_input?: string } }[])
+        .filter((e) => e.type === 'human_input')
+        .map((e) => e.details.user_input);
+      expect(answers).toEqual(['yes']);
+      await post(ceo, `/api/flow-runs/${id}/stop`);
+
+      // A question that names no approving answer: Approve alone answers nothing, the run still waits.
+      const other = await flowWaiting('Which quarter?');
+      const bare = await post(ceo, `/api/inbox/${other.item.id}/approve`, {});
+      expect(bare.statusCode, bare.body).toBe(422);
+      expect(JSON.stringify(bare.json().detail)).toContain(INBOX_ANSWER_REQUIRED);
+      expect((await itemsOf(ceo, 'run_input')).map((i) => i.id)).toContain(other.item.id);
+      await post(ceo, `/api/flow-runs/${other.id}/stop`);
     });
 
     it('answered or stopped on the run page, the item leaves; rejecting in the inbox stops the run', async () => {

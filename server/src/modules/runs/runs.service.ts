@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   ACTIVE_CREW_RUN_STATUSES,
   ACTIVE_FLOW_RUN_STATUSES,
+  approvingAnswerOf,
   CREW_INPUT_REQUIRED,
   INBOX_ANSWER_REQUIRED,
   RUN_ALREADY_ACTIVE,
@@ -369,12 +370,17 @@ async function waitingRun(ctx: AppContext, sourceId: string) {
 
 /**
  * `run_input` items of the approvals inbox: approve = answer the question (`edits.answer`) and the run
- * goes on; reject = what the run page's Stop does (the run ends as failed), the reason kept on the item.
+ * goes on; without an answer, a question that asks for an approval gets the answer it names as the
+ * approval (one-click Approve, `approvingAnswerOf`), any other question is a 422. Reject = what the run
+ * page's Stop does (the run ends as failed), the reason kept on the item.
  */
 export const runInputInboxHandler: InboxHandler = {
   async approve(ctx, _actor, sourceId, edits) {
-    const { answer } = ZRunInputEdits.parse(edits);
     const { run, owner, kind } = await waitingRun(ctx, sourceId);
+    const given = edits.answer;
+    const { answer } = ZRunInputEdits.parse({
+      answer: given === undefined ? (approvingAnswerOf(run.human_prompt) ?? undefined) : given,
+    });
     await continueRun(ctx, owner, kind, run.id, answer);
   },
   async reject(ctx, _actor, sourceId) {

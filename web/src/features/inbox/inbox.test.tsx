@@ -150,6 +150,42 @@ describe('Inbox page', () => {
     });
   });
 
+  it('a run question asking for an approval is approved in one click: the server sends its answer', async () => {
+    const prompt = 'Do you approve this plan? Answer "yes" or describe the changes you want.';
+    const { api } = setup([
+      makeItem({
+        kind: 'run_input',
+        title: 'Task Plan with Approval: waiting for your input',
+        summary: prompt,
+        source: { type: 'run', id: 'r:1', url: '/app/run' },
+        details: { prompt, answer: '', based_on: '1. Hire a CFO' },
+      }),
+    ]);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(api.callsTo('POST', '/api/inbox/item-1/approve')).toHaveLength(1));
+    expect(api.callsTo('POST', '/api/inbox/item-1/approve')[0].body).toEqual({});
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('a run question card renders its question and the output it asks about as markdown', async () => {
+    setup([
+      makeItem({
+        kind: 'run_input',
+        title: 'Launch plan: waiting for your input',
+        summary: 'Ship **the launch plan**?',
+        source: { type: 'run', id: 'r:0', url: '/app/run' },
+        details: { prompt: 'Ship **the launch plan**?', based_on: '## Plan\n\n- Hire a *CFO*' },
+      }),
+    ]);
+    const card = (await screen.findAllByRole('listitem'))[0];
+    expect(await within(card).findByText('the launch plan', { selector: 'strong' })).toBeInTheDocument();
+    const about = within(card).getByRole('region', { name: 'What the question is about' });
+    expect(await within(about).findByRole('heading', { name: 'Plan' })).toBeInTheDocument();
+    expect(within(about).getByText('CFO', { selector: 'em' })).toBeInTheDocument();
+    expect(card.textContent).not.toContain('**');
+  });
+
   it('delegates to a member of the same organization', async () => {
     const { api } = setup([makeItem()]);
     const user = userEvent.setup();

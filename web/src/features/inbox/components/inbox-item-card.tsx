@@ -1,4 +1,5 @@
 import {
+  approvingAnswerOf,
   INBOX_KIND_LABELS,
   INTERRUPTED_CALL_ANSWER_LABELS,
   INTERRUPTED_CALL_ANSWERS,
@@ -7,6 +8,7 @@ import {
 import { Check, Clock, ExternalLink, Pencil, UserRoundPlus, X } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { Markdown } from '../../../components/markdown/markdown';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
@@ -30,8 +32,11 @@ export function InboxItemCard({ item }: { item: TInboxItem }) {
   const action = useInboxAction();
   const [dialog, setDialog] = useState<'edit' | 'reject' | 'delegate' | null>(null);
   const basedOn = typeof item.details.based_on === 'string' ? item.details.based_on : null;
-  // A run's question needs an answer: Approve opens the answer form.
-  const needsInput = item.kind === 'run_input';
+  const runQuestion = item.kind === 'run_input';
+  const prompt = typeof item.details.prompt === 'string' ? item.details.prompt : item.summary;
+  // A run's question that asks for an approval is approved in one click: the server sends the answer
+  // it names ("yes"). Any other question needs a written answer: Approve opens the answer form.
+  const needsInput = runQuestion && approvingAnswerOf(prompt) === null;
   // An interrupted call is answered with one of three answers instead of approve / edit / reject.
   const interrupted = item.kind === 'interrupted_call';
   // What a tool call sends, shown as it will go out (a delegate decides exactly this).
@@ -65,8 +70,22 @@ export function InboxItemCard({ item }: { item: TInboxItem }) {
           </Link>
         </div>
         <h2 className="font-semibold break-words">{item.title}</h2>
-        {item.summary ? <p className="text-sm whitespace-pre-wrap break-words">{item.summary}</p> : null}
-        {basedOn ? (
+        {item.summary && runQuestion ? (
+          // A run's question and the output it asks about are written in markdown.
+          <Markdown content={item.summary} className="text-sm break-words" />
+        ) : item.summary ? (
+          <p className="text-sm whitespace-pre-wrap break-words">{item.summary}</p>
+        ) : null}
+        {basedOn && runQuestion ? (
+          <section
+            aria-label="What the question is about"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
+            tabIndex={0}
+            className="max-h-64 overflow-y-auto rounded-md border border-border bg-muted/40 px-3 py-2 focus-visible:outline-2 focus-visible:outline-ring"
+          >
+            <Markdown content={basedOn} className="text-sm" />
+          </section>
+        ) : basedOn ? (
           <p className="rounded-md border border-border bg-muted/40 px-3 py-2 text-sm text-muted-foreground">
             <span className="font-medium text-foreground">Based on: </span>
             {basedOn}

@@ -5,6 +5,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { notify } from '../../../lib/toast';
+import { useMediaQuery } from '../../../lib/use-media-query';
 import { cn } from '../../../lib/utils';
 import { type RunKind, runKeys, useContinueRun, useStopRun } from '../api';
 import { isActiveStatus, isWaitingStatus, statusLabel } from '../run-state';
@@ -43,6 +44,8 @@ export function ComposerRunControls({
   const status = target ? run.view.status : null;
   const active = status !== null && isActiveStatus(status);
   const sheetRef = useRef<HTMLDivElement>(null);
+  // Wide screens show the whole panel as a side column; small ones a bar that opens it as a sheet.
+  const wide = useMediaQuery('(min-width: 1024px)');
 
   // The sheet opened: focus moves into it (the answer box when a question waits); Escape closes it.
   useEffect(() => {
@@ -97,12 +100,26 @@ export function ComposerRunControls({
     );
   };
 
+  // On a phone a waiting run's question and the output it asks about stay in view above the composer,
+  // without opening the sheet (issue 47 item 4); on wide screens they are in the side column.
+  const question =
+    run.showPrompt && run.view.prompt ? (
+      <HumanPrompt
+        key={run.promptKey ?? 'prompt'}
+        prompt={run.view.prompt}
+        previousOutput={run.previousOutput}
+        pending={cont.isPending}
+        onAnswer={onAnswer}
+        compact={!wide}
+      />
+    ) : null;
+
   return (
     <section
       aria-label="Crew and flow run"
       data-run-panel=""
       className={cn(
-        'flex min-h-0 flex-col gap-3 rounded-xl border border-border bg-card/60 p-2 sm:p-3',
+        'flex min-h-0 flex-col gap-2 rounded-xl border border-border bg-card/60 p-2 sm:p-3 lg:gap-3',
         // Wide screens: the side column, from the header to the composer, scrolling on its own.
         'lg:col-start-2 lg:row-[1/-1] lg:overflow-y-auto lg:p-4',
       )}
@@ -122,10 +139,11 @@ export function ComposerRunControls({
             onClick={() => setSheetOpen((o) => !o)}
           >
             {sheetOpen ? <ChevronDown aria-hidden="true" /> : <ChevronUp aria-hidden="true" />}
-            {sheetOpen ? 'Hide run' : waiting ? 'Answer the run' : 'Show run'}
+            {sheetOpen ? 'Hide run' : 'Show run'}
           </Button>
         </div>
       ) : null}
+      {wide ? null : question}
       {sheetOpen ? (
         <button
           type="button"
@@ -177,15 +195,7 @@ export function ComposerRunControls({
                 {target.kind === 'flow' ? 'Flow running...' : 'Crew running...'}
               </div>
             ) : null}
-            {run.showPrompt && run.view.prompt ? (
-              <HumanPrompt
-                key={run.promptKey ?? 'prompt'}
-                prompt={run.view.prompt}
-                previousOutput={run.previousOutput}
-                pending={cont.isPending}
-                onAnswer={onAnswer}
-              />
-            ) : null}
+            {wide ? question : null}
             <RunApproval runId={target.id} events={run.events} status={run.view.status} />
             {status === 'completed' ? (
               <p className="text-sm text-success-text">

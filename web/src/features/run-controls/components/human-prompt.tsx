@@ -3,6 +3,7 @@ import { Markdown } from '../../../components/markdown/markdown';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
+import { cn } from '../../../lib/utils';
 
 export const ANSWER_REQUIRED = 'An answer is required';
 /** What Approve sends: the built-in approval steps ask for "yes" or the changes wanted. */
@@ -17,11 +18,14 @@ export function HumanPrompt({
   previousOutput = null,
   pending,
   onAnswer,
+  compact = false,
 }: {
   prompt: string;
   previousOutput?: string | null;
   pending: boolean;
   onAnswer: (answer: string) => void;
+  /** A phone: shown inline above the composer, so everything is shorter (the output scrolls). */
+  compact?: boolean;
 }) {
   const id = useId();
   const [answer, setAnswer] = useState('');
@@ -39,15 +43,23 @@ export function HumanPrompt({
       onSubmit={submit}
       noValidate
       aria-label="Answer the run's question"
-      className="flex flex-col gap-2 rounded-lg border border-[#854d0e] bg-[#2d1f05]/60 p-3"
+      className={cn(
+        'flex flex-col rounded-lg border border-[#854d0e] bg-[#2d1f05]/60',
+        compact ? 'gap-1.5 p-2' : 'gap-2 p-3',
+      )}
     >
-      <p className="text-sm font-medium text-[#fcd34d]">Your input is needed</p>
+      <p className={cn('font-medium text-[#fcd34d]', compact ? 'text-xs' : 'text-sm')}>
+        Your input is needed
+      </p>
       {previousOutput ? (
         <section
           aria-label="What the question is about"
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
           tabIndex={0}
-          className="max-h-64 overflow-y-auto rounded-md border border-border bg-card p-2 focus-visible:outline-2 focus-visible:outline-ring"
+          className={cn(
+            'overflow-y-auto rounded-md border border-border bg-card p-2 focus-visible:outline-2 focus-visible:outline-ring',
+            compact ? 'max-h-28' : 'max-h-64',
+          )}
         >
           <Markdown content={previousOutput} className="text-sm" />
         </section>
@@ -55,45 +67,49 @@ export function HumanPrompt({
       <label htmlFor={id} className="text-sm whitespace-pre-wrap">
         {prompt}
       </label>
-      <Textarea
-        id={id}
-        value={answer}
-        rows={2}
-        aria-invalid={error ? true : undefined}
-        onChange={(e) => {
-          setAnswer(e.target.value);
-          if (error) setError(null);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.shiftKey) {
-            e.preventDefault();
-            e.currentTarget.form?.requestSubmit();
-          }
-        }}
-      />
+      {/* On a phone the answer box and its buttons share one row, so the question keeps its room. */}
+      <div className={cn('flex gap-2', compact ? 'items-end' : 'flex-col')}>
+        <Textarea
+          id={id}
+          value={answer}
+          rows={compact ? 1 : 2}
+          className={compact ? 'min-h-9 flex-1 py-1.5' : undefined}
+          aria-invalid={error ? true : undefined}
+          onChange={(e) => {
+            setAnswer(e.target.value);
+            if (error) setError(null);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              e.currentTarget.form?.requestSubmit();
+            }
+          }}
+        />
+        <div className="flex shrink-0 flex-wrap justify-end gap-2">
+          <Button
+            type="button"
+            size="sm"
+            variant="secondary"
+            disabled={pending}
+            onClick={() => {
+              setError(null);
+              onAnswer(APPROVE_ANSWER);
+            }}
+          >
+            Approve
+          </Button>
+          <Button type="submit" size="sm" disabled={pending}>
+            {pending ? <Spinner /> : null}
+            Answer
+          </Button>
+        </div>
+      </div>
       {error ? (
         <p role="alert" className="text-xs font-medium text-danger-text">
           {error}
         </p>
       ) : null}
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button
-          type="button"
-          size="sm"
-          variant="secondary"
-          disabled={pending}
-          onClick={() => {
-            setError(null);
-            onAnswer(APPROVE_ANSWER);
-          }}
-        >
-          Approve
-        </Button>
-        <Button type="submit" size="sm" disabled={pending}>
-          {pending ? <Spinner /> : null}
-          Answer
-        </Button>
-      </div>
     </form>
   );
 }
