@@ -11,7 +11,17 @@ import { OFFLINE_NOTICE } from './offline/types.ts';
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 /** Markdown syntax, JSON and internal names that must never reach an answer as raw text. */
-const RAW = [/^#{1,6}\s/m, /\*\*/, /__/, /`/, /\["/, /":/, /\{"/, /\b(goal|task|kpi)_id\b/, /\binternal_search\b/];
+const RAW = [
+  /^#{1,6}\s/m,
+  /\*\*/,
+  /__/,
+  /`/,
+  /\["/,
+  /":/,
+  /\{"/,
+  /\b(goal|task|kpi)_id\b/,
+  /\binternal_search\b/,
+];
 
 apiSuite('answers first on the offline engine', () => {
   let t: TestApp;
@@ -114,7 +124,9 @@ apiSuite('answers first on the offline engine', () => {
 
   it('“what is behind and what should I do” names exactly the at-risk goals with reasons and at most three actions', async () => {
     const r = await ask('Which goals are behind plan and what should I do this week?');
-    expect(r.answer).toMatch(/^One goal is behind plan: Goal “Reduce churn” \(\d+% done, \d+% expected by today/);
+    expect(r.answer).toMatch(
+      /^One goal is behind plan: Goal “Reduce churn” \(\d+% done, \d+% expected by today/,
+    );
     expect(r.answer).not.toContain('Grow recurring revenue');
     const actions = r.answer.split('This week I would ')[1] ?? '';
     expect(actions).toContain('finish or re-date Task “Send the churn survey”');

@@ -23,7 +23,7 @@ const DRAFT = /\b(draft|write|compose|prepare)\b.*\b(note|e-?mail|update|memo|me
 const NAME_STOP = new Set(['of', 'the', 'a', 'an', 'and', 'rate', 'number', 'total', 'count', 'our', 'new']);
 const words = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}$€£%]+/gu) ?? []).filter(Boolean);
 
-/** The KPI a question names (the most words of its name in the question), with its goal. */
+/** The KPI a question names (at least half of its name's words, the most first), with its goal. */
 export function kpiAskedAbout(
   question: string,
   snapshot: WorkspaceSnapshotOutput,
@@ -34,7 +34,8 @@ export function kpiAskedAbout(
     for (const kpi of goal.kpis) {
       const name = words(kpi.name).filter((w) => !NAME_STOP.has(w) && w.length > 1);
       const score = name.filter((w) => asked.has(w.replace(/s$/, ''))).length;
-      if (score > 0 && (!best || score > best.score)) best = { kpi, goal, score };
+      // At least half of the name: "board deck" does not ask about "Board materials ready".
+      if (score > 0 && score * 2 >= name.length && (!best || score > best.score)) best = { kpi, goal, score };
     }
   return best ? { kpi: best.kpi, goal: best.goal } : null;
 }
