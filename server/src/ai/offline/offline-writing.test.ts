@@ -205,7 +205,7 @@ describe('offline run steps', () => {
     expectWellFormed(text);
   });
 
-  it('a change request is quoted as the decision the step takes', () => {
+  it('a change request is applied to the drafted plan', () => {
     const plan = step(draft, {});
     const text = step(
       finalise,
@@ -218,7 +218,10 @@ describe('offline run steps', () => {
       [],
     );
     expect(paragraphs(text)[0]).toBe(
-      'Your answer to “Approval” was “Move the portal to Q1”, and this step takes it as the decision.',
+      'Your answer to “Approval” was “Move the portal to Q1”, and I applied it to the plan.',
+    );
+    expect(text).toContain(
+      '1. Re-plan Goal “Ship the partner portal”: set a realistic date or close it (due 2027-03-31).',
     );
     expectWellFormed(text);
   });

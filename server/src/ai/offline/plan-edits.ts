@@ -28,7 +28,7 @@ const MONTHS = [
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 
-/** "Friday", "next Monday", "today", "tomorrow", "2026-12-04", "4 December", "Dec 4" → YYYY-MM-DD. */
+/** "Friday", "next Monday", "today", "tomorrow", "Q1", "2026-12-04", "4 December", "Dec 4" → YYYY-MM-DD. */
 export function parseDay(phrase: string, today: string): string | null {
   const p = phrase
     .trim()
@@ -40,6 +40,13 @@ export function parseDay(phrase: string, today: string): string | null {
   if (/^\d{4}-\d{2}-\d{2}$/.test(p)) return p;
   if (p === 'today') return today;
   if (p === 'tomorrow') return plus(1);
+  const quarter = /^q([1-4])$/.exec(p);
+  if (quarter) {
+    // The quarter's last day, this year's unless it has passed.
+    const end = (year: number) => iso(new Date(Date.UTC(year, Number(quarter[1]) * 3, 0)));
+    const year = base.getUTCFullYear();
+    return end(year) >= today ? end(year) : end(year + 1);
+  }
   const wd = /^(?:next |this )?([a-z]+)$/.exec(p);
   const w = wd ? WEEKDAYS.findIndex((d) => d === wd[1] || d.slice(0, 3) === wd[1]) : -1;
   if (w >= 0) {
@@ -120,7 +127,7 @@ function details(phrase: string, today: string): Details {
   }
   return {
     text: text
-      .replace(/^the\s+/i, '')
+      .replace(/^(?:the|an?)\s+/i, '')
       .replace(/[,\s]+$/, '')
       .trim(),
     owner,
@@ -131,10 +138,23 @@ function details(phrase: string, today: string): Details {
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** An item with its owner and due date said after it: "Pricing review (owner: Leo, due 2026-12-04)." */
+/**
+ * An item with its owner and due date said after it: "Pricing review (owner: Leo, due 2026-12-04)."
+ * An owner or date given before is kept unless the instruction changes it; a new date replaces the
+ * date the item said ("(it was due 2026-10-01)").
+ */
 function withDetails(item: string, owner: string | null, due: string | null): string {
-  const base = item.replace(/\s*\((?:owner: [^)]*|due [^)]*)\)\.?$/, '').replace(/\.$/, '');
-  const extra = [owner ? `owner: ${owner}` : null, due ? `due ${due}` : null].filter(Boolean).join(', ');
+  let base = item.trim().replace(/\.$/, '');
+  const said = /\s*\(((?:owner: [^,)]*)?(?:, )?(?:due [^)]*)?)\)$/.exec(base);
+  const before = {
+    owner: /owner: ([^,)]*)/.exec(said?.[1] ?? '')?.[1] ?? null,
+    due: /due (.*)$/.exec(said?.[1] ?? '')?.[1] ?? null,
+  };
+  if (said?.[1]) base = base.slice(0, said.index);
+  if (due) base = base.replace(/\s*\((?:it )?was due [^)]*\)$/, '');
+  const o = owner ?? before.owner;
+  const d = due ?? before.due;
+  const extra = [o ? `owner: ${o}` : null, d ? `due ${d}` : null].filter(Boolean).join(', ');
   return `${capital(base)}${extra ? ` (${extra})` : ''}.`;
 }
 
@@ -155,53 +175,78 @@ export function hasPlanInstructions(answer: string): boolean {
 const INSTRUCTION =
   /^(?:please\s+)?(?:remove|drop|delete|cut|replace|swap|add|include|assign|give|move|push|make|set)\b|\b(?:owned by|due)\b/i;
 
+/** One kind of instruction: its wording, and how it changes the plan (a reason when it cannot). */
+interface Rule {
+  re: RegExp;
+  apply: (m: RegExpExecArray, plan: string[], today: string) => string | null;
+}
+
+const NO_MATCH = 'no item of the plan matches it';
+const notADate = (text: string) => `“${text}” is not a date I can read`;
+
+const RULES: Rule[] = [
+  {
+    re: /^(?:please\s+)?(?:remove|drop|delete|cut)\s+(.+)$/i,
+    apply: (m, plan) => {
+      const i = find(plan, m[1]);
+      if (i < 0) return NO_MATCH;
+      plan.splice(i, 1);
+      return null;
+    },
+  },
+  {
+    re: /^(?:please\s+)?(?:replace|swap)\s+(.+?)\s+(?:with|for|by)\s+(.+)$/i,
+    apply: (m, plan, today) => {
+      const i = find(plan, m[1]);
+      const d = details(m[2], today);
+      if (i < 0) return NO_MATCH;
+      if (d.badDue) return notADate(d.badDue);
+      plan[i] = withDetails(d.text, d.owner, d.due);
+      return null;
+    },
+  },
+  {
+    re: /^(?:please\s+)?(?:add|include)\s+(.+)$/i,
+    apply: (m, plan, today) => {
+      const d = details(m[1], today);
+      if (d.badDue) return notADate(d.badDue);
+      plan.push(withDetails(d.text, d.owner, d.due));
+      return null;
+    },
+  },
+  {
+    re: /^(?:please\s+)?(?:assign|give)\s+(.+?)\s+to\s+([\p{Lu}][\p{L}'-]*)$/iu,
+    apply: (m, plan) => {
+      const i = find(plan, m[1]);
+      if (i < 0) return NO_MATCH;
+      plan[i] = withDetails(plan[i], m[2], null);
+      return null;
+    },
+  },
+  {
+    re: /^(?:please\s+)?(?:move|push|set)\s+(.+?)\s+to\s+(.+)$/i,
+    apply: (m, plan, today) => {
+      const i = find(plan, m[1]);
+      const due = parseDay(m[2], today);
+      if (i < 0) return NO_MATCH;
+      if (!due) return notADate(m[2]);
+      plan[i] = withDetails(plan[i], null, due);
+      return null;
+    },
+  },
+];
+
 export function applyPlanEdits(items: readonly string[], answer: string, today: string): PlanEdit {
   const plan = [...items];
   const notApplied: string[] = [];
   let applied = 0;
-  const fail = (clause: string, why: string) => notApplied.push(`“${clause}” (${why})`);
   for (const clause of clauses(answer)) {
-    let m: RegExpExecArray | null;
-    if ((m = /^(?:please\s+)?(?:remove|drop|delete|cut)\s+(.+)$/i.exec(clause))) {
-      const i = find(plan, m[1]);
-      if (i < 0) fail(clause, 'no item of the plan matches it');
-      else {
-        plan.splice(i, 1);
-        applied++;
-      }
-    } else if ((m = /^(?:please\s+)?(?:replace|swap)\s+(.+?)\s+(?:with|for|by)\s+(.+)$/i.exec(clause))) {
-      const i = find(plan, m[1]);
-      const d = details(m[2], today);
-      if (i < 0) fail(clause, 'no item of the plan matches it');
-      else if (d.badDue) fail(clause, `“${d.badDue}” is not a date I can read`);
-      else {
-        plan[i] = withDetails(d.text, d.owner, d.due);
-        applied++;
-      }
-    } else if ((m = /^(?:please\s+)?(?:add|include)\s+(.+)$/i.exec(clause))) {
-      const d = details(m[1], today);
-      if (d.badDue) fail(clause, `“${d.badDue}” is not a date I can read`);
-      else {
-        plan.push(withDetails(d.text, d.owner, d.due));
-        applied++;
-      }
-    } else if ((m = /^(?:please\s+)?(?:assign|give)\s+(.+?)\s+to\s+([\p{Lu}][\p{L}'-]*)$/iu.exec(clause))) {
-      const i = find(plan, m[1]);
-      if (i < 0) fail(clause, 'no item of the plan matches it');
-      else {
-        plan[i] = withDetails(plan[i], m[2], null);
-        applied++;
-      }
-    } else if ((m = /^(?:please\s+)?(?:move|push|set)\s+(.+?)\s+to\s+(.+)$/i.exec(clause))) {
-      const i = find(plan, m[1]);
-      const due = parseDay(m[2], today);
-      if (i < 0) fail(clause, 'no item of the plan matches it');
-      else if (!due) fail(clause, `“${m[2]}” is not a date I can read`);
-      else {
-        plan[i] = withDetails(plan[i], null, due);
-        applied++;
-      }
-    } else fail(clause, 'I understand remove, replace, add, owner and due-date instructions');
+    const hit = RULES.map((r) => ({ r, m: r.re.exec(clause) })).find((x) => x.m !== null);
+    const why = hit?.m
+      ? hit.r.apply(hit.m, plan, today)
+      : 'I understand remove, replace, add, owner and due-date instructions';
+    if (why) notApplied.push(`“${clause}” (${why})`);
+    else applied++;
   }
   return { items: plan, applied, notApplied };
 }
