@@ -398,28 +398,30 @@ describe('offline comms suggestions', () => {
       'Can we schedule a call about the Q3 budget?',
       'Happy to meet, Sofia. Would tomorrow at 10:00 work for you?',
     ],
-    [
-      'Could you send me the board deck?',
-      'Sure, Sofia — I’ll send you the board deck today.'.replace('’', "'"),
-    ],
+    ['Could you send me the board deck?', "Sure, Sofia — I'll get that to you today."],
     [
       'What is the status of the Q3 budget?',
-      "Good question, Sofia. I'll check the status of the Q3 budget and get back to you today.",
+      "I don't have the answer to hand, Sofia. I'll send it to you by tomorrow at noon.",
     ],
     [
-      'When is the board meeting?',
-      "Good question, Sofia. I'll check when the board meeting is and get back to you today.",
+      'Should we move the offsite to March?',
+      "Yes, Sofia, let's go ahead. If you see a reason not to, tell me by tomorrow and we'll decide together.",
     ],
-    ['Please share your slides.', "Will do, Sofia — I'll share my slides today."],
+    ['Could you send me the board deck by Friday?', "Sure, Sofia — I'll get that to you by Friday."],
+    ['Please share your slides.', "Will do, Sofia — I'll get that to you today."],
+    [
+      'Please review the pricing memo before the board meeting.',
+      "Will do, Sofia — I'll do that before the board meeting.",
+    ],
     ['Thanks for the help!', "You're welcome, Sofia!"],
-    ['The launch is on track.', 'Thanks, Sofia — good to know the launch is on track.'],
+    ['The launch is on track.', "Thanks, Sofia — noted. I'll follow up shortly."],
     [
       'We have a blocker on the Falcon deal.',
       "Thanks for flagging this, Sofia. Let's take it first thing. What do you need from me?",
     ],
     [
       'Pipeline is €3.4M with 12 new logos. Do you agree we push DACH next?',
-      'Thanks for the numbers, Sofia — noted: €3.4M and 12 new logos. Good question — let me think it through and give you a clear answer today.',
+      "Thanks for the numbers, Sofia — noted: €3.4M and 12 new logos. Yes, let's go ahead. If you see a reason not to, tell me by tomorrow and we'll decide together.",
     ],
   ];
   it.each(cases)('answers “%s”', (message, expected) => {
@@ -427,6 +429,26 @@ describe('offline comms suggestions', () => {
     expect(text).toBe(expected);
     expect(text).not.toMatch(/[*_#`]/); // a plain-text draft, no markdown
     expectWellFormed(text);
+  });
+
+  /** Any five words in a row of the message, found again in the reply: the message echoed back. */
+  const echoes = (message: string, text: string) => {
+    const w = message.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+    const said = ` ${(text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []).join(' ')} `;
+    return w.slice(0, -4).some((_, i) => said.includes(` ${w.slice(i, i + 5).join(' ')} `));
+  };
+
+  it.each(cases)('never echoes “%s” back', (message) => {
+    expect(echoes(message, reply(message))).toBe(false);
+  });
+
+  it('acknowledges a deadline the message sets', () => {
+    expect(reply('We need the signed contract by end of day.')).toBe(
+      "Thanks, Sofia — I'll make sure it's done by end of day.",
+    );
+    expect(reply('The deadline is 12 December for the audit pack.')).toBe(
+      "Thanks, Sofia — I'll make sure it's done by 12 December.",
+    );
   });
 
   it('never asks for numbers the message already gave', () => {
