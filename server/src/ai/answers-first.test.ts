@@ -147,6 +147,20 @@ apiSuite('answers first on the offline engine', () => {
     expect(r.text.split(/\s+/).length).toBeLessThanOrEqual(200);
   });
 
+  it('a note stored as markdown and a contact’s JSON fields reach neither the answer nor a citation label as raw text', async () => {
+    const contact = await t.req({
+      method: 'POST',
+      url: '/api/contacts/',
+      token: ceo.token,
+      body: { name: 'Priya Offsite', emails: ['priya@example.com'], notes: '**Offsite** host' },
+    });
+    expect(contact.statusCode, contact.body).toBe(201);
+    const r = await ask('What did we note at the offsite?');
+    // ask() checks the answer and every label for markdown, JSON and internal names.
+    expect(r.sources.length).toBeGreaterThan(0);
+    expect(r.text).not.toContain('## ARR notes');
+  });
+
   it('anything else is the best matching record in a sentence with a few citations, not a list', async () => {
     const r = await ask('Anything on the offsite?');
     expect(r.answer.split('\n')).toHaveLength(1);
