@@ -92,12 +92,16 @@ export function atRiskAnswer(s: WorkspaceSnapshotOutput): Answer {
     actions.push(`finish or re-date Task “${t.title}”, due ${t.due_date}`);
     cites.push({ type: 'task', title: t.title });
   }
+  for (const w of s.waiting ?? [])
+    actions.push(`answer “${w.title}”, waiting in your inbox since ${w.since}`);
   for (const g of atRisk)
     for (const k of g.kpis.filter((x) => x.lagging && !x.stale))
       actions.push(`agree the actions that move ${k.name} for Goal “${g.title}”`);
   const shown = actions.slice(0, 3);
   const keep = new Set(shown.join(' ').match(/“[^”]+”/g) ?? []);
-  const todo = shown.length ? ` This week I would ${listOf(shown)}.` : '';
+  // Actions carry commas of their own ("…, due 2026-11-01"): semicolons keep them apart.
+  const said = shown.length > 1 ? `${shown.slice(0, -1).join('; ')}; and ${shown.at(-1)}` : (shown[0] ?? '');
+  const todo = shown.length ? ` This week I would ${said}.` : '';
   return {
     kind: 'at-risk',
     text: `${lead}${todo}`,

@@ -64,6 +64,8 @@ export interface WorkspaceSnapshotOutput {
   open_tasks: SnapshotTask[];
   open_task_count: number;
   overdue_task_count: number;
+  /** the caller's oldest pending inbox items (what waits for them), oldest first */
+  waiting?: { title: string; since: string }[];
 }
 
 export interface WebSearchOutput {
