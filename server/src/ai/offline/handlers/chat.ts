@@ -91,6 +91,8 @@ function attachmentSection(
 const MAX_ITEMS = 4;
 /** A greeting's overview names at most this many records under "Sources". */
 const MAX_LISTED_SOURCES = 5;
+/** When the answer names no record, this many of what the tools found are cited. */
+const UNNAMED_SOURCES = 3;
 
 /** The answer to what was asked, when the tools gave a snapshot or a search to answer from. */
 function answerOf(question: string, ev: Evidence, userName: string | null): Answer | null {
@@ -206,8 +208,11 @@ export const chatHandler: OfflineHandler = ({ data, system, lastUserText, toolRe
     sections.push(['Internet search is not configured on this server, so I did not search the web.']);
 
   for (const s of sections) out.push(...s, '');
+  // An answer that names no record cites what the tools found first, as the turn's citations do
+  // (sourcesNamedIn).
+  const cites = answer?.cites.length ? answer.cites : sourcesOf(toolResults).slice(0, UNNAMED_SOURCES);
   const sources = answer
-    ? [...(answer.kind === 'metric' ? [] : (files?.used ?? [])), ...answer.cites.map(sourceLabel)]
+    ? [...(answer.kind === 'metric' ? [] : (files?.used ?? [])), ...cites.map(sourceLabel)]
     : [...(files?.used ?? []), ...sourcesOf(toolResults).slice(0, MAX_LISTED_SOURCES).map(sourceLabel)];
   if (sources.length > 0) out.push(`Sources: ${sources.join(', ')}`);
   return out
