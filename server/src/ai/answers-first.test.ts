@@ -145,6 +145,7 @@ apiSuite('answers first on the offline engine', () => {
     expect(r.text).toMatch(/Best regards,\nOlivia/);
     expect(r.text).not.toMatch(/^\s*(?:[-*]|\d+\.)\s/m);
     expect(r.text.split(/\s+/).length).toBeLessThanOrEqual(200);
+    expect(r.sources.map((s) => s.title)).toContain('Reduce churn');
   });
 
   it('a note stored as markdown and a contact’s JSON fields reach neither the answer nor a citation label as raw text', async () => {

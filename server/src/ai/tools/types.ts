@@ -98,11 +98,15 @@ export const sourceLabel = (s: { type: string; title: string }) =>
 const UNNAMED_CITATIONS = 3;
 
 /**
- * The records an answer cites: those it names (“title”), in the tools' order; when it names none,
+ * The records an answer cites: those it names, in the tools' order; when it names none,
  * the first few the tools returned. Never the whole list the tools gave (issue 47 item 2).
  */
 export function sourcesNamedIn(text: string, sources: readonly Source[]): Source[] {
-  const named = sources.filter((s) => s.title.trim() !== '' && text.includes(`“${s.title}”`));
+  // Quoted, or bare when long enough not to be found by chance (as citationsNamedIn does).
+  const named = sources.filter((s) => {
+    const title = s.title.trim();
+    return title !== '' && (text.includes(`“${title}”`) || (title.length >= 4 && text.includes(title)));
+  });
   return named.length > 0 ? named : sources.slice(0, UNNAMED_CITATIONS);
 }
 
