@@ -125,7 +125,7 @@ apiSuite('answers first on the offline engine', () => {
   it('“what is behind and what should I do” names exactly the at-risk goals with reasons and at most three actions', async () => {
     const r = await ask('Which goals are behind plan and what should I do this week?');
     expect(r.answer).toMatch(
-      /^One goal is behind plan: Goal “Reduce churn” \(\d+% done, \d+% expected by today/,
+      /^One goal is behind plan\. Goal “Reduce churn” is at risk: \d+% done, \d+% expected by today/,
     );
     expect(r.answer).not.toContain('Grow recurring revenue');
     const actions = r.answer.split('This week I would ')[1] ?? '';

@@ -28,8 +28,8 @@ describe('what an executive asks', () => {
       waiting: [{ title: 'Reply to Sofia about the budget', since: '2026-11-20' }],
     });
     expect(a.text).toBe(
-      'One goal is behind plan: Goal “EU expansion” (20% done, 67% expected by today; KPI “EU customers signed” ' +
-        'is forecast at 2 customers by the due date, short of its target of 5 customers). This week I would ' +
+      'One goal is behind plan. Goal “EU expansion” is at risk: 20% done, 67% expected by today; KPI “EU customers signed” ' +
+        'is forecast at 2 customers by the due date, short of its target of 5 customers. This week I would ' +
         'finish or re-date Task “Prepare the board deck”, due 2026-11-01; finish or re-date Task “Sign the lease”, ' +
         'due 2026-11-02; and answer “Reply to Sofia about the budget”, waiting in your inbox since 2026-11-20.',
     );

@@ -77,10 +77,11 @@ export function metricSentence(kpi: SnapshotKpi, goal: SnapshotGoal): string {
 export function atRiskAnswer(s: WorkspaceSnapshotOutput): Answer {
   const atRisk = s.goals.filter((g) => g.risk?.at_risk);
   const cites = atRisk.map((g) => ({ type: 'goal', title: g.title }));
+  // Each goal in the words the Brief and advice use (goal-risk-agreement.test.ts).
   const lead = atRisk.length
-    ? `${atRisk.length === 1 ? 'One goal is' : `${atRisk.length} goals are`} behind plan: ${listOf(
-        atRisk.map((g) => `Goal “${g.title}” (${g.risk.reasons.join('; ')})`),
-      )}.`
+    ? `${atRisk.length === 1 ? 'One goal is' : `${atRisk.length} goals are`} behind plan. ${atRisk
+        .map((g) => `Goal “${g.title}” is at risk: ${g.risk.reasons.join('; ')}.`)
+        .join(' ')}`
     : `None of your ${s.goals.length} open goals is at risk.`;
   const actions: string[] = [];
   for (const g of atRisk)
@@ -93,7 +94,9 @@ export function atRiskAnswer(s: WorkspaceSnapshotOutput): Answer {
     cites.push({ type: 'task', title: t.title });
   }
   for (const w of s.waiting ?? [])
-    actions.push(`answer “${w.title}”, waiting in your inbox since ${w.since}`);
+    actions.push(
+      `answer “${w.title.replace(/“/g, '‘').replace(/”/g, '’')}”, waiting in your inbox since ${w.since}`,
+    );
   for (const g of atRisk)
     for (const k of g.kpis.filter((x) => x.lagging && !x.stale))
       actions.push(`agree the actions that move ${k.name} for Goal “${g.title}”`);
