@@ -33,7 +33,7 @@ import { type AiEngine, resolveModelFresh } from './models.ts';
 import { ATTACHMENTS_HEADER, type ChatOfflineData, MEMORY_HEADER } from './offline/handlers/chat.ts';
 import { streamModelSteps } from './stream/model-steps.ts';
 import { buildTools, internetSearchAvailable } from './tools/index.ts';
-import { type Source, sourcesOf } from './tools/types.ts';
+import { type Source, sourcesNamedIn, sourcesOf } from './tools/types.ts';
 import { UNTRUSTED_INSTRUCTION, UNTRUSTED_CLOSE, UNTRUSTED_OPEN, wrapUntrusted } from './untrusted.ts';
 
 export const MAX_ASSISTANT_STEPS = 4;
@@ -126,6 +126,12 @@ export function assistantSystemPrompt(o: {
       "Use the internal_search and workspace_snapshot tools to ground answers in the user's goals, KPIs,",
       'tasks, notes, advice and contacts. Name the records you used (e.g. Task “…”, Goal “…”) and end with',
       'a line "Sources: …". Never invent records.',
+      // The same answer-first rule the offline engine follows (issue 47 item 2).
+      'Answer what was asked first, in a sentence or two. For a metric, give the KPI’s latest value and its',
+      'check-in date, the target, the trend and the forecast from workspace_snapshot; prefer the KPI over any',
+      'file text. For "what is behind / at risk / what should I do", name exactly the goals whose risk says',
+      'at risk, with their reasons, and at most three concrete actions. For a draft, write plain prose.',
+      'Otherwise name the best matching records in a sentence; cite only the records you used.',
     );
   } else {
     lines.push('Internal search is off for this message: do not claim to have looked at workspace data.');
@@ -281,7 +287,7 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
       engine: resolved.engine,
       model: resolved.id,
       usage: steps.usage,
-      sources: sourcesOf(steps.toolResults),
+      sources: sourcesNamedIn(text, sourcesOf(steps.toolResults)),
       aborted,
     };
   })();

@@ -48,6 +48,11 @@ export interface SnapshotKpi {
   forecast: TGoal['kpis'][number]['forecast'];
   /** isKpiLagging: a KPI of an at-risk goal below the line or forecast to miss its target */
   lagging: boolean;
+  /** the goals API's last check-in date and staleness: a metric answer states its value's date */
+  last_checkin_date: string | null;
+  stale: boolean;
+  /** the check-in before the latest, for the trend a metric answer states (null with fewer than two) */
+  previous: { date: string; value: number } | null;
 }
 
 export interface SnapshotGoal {
@@ -177,6 +182,9 @@ export async function loadWorkspaceSnapshot(
       expected_progress: g.expected_progress,
       forecast: k.forecast,
       lagging: isKpiLagging(g, k),
+      last_checkin_date: k.last_checkin_date,
+      stale: k.stale,
+      previous: k.trend.length >= 2 ? k.trend[k.trend.length - 2] : null,
     }));
     const overdue = g.due_date < today;
     return {

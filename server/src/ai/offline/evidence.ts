@@ -7,7 +7,7 @@ import type {
   WorkspaceSnapshotOutput,
 } from '../tools/types.ts';
 import { sourceLabel } from '../tools/types.ts';
-import { clip, fmt, pct, plainLines, plural, sentence } from './prose.ts';
+import { clip, fmt, pct, plainLines, plainText, plural, sentence } from './prose.ts';
 import type { OfflineToolResult } from './types.ts';
 
 /**
@@ -38,8 +38,11 @@ export function evidenceOf(results: readonly OfflineToolResult[]): Evidence {
     if (!o || typeof o !== 'object') continue;
     if (r.toolName === 'workspace_snapshot' && Array.isArray(o.goals))
       ev.snapshot = o as unknown as WorkspaceSnapshotOutput;
-    if (r.toolName === 'internal_search' && Array.isArray(o.hits))
-      ev.search = o as unknown as InternalSearchOutput;
+    if (r.toolName === 'internal_search' && Array.isArray(o.hits)) {
+      // Titles are stored text (a note's first line, a contact's JSON): plain words in every answer.
+      const search = o as unknown as InternalSearchOutput;
+      ev.search = { ...search, hits: search.hits.map((h) => ({ ...h, title: plainText(h.title) })) };
+    }
     if (r.toolName === 'web_search') ev.web = o as unknown as WebSearchOutput;
   }
   return ev;
@@ -101,6 +104,8 @@ export function taskFact(t: SnapshotTask, overdue: boolean): Fact {
 /** A search hit's snippet as plain text (bodies are often markdown), without repeating the title. */
 export function hitSnippet(h: SearchHit): string {
   const text = plainLines(h.snippet ?? '')
+    .map(plainText)
+    .filter(Boolean)
     .map(sentence)
     .join(' ');
   return text && text !== h.title ? clip(text, 160) : '';

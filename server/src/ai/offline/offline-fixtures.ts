@@ -20,6 +20,9 @@ const kpi = {
   expected_progress: 67,
   forecast: { value_at_due: 2, on_track: false },
   lagging: true,
+  last_checkin_date: '2026-11-10',
+  stale: false,
+  previous: { date: '2026-10-12', value: 0 },
 };
 
 const goal = (over: Partial<WorkspaceSnapshot['goals'][number]>): WorkspaceSnapshot['goals'][number] => ({
@@ -135,6 +138,9 @@ export const SNAPSHOT_TOOL: WorkspaceSnapshotOutput = {
       progress: k.progress,
       forecast: k.forecast,
       lagging: k.lagging,
+      last_checkin_date: k.last_checkin_date,
+      stale: k.stale,
+      previous: k.previous,
     })),
   })),
   overdue_tasks: [boardDeck],

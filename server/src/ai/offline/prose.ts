@@ -62,3 +62,34 @@ export function leadSentence(markdown: string, max = 220): string {
   const m = /^(.+?[.!?])(?:\s|$)/.exec(first);
   return clip(m ? m[1] : first, max);
 }
+
+/** A JSON array or object of strings ("[\"priya@…\"]") as the words it holds: "priya@…". */
+function unwrapJson(text: string): string {
+  const t = text.trim();
+  if (!/^[[{]/.test(t)) return text;
+  try {
+    const values: string[] = [];
+    const walk = (v: unknown): void => {
+      if (typeof v === 'string' || typeof v === 'number') values.push(String(v));
+      else if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    };
+    walk(JSON.parse(t));
+    return values.join(', ');
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Stored text (a title, a snippet) as one plain line for an answer or a citation label: markdown
+ * markers and JSON syntax removed, so neither reaches the screen as raw characters.
+ */
+export function plainText(text: string): string {
+  return plainLines(unwrapJson(text))
+    .map(unwrapJson)
+    .join(' ')
+    .replace(/[*_`#]{2,}/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -27,4 +27,4 @@ export type OfflineHandler = (input: OfflineHandlerInput) => string;
 
 /** The first line of every chat answer: the engine says plainly what it is. */
 export const OFFLINE_NOTICE =
-  '_Offline engine — no AI provider is configured; this answer is built from your workspace data._';
+  'Offline engine: no AI provider is configured, so this answer is built from your workspace data.';

@@ -1,3 +1,5 @@
+import { plainText } from '../offline/prose.ts';
+
 /** Shapes the built-in tools return; the offline engine's handlers read them back from the prompt. */
 
 /** Entity types the internal search index holds ('file' rows are added by the files module). */
@@ -25,6 +27,12 @@ export interface SnapshotKpi {
   forecast: { value_at_due: number; on_track: boolean } | null;
   /** a KPI of an at-risk goal below the line or forecast to miss (contract isKpiLagging) */
   lagging: boolean;
+  /** the date of the latest check-in (the date of current_value), null without one */
+  last_checkin_date: string | null;
+  /** no check-in for KPI_STALE_DAYS days (the goals API's `stale`) */
+  stale: boolean;
+  /** the check-in before the latest: the trend a metric answer states */
+  previous: { date: string; value: number } | null;
 }
 
 export interface SnapshotGoal {
@@ -56,6 +64,8 @@ export interface WorkspaceSnapshotOutput {
   open_tasks: SnapshotTask[];
   open_task_count: number;
   overdue_task_count: number;
+  /** the caller's oldest pending inbox items (what waits for them), oldest first */
+  waiting?: { title: string; since: string }[];
 }
 
 export interface WebSearchOutput {
@@ -84,6 +94,22 @@ export const ENTITY_LABELS: Record<string, string> = {
 export const sourceLabel = (s: { type: string; title: string }) =>
   `${ENTITY_LABELS[s.type] ?? s.type} “${s.title}”`;
 
+/** When an answer names none of its records, this many of the best matches are cited. */
+const UNNAMED_CITATIONS = 3;
+
+/**
+ * The records an answer cites: those it names, in the tools' order; when it names none,
+ * the first few the tools returned. Never the whole list the tools gave (issue 47 item 2).
+ */
+export function sourcesNamedIn(text: string, sources: readonly Source[]): Source[] {
+  // Quoted, or bare when long enough not to be found by chance (as citationsNamedIn does).
+  const named = sources.filter((s) => {
+    const title = s.title.trim();
+    return title !== '' && (text.includes(`“${title}”`) || (title.length >= 4 && text.includes(title)));
+  });
+  return named.length > 0 ? named : sources.slice(0, UNNAMED_CITATIONS);
+}
+
 /** The records a set of tool results cites, de-duplicated, in the order they appear. */
 export function sourcesOf(results: readonly { toolName: string; output: unknown }[]): Source[] {
   const seen = new Set<string>();
@@ -92,7 +118,8 @@ export function sourcesOf(results: readonly { toolName: string; output: unknown 
     const key = `${s.type}:${s.id}`;
     if (!seen.has(key)) {
       seen.add(key);
-      out.push(s);
+      // A citation label is plain words: a stored title's markdown or JSON never reaches a chip.
+      out.push({ ...s, title: plainText(s.title) || s.title });
     }
   };
   for (const r of results) {

@@ -49,6 +49,9 @@ apiSuite('comms suggestions from a configured model', () => {
     expect(await suggestion()).toMatchObject({ status: 'ready', text: 'Sure, Thursday works.' });
     const prompt = JSON.stringify(mock.chatRequests().at(-1)?.body);
     expect(prompt).toContain('Can we review the budget on Thursday?');
+    // Issue 47 item 2: the model is told what the offline draft does.
+    expect(prompt).toContain('a question gets an answer, or the decision the recipient has to make');
+    expect(prompt).toContain('Never repeat the message back.');
   });
 
   it('drops the pending suggestion when the model fails', async () => {

@@ -202,7 +202,9 @@ async function replyData(
 const SYSTEM =
   'You draft a short reply (one to three sentences) that the recipient of a workplace chat could send. ' +
   "Write in the recipient's voice, plain text, no greeting line, no signature, no markdown. Use only facts " +
-  'from the conversation and the contact record given.';
+  'from the conversation and the contact record given. Answer what was asked: a question gets an answer, ' +
+  'or the decision the recipient has to make; a deadline is acknowledged with when it will be done. ' +
+  'Never repeat the message back.';
 
 function replyPrompt(d: CommsReplyData): string {
   const lines = d.messages.map(

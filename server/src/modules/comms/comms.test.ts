@@ -318,7 +318,7 @@ apiSuite('comms', () => {
     await commsIdle(t.ctx);
     const s = await suggestion(ceo, th.id);
     expect(s?.text).toBe(
-      "Thanks for the numbers, Maya — noted: 42 deals, €1.2M and 15%. Sure — I'll send you the board deck today.",
+      "Thanks for the numbers, Maya — noted: 42 deals, €1.2M and 15%. Sure — I'll get you the board deck today.",
     );
     expectWellFormed(s?.text ?? '');
   });

@@ -7,6 +7,7 @@ import {
   type TInboxActionResponse,
   type TInboxCount,
   type TInboxKind,
+  type TInboxItem,
   type TInboxList,
   ZInboxListQuery,
 } from '@cc/contract';
@@ -122,6 +123,12 @@ export async function firstInboxPageOf(ctx: AppContext, userId: string): Promise
     repo.countPending(ctx.db, userId),
   ]);
   return { items: rows.map(presentInboxItem), total };
+}
+
+/** The person's pending items, oldest first, at most `limit` (what the AI's "what should I do" acts on). */
+export async function pendingItemsOf(ctx: AppContext, userId: string, limit: number): Promise<TInboxItem[]> {
+  const rows = await repo.listPendingQuery(ctx.db, userId, 0, limit).execute();
+  return rows.map(presentInboxItem);
 }
 
 export async function countInbox(ctx: AppContext, caller: AuthUser): Promise<TInboxCount> {

@@ -9,6 +9,15 @@ import {
   snapshotSummary,
   webFact,
 } from '../evidence.ts';
+import {
+  type Answer,
+  atRiskAnswer,
+  draftAnswer,
+  kpiAskedAbout,
+  lookupAnswer,
+  metricSentence,
+  questionKind,
+} from '../answers.ts';
 import { clip, plainLines, sentence } from '../prose.ts';
 import { OFFLINE_NOTICE, type OfflineHandler } from '../types.ts';
 
@@ -80,6 +89,27 @@ function attachmentSection(
 }
 
 const MAX_ITEMS = 4;
+/** A greeting's overview names at most this many records under "Sources". */
+const MAX_LISTED_SOURCES = 5;
+/** When the answer names no record, this many of what the tools found are cited. */
+const UNNAMED_SOURCES = 3;
+
+/** The answer to what was asked, when the tools gave a snapshot or a search to answer from. */
+function answerOf(question: string, ev: Evidence, userName: string | null): Answer | null {
+  const kind = questionKind(question, ev.snapshot);
+  if (ev.snapshot && kind === 'metric') {
+    const asked = kpiAskedAbout(question, ev.snapshot);
+    if (asked)
+      return {
+        kind,
+        text: metricSentence(asked.kpi, asked.goal),
+        cites: [{ type: 'goal', title: asked.goal.title }],
+      };
+  }
+  if (ev.snapshot && kind === 'at-risk') return atRiskAnswer(ev.snapshot);
+  if (ev.snapshot && kind === 'draft') return draftAnswer(question, ev.snapshot, userName);
+  return ev.search ? lookupAnswer(ev, ev.search.query) : null;
+}
 
 const GREETING = /^(hi|hello|hey|good (morning|afternoon|evening)|thanks|thank you)\b[\s\p{L}]{0,12}[!.]*$/iu;
 
@@ -151,8 +181,13 @@ export const chatHandler: OfflineHandler = ({ data, system, lastUserText, toolRe
   if (files) sections.push(files.lines);
 
   const cited = new Set<string>();
-  if (ev.search && !greeting) sections.push(searchSection(ev.search, ev, cited));
-  if (ev.snapshot) sections.push(snapshotSection(ev.snapshot, cited, greeting || !ev.search));
+  // Answers first (issue 47 item 2): the question's kind decides the answer; a KPI beats file text.
+  const answer = greeting || !lastUserText ? null : answerOf(lastUserText, ev, d.userName ?? null);
+  // A metric is answered from its KPI, never from a file's older figure.
+  if (answer?.kind === 'metric' && files) sections.splice(sections.indexOf(files.lines), 1);
+  if (answer) sections.push([answer.text]);
+  else if (ev.search && !greeting) sections.push(searchSection(ev.search, ev, cited));
+  if (ev.snapshot && !answer) sections.push(snapshotSection(ev.snapshot, cited, greeting || !ev.search));
   if (ev.web) sections.push(webSection(ev.web));
 
   if (!lastUserText) {
@@ -160,7 +195,7 @@ export const chatHandler: OfflineHandler = ({ data, system, lastUserText, toolRe
   } else if (toolResults.length === 0 && !files) {
     sections.push([
       'I can only answer from your workspace data, and Internal Search is off for this message. ' +
-        'Turn on **Internal Search** in More Settings and ask again.',
+        'Turn on Internal Search in More Settings and ask again.',
     ]);
   }
   const memories = (d.memories ?? memoriesInSystem(system)).filter(Boolean);
@@ -173,7 +208,12 @@ export const chatHandler: OfflineHandler = ({ data, system, lastUserText, toolRe
     sections.push(['Internet search is not configured on this server, so I did not search the web.']);
 
   for (const s of sections) out.push(...s, '');
-  const sources = [...(files?.used ?? []), ...sourcesOf(toolResults).slice(0, 12).map(sourceLabel)];
+  // An answer that names no record cites what the tools found first, as the turn's citations do
+  // (sourcesNamedIn).
+  const cites = answer?.cites.length ? answer.cites : sourcesOf(toolResults).slice(0, UNNAMED_SOURCES);
+  const sources = answer
+    ? [...(answer.kind === 'metric' ? [] : (files?.used ?? [])), ...cites.map(sourceLabel)]
+    : [...(files?.used ?? []), ...sourcesOf(toolResults).slice(0, MAX_LISTED_SOURCES).map(sourceLabel)];
   if (sources.length > 0) out.push(`Sources: ${sources.join(', ')}`);
   return out
     .join('\n')

@@ -72,15 +72,39 @@ const OPINION =
   /\b(do you (think|agree)|what do you think|thoughts|ok with|okay with|fine with|happy with)\b/i;
 const TROUBLE = ['urgent', 'asap', 'blocker', 'blocked', 'issue', 'problem', 'risk', 'delay', 'slipp'];
 
-/** What a question is about: "the status of the Q3 budget", "the Falcon deal" (null when unclear). */
-function topicOf(question: string): string | null {
-  const q = question.replace(/\?+$/, '').trim();
-  const what = /^what(?:'s| is| are) (.+)$/i.exec(q);
-  if (what) return swapPerson(what[1]);
-  const when = /^(when|where|who) (is|are|was) (.+)$/i.exec(q);
-  if (when) return `${when[1].toLowerCase()} ${swapPerson(when[3])} ${when[2]}`;
-  const about = /\b(?:about|on|regarding|for) (the [^,;]+|our [^,;]+|[A-Z][^,;]*)$/.exec(q);
-  return about ? `on ${swapPerson(about[1])}` : null;
+/** A yes/no question asking for the recipient's call: "Do you agree we…", "Should we…", "OK to…". */
+const DECISION =
+  /^(?:do you (?:agree|think|want)|should (?:we|i)|shall (?:we|i)|can we|could we|are you (?:ok|okay|fine|happy)|is it (?:ok|okay|fine)|ok to|okay to|any objection|do we)\b/i;
+
+/** "by Friday", "before the board meeting", "end of day": the deadline a message sets, as said. */
+const DEADLINE =
+  /\b(?:by|before|no later than|until)\s+((?:the\s+)?(?:end of (?:the )?(?:day|week|month)|eod|eow|tomorrow|tonight|today|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)?\s+[a-z]+|[a-z]+\s+\d{1,2}(?:st|nd|rd|th)?|(?:the|our|next)\s+[a-z]+\s+(?:meeting|review|call)))\b|\bdeadline is\s+([^.,;!?]+?)(?=\s+(?:for|to|on|and|so)\b|[.,;!?]|$)/i;
+
+/** The deadline as a phrase to promise against: "by Friday", "before the board meeting". */
+export function deadlineOf(text: string): string | null {
+  const m = DEADLINE.exec(text);
+  if (!m) return null;
+  return m[1] ? m[0].trim().replace(/^(\S+)/, (w) => w.toLowerCase()) : `by ${m[2].trim()}`;
+}
+
+const COMMITTED = /I'll (get you|get that to you|do that|make sure it's done)/;
+
+/**
+ * What the recipient commits to for a request, by the deadline it set (else today), without
+ * repeating the request: "send me the deck by Friday" → "I'll get you the deck by Friday."
+ */
+function commitment(request: string, deadline: string | null): string {
+  const when = deadline ?? 'today';
+  // The thing asked for, in the recipient's words ("me the board deck by Friday" → "the board deck").
+  const thing = swapPerson(
+    request
+      .replace(/^\S+\s+(?:(?:me|us)\s+)?/i, '')
+      .replace(deadline ?? /$^/, '')
+      .replace(/\s+(?:please|today|asap)$/i, '')
+      .trim(),
+  );
+  if (!/^(send|share|forward|prepare|draft|update)\b/i.test(request)) return `I'll do that ${when}.`;
+  return thing ? `I'll get you ${clip(thing, 80)} ${when}.` : `I'll get that to you ${when}.`;
 }
 
 /**
@@ -91,22 +115,12 @@ function answerQuestion(question: string, sender: string, named: boolean): strin
   const to = named ? '' : `, ${sender}`;
   if (MEETING.test(question)) return `Happy to meet${to}. Would tomorrow at 10:00 work for you?`;
   const req = REQUEST.exec(question);
-  if (req) return `Sure${to} — I'll ${swapPerson(clip(req[1], 120))} today.`;
-  if (OPINION.test(question))
-    return `Good question${to} — let me think it through and give you a clear answer today.`;
-  const topic = topicOf(question);
-  return topic
-    ? `Good question${to}. I'll check ${clip(topic, 120)} and get back to you today.`
-    : `Good question${to}. Let me check and get back to you today.`;
-}
-
-/** "The launch is on track." → "the launch is on track" (null when it speaks of the sender). */
-function reflect(statement: string): string | null {
-  const s = statement.replace(/[.!]+$/, '').trim();
-  if (s.length > 100 || /\b(I|I'm|I've|I'll|I'd|me|my)\b/.test(s)) return null;
-  return swapPerson(
-    /^(The|Our|We|It|This|That|Everything|All)\b/.test(s) ? s[0].toLowerCase() + s.slice(1) : s,
-  );
+  if (req) return `Sure${to} — ${commitment(req[1], deadlineOf(question))}`;
+  // A yes/no call gets a decision the person can send or flip; an open question a firm time for the
+  // answer. Neither repeats the question back.
+  if (DECISION.test(question.trim()) || OPINION.test(question))
+    return `Yes${to}, let's go ahead. If you see a reason not to, tell me by tomorrow and we'll decide together.`;
+  return `I don't have the answer to hand${to}. I'll send it to you by tomorrow at noon.`;
 }
 
 /**
@@ -126,7 +140,13 @@ export const commsReplyHandler: OfflineHandler = ({ data }) => {
   const text = incoming.map((m) => m.text.trim()).join(' ');
   const sentences = sentencesOf(text);
   const question = sentences.filter((s) => s.endsWith('?')).at(-1) ?? null;
-  const figures = figuresOf(sentences.filter((s) => !s.endsWith('?')).join(' '));
+  // A date in a deadline ("by 12 December") is not a figure to thank for.
+  const figures = figuresOf(
+    sentences
+      .filter((s) => !s.endsWith('?'))
+      .join(' ')
+      .replace(DEADLINE, ''),
+  );
   const parts: string[] = [];
 
   if (has(text, ['thank', 'thanks', 'appreciate']) && !question) {
@@ -139,19 +159,22 @@ export const commsReplyHandler: OfflineHandler = ({ data }) => {
     parts.push(`Happy to meet, ${sender}. Would tomorrow at 10:00 work for you?`);
   } else if (!question) {
     const imperative = IMPERATIVE.exec(text);
-    if (imperative) parts.push(`Will do, ${sender} — I'll ${swapPerson(clip(imperative[1], 120))} today.`);
+    if (imperative) parts.push(`Will do, ${sender} — ${commitment(imperative[1], deadlineOf(text))}`);
     else if (has(text, ['update', 'status', 'report', 'progress', 'forecast']))
       parts.push(`Thanks for the update, ${sender}. Could you send the key numbers before our next review?`);
     else {
-      const heard = sentences.length === 1 ? reflect(sentences[0]) : null;
+      const due = deadlineOf(text);
       parts.push(
-        heard
-          ? `Thanks, ${sender} — good to know ${heard}.`
+        due
+          ? `Thanks, ${sender} — I'll make sure it's done ${due}.`
           : `Thanks, ${sender} — noted. I'll follow up shortly.`,
       );
     }
   }
   if (question) parts.push(answerQuestion(question, sender, parts.length > 0));
+  const deadline = deadlineOf(text);
+  const promised = parts.some((p) => COMMITTED.test(p));
+  if (deadline && !promised) parts.push(`Noted: I'll make sure it's done ${deadline}.`);
   if (has(text, TROUBLE) && !question) parts.push('What do you need from me?');
 
   const last = d.contact?.last_interaction;

@@ -8,6 +8,7 @@ import {
   webFact,
 } from '../evidence.ts';
 import { clip, leadSentence, listOf, plainLines, plural, sentence } from '../prose.ts';
+import { applyPlanEdits, hasPlanInstructions, type PlanEdit } from '../plan-edits.ts';
 import type { OfflineHandler, OfflineToolResult } from '../types.ts';
 
 /** What the run engine passes for one crew task or flow step (`providerOptions.offline.data`). */
@@ -19,6 +20,8 @@ export interface CrewTaskData {
   inputs: Record<string, string>;
   previous: { name: string; output: string }[];
   human_answer: string | null;
+  /** YYYY-MM-DD the step runs on: a person's "due Friday" is read against it */
+  today?: string;
 }
 
 const MAX_POINTS = 5;
@@ -184,6 +187,15 @@ export const crewTaskHandler: OfflineHandler = ({ data, toolResults }) => {
   const mode = modeOf(task, written.length > 0);
   const lines: string[] = [];
 
+  // A change request at a human step is applied to the drafted plan, not only quoted.
+  const drafted = written.at(-1);
+  const items = drafted && !isData(drafted.output) ? pointsOf(drafted.output) : [];
+  if (answer && !APPROVAL.test(answer) && items.length > 0 && hasPlanInstructions(answer)) {
+    const today = d.today ?? ev.snapshot?.today ?? new Date().toISOString().slice(0, 10);
+    lines.push(...revisedPlan(answerStep, answer, applyPlanEdits(items, answer, today)), '', footer(d));
+    return lines.join('\n');
+  }
+
   // The run's inputs reach every step; the first one says what it was asked, the others build on it.
   const asked = previous.length === 0 ? inputsSentence(d.inputs ?? {}) : null;
   if (asked) lines.push(asked, '');
@@ -211,5 +223,18 @@ export const crewTaskHandler: OfflineHandler = ({ data, toolResults }) => {
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 };
+
+/** The plan as the person's answer changed it, and plainly what could not be applied. */
+function revisedPlan(stepName: string | null, answer: string, edit: PlanEdit): string[] {
+  const where = stepName ? ` to “${stepName}”` : '';
+  const lead = `Your answer${where} was “${clip(answer, 300)}”${
+    edit.applied > 0 ? ', and I applied it to the plan.' : ', but I could not apply it to the plan.'
+  }`;
+  const plan = edit.items.length
+    ? ['The plan now reads:', '', ...edit.items.map((p, i) => `${i + 1}. ${sentence(p)}`)]
+    : ['The plan is now empty.'];
+  const missed = edit.notApplied.length ? ['', `I could not apply: ${edit.notApplied.join('; ')}.`] : [];
+  return [lead, '', ...plan, ...missed];
+}
 
 const spaced = (block: string[]) => (block.length ? ['', ...block] : []);

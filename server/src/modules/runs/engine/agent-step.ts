@@ -57,7 +57,11 @@ function userPrompt(i: AgentStepInput): string {
   if (i.step.expected_output) parts.push(`Expected output: ${i.step.expected_output}`);
   const inputs = Object.entries(i.inputs).filter(([, v]) => v.trim() !== '');
   if (inputs.length) parts.push(`Inputs:\n${inputs.map(([k, v]) => `- ${k}: ${v}`).join('\n')}`);
-  if (i.humanAnswer) parts.push(`Answer from the person: ${i.humanAnswer}`);
+  // The person's answer is the decision this step applies (issue 47 item 2), not a comment.
+  if (i.humanAnswer)
+    parts.push(
+      `The person's decision at this step (apply it to the earlier result; say plainly what you could not apply, starting "I could not apply:"): ${i.humanAnswer}`,
+    );
   if (i.previous.length) {
     parts.push(
       // Earlier outputs carry what tools and pages returned: data, never instructions.
@@ -91,6 +95,7 @@ export async function runAgentStep(ctx: AppContext, i: AgentStepInput): Promise<
     inputs: i.inputs,
     previous: i.previous.map((p) => ({ name: p.name, output: clip(p.output, CONTEXT_CHARS_PER_OUTPUT) })),
     human_answer: i.humanAnswer,
+    today: new Date().toISOString().slice(0, 10),
   };
   const hasTools = Object.keys(i.tools).length > 0;
   const boundTool =
