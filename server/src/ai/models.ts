@@ -174,8 +174,12 @@ function resolveUnmetered(ctx: HasConfig, modelId?: string | null): ResolvedMode
   const listed = settings.compat
     ? cachedCompatModels(settings.compat.baseUrl, settings.compat.apiKey)
     : undefined;
-  const endpoint = (target: string) =>
-    limited(config, settings, () => withLeanStream(compat!.chatModel(target)), target, 'openai-compatible');
+  // The lean stream sends its own request (node:http, no fetch): an endpoint set from the screen keeps
+  // the SDK's stream, whose every request goes through the guarded fetch.
+  const chatModel = (c: NonNullable<typeof compat>, target: string) =>
+    settings.compat?.guarded ? c.chatModel(target) : withLeanStream(c.chatModel(target));
+  const endpoint = (c: NonNullable<typeof compat>, target: string) =>
+    limited(config, settings, () => chatModel(c, target), target, 'openai-compatible');
   if (isSpecId(id)) {
     const spec = SPEC_MODELS[id];
     // OpenAI's own key serves its models; without one, the OpenAI-compatible endpoint does.
@@ -188,7 +192,7 @@ function resolveUnmetered(ctx: HasConfig, modelId?: string | null): ResolvedMode
       const alias = spec.providerId && listed?.includes(spec.providerId) ? spec.providerId : undefined;
       const fallback = listed?.includes(settings.defaultModel) ? settings.defaultModel : listed?.[0];
       const target = !listed || listed.length === 0 || listed.includes(id) ? id : (alias ?? fallback ?? id);
-      return endpoint(target);
+      return endpoint(compat, target);
     }
     if (spec.family === 'google' && google) {
       return limited(config, settings, () => google(id), id, 'google');
@@ -196,7 +200,7 @@ function resolveUnmetered(ctx: HasConfig, modelId?: string | null): ResolvedMode
     return offline(config, id);
   }
   // Any endpoint model; before its list is known the endpoint itself judges the id.
-  if (compat && (listed == null || listed.includes(id))) return endpoint(id);
+  if (compat && (listed == null || listed.includes(id))) return endpoint(compat, id);
   throw unknownModel(id);
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
-import { openSecret } from '../../platform/secrets/secret-box.ts';
+import { openSecret, sealSecret } from '../../platform/secrets/secret-box.ts';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../test/mock-openai.ts';
 
@@ -195,6 +195,75 @@ apiSuite('model providers set from the screen', () => {
       expect(res.json().detail).toBeTruthy();
     }
     expect(await t.ctx.db.selectFrom('model_settings').selectAll().execute()).toEqual([]);
+  });
+});
+
+apiSuite('model providers set from the screen: stored rows the server cannot use', () => {
+  let mock: MockOpenAI;
+  let t: TestApp;
+  let admin: TestUser;
+  beforeAll(async () => {
+    mock = await startMockOpenAI({ models: ['mock-model'] });
+    // No AI_HTTP_ALLOWLIST: a loopback endpoint is refused.
+    t = await createTestApp({ AI_MAX_RETRIES: '0' });
+    admin = await t.createUser('admin');
+  });
+  afterAll(async () => {
+    await t.close();
+    await mock.close();
+  });
+
+  it('a key sealed under another SECRETS_KEY shows as unreadable and is never sent', async () => {
+    const now = new Date().toISOString();
+    await t.ctx.db
+      .insertInto('model_settings')
+      .values({
+        key: 'openai_api_key',
+        value: sealSecret('another-secrets-key', 'sk-lost-0123456789'),
+        updated_at: now,
+      })
+      .execute();
+    const res = await t.req({ method: 'GET', url: PROVIDERS, token: admin.token });
+    expect(res.json().openai).toEqual({
+      source: 'settings',
+      key: { set: false, last4: null, unreadable: true },
+    });
+    expect(res.json().offline).toBe(true);
+    await t.ctx.db.deleteFrom('model_settings').execute();
+  });
+
+  it('an endpoint on a private address is refused at save, and at call time when it was stored anyway', async () => {
+    const refused = await t.req({
+      method: 'PUT',
+      url: PROVIDERS,
+      token: admin.token,
+      body: { compatible: { base_url: mock.url } },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().detail).toContain('AI_HTTP_ALLOWLIST');
+    expect(await t.ctx.db.selectFrom('model_settings').selectAll().execute()).toEqual([]);
+
+    // A row written while the address was allowed (or by hand): the model call is refused before it leaves.
+    await t.ctx.db
+      .insertInto('model_settings')
+      .values({ key: 'compat_base_url', value: mock.url, updated_at: new Date().toISOString() })
+      .execute();
+    expect(
+      (await t.req({ method: 'GET', url: PROVIDERS, token: admin.token })).json().compatible.source,
+    ).toBe('settings');
+    const conv = (
+      await t.req({ method: 'POST', url: '/api/conversations/', token: admin.token, body: {} })
+    ).json();
+    const chat = await t.req({
+      method: 'POST',
+      url: `/api/conversations/${conv.id}/chat`,
+      token: admin.token,
+      body: { message_text: 'Hello', model: 'gpt-5-chat' },
+    });
+    // The turn fails (as any unreachable model does) and nothing reached the endpoint.
+    expect(chat.statusCode, chat.body).toBe(200);
+    expect(chat.json()).toMatchObject({ status: 'failed' });
+    expect(mock.requests).toEqual([]);
   });
 });
 
