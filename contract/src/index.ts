@@ -23,6 +23,7 @@ export * from './inbox.ts';
 export * from './journals.ts';
 export * from './kpi-checkins.ts';
 export * from './memory.ts';
+export * from './model-providers.ts';
 export * from './models.ts';
 export * from './organizations.ts';
 export * from './outbound-allowlist.ts';

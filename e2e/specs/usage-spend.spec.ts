@@ -90,7 +90,7 @@ test.describe('spend governance', () => {
     await expect(page.getByRole('region', { name: 'By feature' })).toContainText('Chat');
   });
 
-  test('the Super Admin sets the default price of unpriced endpoint models on the models card', async ({
+  test('the Super Admin sets the default price of unpriced endpoint models on the Models tab', async ({
     page,
     request,
   }) => {
@@ -98,7 +98,8 @@ test.describe('spend governance', () => {
     try {
       await loginViaApi(page, DEMO.admin.email, DEMO.admin.password);
       await page.goto('/app/admin');
-      await page.getByRole('tab', { name: 'Usage & spend' }).click();
+      // The prices card sits on Super Admin's Models tab (issue 47 item 3), beside the providers.
+      await page.getByRole('tab', { name: 'Models' }).click();
       const card = page.getByRole('region', { name: 'Models and prices' });
       await expect(card.getByRole('cell', { name: 'gpt-5-mini', exact: true })).toBeVisible();
       // The built-in models are always offered.
@@ -108,7 +109,7 @@ test.describe('spend governance', () => {
       await card.getByRole('button', { name: 'Save models' }).click();
       await expect(toast(page, 'Models Saved')).toBeVisible();
       await page.reload();
-      await page.getByRole('tab', { name: 'Usage & spend' }).click();
+      await page.getByRole('tab', { name: 'Models' }).click();
       await expect(page.getByLabel('Default output price')).toHaveValue('2');
       const table = await (
         await request.get('/api/admin/model-prices', { headers: bearer(adminToken) })

@@ -218,6 +218,8 @@ export interface AppConfig {
     openaiBaseUrl?: string;
     googleApiKey?: string;
     defaultModel: string;
+    /** AI_DEFAULT_MODEL is set: it wins over the default model chosen in Super Admin → Models. */
+    defaultModelFromEnv: boolean;
     requestTimeoutMs: number;
     streamIdleTimeoutMs: number;
     maxRetries: number;
@@ -337,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       openaiBaseUrl: e.OPENAI_BASE_URL,
       googleApiKey: e.GOOGLE_GENERATIVE_AI_API_KEY,
       defaultModel: e.AI_DEFAULT_MODEL,
+      defaultModelFromEnv: Boolean(env.AI_DEFAULT_MODEL?.trim()),
       requestTimeoutMs: e.AI_REQUEST_TIMEOUT_MS,
       streamIdleTimeoutMs: e.AI_STREAM_IDLE_TIMEOUT_MS,
       maxRetries: e.AI_MAX_RETRIES,

@@ -9,9 +9,11 @@ import { cachedCompatModels, compatModels } from './compat-models.ts';
 import type { AppContext } from '../platform/context.ts';
 import { MeteredModel } from './metering/metered-model.ts';
 import type { MeterScope } from './metering/meter-scope.ts';
+import { guardedProviderFetch } from './net/guarded-provider-fetch.ts';
 import { providerFetch } from './net/provider-fetch.ts';
 import { OFFLINE_MODEL_ID, OfflineLanguageModel } from './offline/engine.ts';
 import { withLeanStream } from './stream/compat-chat-stream.ts';
+import { freshProviderSettings, type ProviderSettings, providerSettings } from './provider-settings.ts';
 import { withTimeouts } from './timeouts.ts';
 
 export type AiEngine = TAiEngine;
@@ -54,38 +56,42 @@ interface Providers {
   compat?: ReturnType<typeof createOpenAICompatible>;
 }
 
-const providerCache = new WeakMap<AppConfig, Providers>();
+/** Keyed by the settings snapshot: a change of provider makes new clients, never a stale one. */
+const providerCache = new WeakMap<ProviderSettings, Providers>();
 
-function providers(config: AppConfig): Providers {
-  let p = providerCache.get(config);
+function providers(config: AppConfig, s: ProviderSettings): Providers {
+  let p = providerCache.get(s);
   if (p) return p;
-  const ai = config.ai;
   p = {
-    openai:
-      ai.openaiApiKey && !ai.openaiBaseUrl
-        ? createOpenAI({ apiKey: ai.openaiApiKey, fetch: providerFetch })
-        : undefined,
-    google: ai.googleApiKey
-      ? createGoogleGenerativeAI({ apiKey: ai.googleApiKey, fetch: providerFetch })
+    openai: s.openaiApiKey ? createOpenAI({ apiKey: s.openaiApiKey, fetch: providerFetch }) : undefined,
+    google: s.googleApiKey
+      ? createGoogleGenerativeAI({ apiKey: s.googleApiKey, fetch: providerFetch })
       : undefined,
-    compat: ai.openaiBaseUrl
+    compat: s.compat
       ? createOpenAICompatible({
           name: 'openai-compatible',
-          baseURL: ai.openaiBaseUrl.replace(/\/+$/, ''),
-          apiKey: ai.openaiApiKey,
+          baseURL: s.compat.baseUrl.replace(/\/+$/, ''),
+          apiKey: s.compat.apiKey,
           includeUsage: true,
-          fetch: providerFetch,
+          fetch: s.compat.guarded ? guardedProviderFetch(config.ai.httpAllowlist) : providerFetch,
         })
       : undefined,
   };
-  providerCache.set(config, p);
+  providerCache.set(s, p);
   return p;
 }
 
 /** True when no provider is configured: every model id is served by the offline engine. */
 export function isOffline(config: AppConfig): boolean {
-  const ai = config.ai;
-  return !ai.openaiApiKey && !ai.openaiBaseUrl && !ai.googleApiKey;
+  const s = providerSettings(config);
+  return !s.openaiApiKey && !s.compat && !s.googleApiKey;
+}
+
+/** The model list of the settings' OpenAI-compatible endpoint (null: none, or it did not answer). */
+function endpointModels(config: AppConfig, s: ProviderSettings): Promise<string[] | null> {
+  if (!s.compat) return Promise.resolve(null);
+  const { baseUrl, apiKey, guarded } = s.compat;
+  return compatModels(baseUrl, apiKey, guarded ? config.ai.httpAllowlist : undefined);
 }
 
 function offline(config: AppConfig, requested: string): ResolvedModel {
@@ -96,23 +102,24 @@ function offline(config: AppConfig, requested: string): ResolvedModel {
   };
 }
 
-const modelCache = new WeakMap<AppConfig, Map<string, ResolvedModel>>();
+const modelCache = new WeakMap<ProviderSettings, Map<string, ResolvedModel>>();
 
 /**
- * A provider model with the configured timeouts, made once per configuration, engine and id: a chat
+ * A provider model with the configured timeouts, made once per settings snapshot, engine and id: a chat
  * model builds its response schemas when it is created, which profiling showed on every chat turn.
  * Models hold no per-call state (the timeouts are armed per call), so one serves concurrent calls.
  */
 function limited(
   config: AppConfig,
+  s: ProviderSettings,
   make: () => LanguageModelV3,
   id: string,
   engine: AiEngine,
 ): ResolvedModel {
-  let byKey = modelCache.get(config);
+  let byKey = modelCache.get(s);
   if (!byKey) {
     byKey = new Map();
-    modelCache.set(config, byKey);
+    modelCache.set(s, byKey);
   }
   const key = `${engine}:${id}`;
   let resolved = byKey.get(key);
@@ -145,7 +152,7 @@ export function resolveModel(
   const resolved = resolveUnmetered(ctx, modelId);
   // Every model call of the app passes here: with an app context it is metered (usage, cost, budgets).
   if (!isAppContext(ctx)) return resolved;
-  const requested = modelId?.trim() || ctx.config.ai.defaultModel;
+  const requested = modelId?.trim() || providerSettings(ctx.config).defaultModel;
   const metered = new MeteredModel(
     ctx,
     resolved.model,
@@ -160,41 +167,53 @@ const isAppContext = (ctx: HasConfig): ctx is AppContext =>
 
 function resolveUnmetered(ctx: HasConfig, modelId?: string | null): ResolvedModel {
   const config = ctx.config;
-  const id = modelId?.trim() || config.ai.defaultModel;
+  const settings = providerSettings(config);
+  const id = modelId?.trim() || settings.defaultModel;
   if (id === OFFLINE_MODEL_ID) return offline(config, id);
-  const { compat, openai, google } = providers(config);
-  const listed = config.ai.openaiBaseUrl ? cachedCompatModels(config.ai.openaiBaseUrl) : undefined;
+  const { compat, openai, google } = providers(config, settings);
+  const listed = settings.compat
+    ? cachedCompatModels(settings.compat.baseUrl, settings.compat.apiKey)
+    : undefined;
+  // The lean stream sends its own request (node:http, no fetch): an endpoint set from the screen keeps
+  // the SDK's stream, whose every request goes through the guarded fetch.
+  const chatModel = (c: NonNullable<typeof compat>, target: string) =>
+    settings.compat?.guarded ? c.chatModel(target) : withLeanStream(c.chatModel(target));
+  const endpoint = (c: NonNullable<typeof compat>, target: string) =>
+    limited(config, settings, () => chatModel(c, target), target, 'openai-compatible');
   if (isSpecId(id)) {
     const spec = SPEC_MODELS[id];
-    if (spec.family === 'openai' && compat) {
-      // A real OpenAI endpoint lists gpt-5-chat as gpt-5-chat-latest; a local server may list neither.
-      const alias = spec.providerId && listed?.includes(spec.providerId) ? spec.providerId : undefined;
-      const target = !listed || listed.length === 0 || listed.includes(id) ? id : (alias ?? listed[0]);
-      return limited(config, () => withLeanStream(compat.chatModel(target)), target, 'openai-compatible');
-    }
+    // OpenAI's own key serves its models; without one, the OpenAI-compatible endpoint does.
     if (spec.family === 'openai' && openai) {
-      return limited(config, () => openai(spec.providerId ?? id), id, 'openai');
+      return limited(config, settings, () => openai(spec.providerId ?? id), id, 'openai');
     }
-    if (spec.family === 'google' && google) return limited(config, () => google(id), id, 'google');
+    if (spec.family === 'openai' && compat) {
+      // A real OpenAI endpoint lists gpt-5-chat as gpt-5-chat-latest; a local server may list neither,
+      // and then the default model answers when the endpoint lists it, else its first model.
+      const alias = spec.providerId && listed?.includes(spec.providerId) ? spec.providerId : undefined;
+      const fallback = listed?.includes(settings.defaultModel) ? settings.defaultModel : listed?.[0];
+      const target = !listed || listed.length === 0 || listed.includes(id) ? id : (alias ?? fallback ?? id);
+      return endpoint(compat, target);
+    }
+    if (spec.family === 'google' && google) {
+      return limited(config, settings, () => google(id), id, 'google');
+    }
     return offline(config, id);
   }
   // Any endpoint model; before its list is known the endpoint itself judges the id.
-  if (compat && (listed == null || listed.includes(id))) {
-    return limited(config, () => withLeanStream(compat.chatModel(id)), id, 'openai-compatible');
-  }
+  if (compat && (listed == null || listed.includes(id))) return endpoint(compat, id);
   throw unknownModel(id);
 }
 
-/** Like {@link resolveModel}, after refreshing the endpoint's model list (cached a minute). */
+/** Like {@link resolveModel}, after refreshing the settings and the endpoint's model list (cached a minute). */
 export async function resolveModelFresh(
   ctx: HasConfig,
   modelId: string | null | undefined,
   meter: MeterScope,
 ): Promise<ResolvedModel> {
-  const ai = ctx.config.ai;
-  if (ai.openaiBaseUrl) {
-    const ids = await compatModels(ai.openaiBaseUrl, ai.openaiApiKey);
-    const id = modelId?.trim() || ai.defaultModel;
+  const settings = await freshProviderSettings(ctx.config);
+  if (settings.compat) {
+    const ids = await endpointModels(ctx.config, settings);
+    const id = modelId?.trim() || settings.defaultModel;
     if (ids && !isSpecId(id) && id !== OFFLINE_MODEL_ID && !ids.includes(id)) throw unknownModel(id);
   }
   return resolveModel(ctx, modelId, meter);
@@ -202,9 +221,9 @@ export async function resolveModelFresh(
 
 /** What GET /api/models lists: the spec's four, then the endpoint's other models. */
 export async function listModels(ctx: HasConfig): Promise<TModelInfo[]> {
-  const ai = ctx.config.ai;
-  const endpoint = ai.openaiBaseUrl ? await compatModels(ai.openaiBaseUrl, ai.openaiApiKey) : null;
-  const defaultId = ai.defaultModel;
+  const settings = await freshProviderSettings(ctx.config);
+  const endpoint = await endpointModels(ctx.config, settings);
+  const defaultId = settings.defaultModel;
   const out: TModelInfo[] = [];
   for (const id of ALLOWED_MODELS) {
     const { engine } = resolveUnmetered(ctx, id);
@@ -217,3 +236,6 @@ export async function listModels(ctx: HasConfig): Promise<TModelInfo[]> {
   }
   return out;
 }
+
+/** The default model id in effect (the screen's, else AI_DEFAULT_MODEL's). */
+export const defaultModelId = (config: AppConfig): string => providerSettings(config).defaultModel;

@@ -533,6 +533,15 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
     },
   };
 
+  /**
+   * Writes whose answer cannot be sent back, each with why. Super Admin → Models answers with what
+   * each key's state is (set, last four characters), never the key, and its PUT takes keys: a form
+   * shows the state and sends only what the person typed (decisions: "Models from the screen").
+   */
+  const NOT_ROUND_TRIPPED: Record<string, string> = {
+    'PUT /api/admin/model-providers': 'keys are write-only: the answer carries their state, not the keys',
+  };
+
   it('has a case for every PUT and PATCH operation of the API', async () => {
     const doc = (await t.req({ method: 'GET', url: '/api/openapi.json' })).json();
     const ops: string[] = [];
@@ -540,7 +549,7 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
       for (const m of ['put', 'patch']) if (item[m]) ops.push(`${m.toUpperCase()} ${p.replace(/\/$/, '')}`);
     }
     expect(ops.length).toBeGreaterThan(15);
-    expect([...new Set(ops)].filter((op) => !cases[op])).toEqual([]);
+    expect([...new Set(ops)].filter((op) => !cases[op] && !NOT_ROUND_TRIPPED[op])).toEqual([]);
   });
 
   for (const [op, c] of Object.entries(cases)) {

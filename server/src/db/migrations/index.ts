@@ -33,6 +33,7 @@ import * as m0029 from './0029_identity_verification.ts';
 import * as m0032 from './0032_approval_binding.ts';
 import * as m0033 from './0033_tool_gating.ts';
 import * as m0034 from './0034_spend_leases.ts';
+import * as m0040 from './0040_models_settings.ts';
 import * as m0035 from './0035_goal_numbers.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0033_tool_gating': m0033,
   '0034_spend_leases': m0034,
   '0035_goal_numbers': m0035,
+  '0040_models_settings': m0040,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,6 @@
 import { ALLOWED_MODELS, type TAiCapabilities, type TModelInfo } from '@cc/contract';
-import { isOffline, listModels as registryList } from '../../ai/models.ts';
+import { defaultModelId, isOffline, listModels as registryList } from '../../ai/models.ts';
+import { freshProviderSettings } from '../../ai/provider-settings.ts';
 import { internetSearchAvailable } from '../../ai/tools/index.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { offeredEndpointModels } from '../usage/usage-prices.service.ts';
@@ -15,10 +16,11 @@ export async function listModels(ctx: AppContext): Promise<TModelInfo[]> {
   );
 }
 
-export function capabilities(ctx: AppContext): TAiCapabilities {
+export async function capabilities(ctx: AppContext): Promise<TAiCapabilities> {
+  await freshProviderSettings(ctx.config);
   return {
     internet_search: internetSearchAvailable(ctx.config),
     offline: isOffline(ctx.config),
-    default_model: ctx.config.ai.defaultModel,
+    default_model: defaultModelId(ctx.config),
   };
 }

@@ -64,7 +64,7 @@ apiSuite('endpoint models: offered by administrators, never free under a budget'
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toEqual({
       detail:
-        'The model local-llm is not offered here. An administrator can offer it in Super Admin → Spend.',
+        'The model local-llm is not offered here. An administrator can offer it in Super Admin → Models.',
     });
     expect(mock.chatRequests().length).toBe(before);
 

@@ -120,7 +120,7 @@ export async function isOffered(ctx: AppContext, requested: string, engine: stri
 export const notOffered = (model: string) =>
   new AppError(
     422,
-    `The model ${model} is not offered here. An administrator can offer it in Super Admin → Spend.`,
+    `The model ${model} is not offered here. An administrator can offer it in Super Admin → Models.`,
   );
 
 /** The 422 of an unpriced model where a budget applies (issue 46 row 13). */

@@ -1,26 +1,33 @@
+import { useSearchParams } from 'react-router';
 import { AdminActivityPanel } from '../../features/activity/components/admin-activity-panel';
 import AdminPage from '../../features/admin/pages/admin-page';
+import { ModelProvidersCard } from '../../features/models/components/model-providers-card';
 import { ModelPricesCard } from '../../features/usage/components/model-prices-card';
 import { UsageSpendPanel } from '../../features/usage/components/usage-spend-panel';
 import { Tabs } from './route-tabs';
 
 /**
- * /app/admin: Super Admin (features/admin) with the activity ledger's tab (features/activity) and the
- * platform's Usage & spend tab (features/usage) composed in.
+ * /app/admin: Super Admin (features/admin) with the activity ledger's tab (features/activity), the
+ * platform's Usage & spend tab (features/usage) and the Models tab (features/models: the providers,
+ * then the offered models and their prices, which stay the spend settings) composed in.
+ * `?tab=models` opens the Models tab (the offline-engine banner links there).
  */
 export default function AdminRoute() {
+  const [params] = useSearchParams();
   return (
     <Tabs
       label="Super Admin"
+      initial={params.get('tab')}
       tabs={[
         { id: 'users', title: 'Users', panel: () => <AdminPage /> },
         { id: 'activity', title: 'Activity', panel: () => <AdminActivityPanel /> },
+        { id: 'usage', title: 'Usage & spend', panel: () => <UsageSpendPanel /> },
         {
-          id: 'usage',
-          title: 'Usage & spend',
+          id: 'models',
+          title: 'Models',
           panel: () => (
             <div className="flex flex-col gap-6">
-              <UsageSpendPanel />
+              <ModelProvidersCard />
               <ModelPricesCard />
             </div>
           ),

@@ -5,11 +5,14 @@ import { cn } from '../../lib/utils';
 export function Tabs({
   tabs,
   label,
+  initial,
 }: {
   label: string;
   tabs: { id: string; title: string; panel: () => ReactNode }[];
+  /** The tab shown first (a link may name one, e.g. `?tab=models`); unknown ids show the first. */
+  initial?: string | null;
 }) {
-  const [active, setActive] = useState(tabs[0].id);
+  const [active, setActive] = useState(tabs.find((t) => t.id === initial)?.id ?? tabs[0].id);
   const base = useId();
   const current = tabs.find((t) => t.id === active) ?? tabs[0];
   const move = (delta: number) => {

@@ -28,7 +28,8 @@ export const usageKeys = {
   summary: (group: TUsageGroup, r: UsageRange) => [...usageKeys.all, 'summary', group, r] as const,
   me: () => [...usageKeys.all, 'me'] as const,
   budget: (orgId: string, userId?: string) => [...usageKeys.all, 'budget', orgId, userId ?? null] as const,
-  prices: () => [...usageKeys.all, 'model-prices'] as const,
+  /** Under the models root: a change of provider or offer (Super Admin → Models) refreshes the table. */
+  prices: () => [...modelKeys.all, 'prices'] as const,
 };
 
 const rangeQuery = (r: UsageRange) => ({ since: r.since, until: r.until, organization_id: r.organizationId });

@@ -174,9 +174,19 @@ describe('models and prices on Super Admin', () => {
       'GET /api/usage/summary': (call) => ({ body: summary(call.search.get('group_by') as TUsageGroup) }),
       'GET /api/admin/model-prices': { body: table },
       'PUT /api/admin/model-prices': { body: table },
+      'GET /api/admin/model-providers': {
+        body: {
+          compatible: { source: null, base_url: null, key: { set: false, last4: null, unreadable: false } },
+          openai: { source: null, key: { set: false, last4: null, unreadable: false } },
+          google: { source: null, key: { set: false, last4: null, unreadable: false } },
+          default_model: { model: 'gpt-5-chat', source: null },
+          offline: true,
+        },
+      },
     });
     renderApp({ path: '/app/admin', token: 'tok' });
-    await userEvent.click(await screen.findByRole('tab', { name: 'Usage & spend' }));
+    // The prices card sits on the Models tab, below the providers (issue 47 item 3).
+    await userEvent.click(await screen.findByRole('tab', { name: 'Models' }));
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Offer local-llm' }));
     await userEvent.type(screen.getByLabelText('Default input price'), '0.5');
     await userEvent.type(screen.getByLabelText('Default output price'), '2');

@@ -3,6 +3,7 @@ import { Bot, Users, Workflow, Wrench } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { OfflineModelBanner } from '../../../components/offline-model-banner';
 import { PageHeader } from '../../../components/page-header';
 import { serverDetail } from '../../../lib/api';
 import { notify } from '../../../lib/toast';
@@ -84,7 +85,10 @@ export default function AiFactoryPage() {
 
   return (
     <div className="flex flex-col gap-10">
-      <PageHeader title="AI Factory" description="Build and run your crews, flows, agents and tools." />
+      <div className="flex flex-col gap-3">
+        <PageHeader title="AI Factory" description="Build and run your crews, flows, agents and tools." />
+        <OfflineModelBanner />
+      </div>
 
       <FactorySection
         id="factory-crews"

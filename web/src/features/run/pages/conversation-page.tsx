@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { OfflineModelBanner } from '../../../components/offline-model-banner';
 import { Alert } from '../../../components/ui/alert';
 import { buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -96,11 +97,15 @@ function ConversationView({
         'lg:has-[[data-run-panel]]:grid-rows-[auto_minmax(0,1fr)_auto_auto_auto]',
       )}
     >
-      <ConversationHeader
-        conversation={conversation}
-        replying={log.replying}
-        renderRunControls={renderRunControls}
-      />
+      {/* One grid cell for the header and the offline banner: the grid's rows stay as they are. */}
+      <div className="flex min-w-0 flex-col gap-2">
+        <ConversationHeader
+          conversation={conversation}
+          replying={log.replying}
+          renderRunControls={renderRunControls}
+        />
+        <OfflineModelBanner />
+      </div>
       <Card className="flex min-h-0 flex-col p-2 sm:p-3">
         {log.loadError ? (
           <Alert>The messages could not be loaded.</Alert>

@@ -35,7 +35,7 @@ const amount = (v: string) => (v.trim() === '' ? null : Number(v.trim()));
 const valid = (n: number | null) => n === null || (Number.isFinite(n) && n >= 0);
 
 /**
- * Super Admin → Usage & spend: what each model costs (USD per million tokens), which of the
+ * Super Admin → Models: what each model costs (USD per million tokens), which of the
  * OpenAI-compatible endpoint's models members may use, and the default price of endpoint models
  * nobody priced (without one, such a model is refused wherever a budget applies).
  */
