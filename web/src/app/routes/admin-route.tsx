@@ -2,6 +2,7 @@ import { useSearchParams } from 'react-router';
 import { AdminActivityPanel } from '../../features/activity/components/admin-activity-panel';
 import AdminPage from '../../features/admin/pages/admin-page';
 import { ModelProvidersCard } from '../../features/models/components/model-providers-card';
+import { OutboundAllowlistCard } from '../../features/outbound-allowlist/components/outbound-allowlist-card';
 import { ModelPricesCard } from '../../features/usage/components/model-prices-card';
 import { UsageSpendPanel } from '../../features/usage/components/usage-spend-panel';
 import { Tabs } from './route-tabs';
@@ -10,7 +11,8 @@ import { Tabs } from './route-tabs';
  * /app/admin: Super Admin (features/admin) with the activity ledger's tab (features/activity), the
  * platform's Usage & spend tab (features/usage) and the Models tab (features/models: the providers,
  * then the offered models and their prices, which stay the spend settings) composed in.
- * `?tab=models` opens the Models tab (the offline-engine banner links there).
+ * `?tab=models` opens the Models tab (the offline-engine banner links there). The Outbound calls tab
+ * (features/outbound-allowlist) lists the destinations a model-chosen call may reach without approval.
  */
 export default function AdminRoute() {
   const [params] = useSearchParams();
@@ -32,6 +34,7 @@ export default function AdminRoute() {
             </div>
           ),
         },
+        { id: 'outbound', title: 'Outbound calls', panel: () => <OutboundAllowlistCard /> },
       ]}
     />
   );
