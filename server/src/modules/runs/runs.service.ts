@@ -465,3 +465,14 @@ export function runsFinishedBetween(
 ) {
   return repo.runsFinishedBetween(ctx.db, { userId, since, until, limit });
 }
+
+/** The person's runs that ended failed in [since, until), each with its reason (the brief lists them). */
+export function runsFailedBetween(
+  ctx: AppContext,
+  userId: string,
+  since: string,
+  until: string,
+  limit: number,
+) {
+  return repo.runsFailedBetween(ctx.db, { userId, since, until, limit });
+}
