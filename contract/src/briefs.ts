@@ -15,6 +15,7 @@ export const BRIEF_SECTION_KEYS = [
   'my_tasks',
   'items_waiting',
   'comms_waiting',
+  'runs_failed',
   'why_it_moved',
 ] as const;
 export type TBriefSectionKey = (typeof BRIEF_SECTION_KEYS)[number];

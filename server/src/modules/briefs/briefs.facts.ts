@@ -26,6 +26,7 @@ export const SECTION_TITLES: Record<TBriefSectionKey, string> = {
   my_tasks: 'Your overdue and High/Urgent tasks',
   items_waiting: 'Waiting for you',
   comms_waiting: 'Threads awaiting your reply',
+  runs_failed: 'Runs that failed',
   why_it_moved: 'Why it moved',
 };
 
@@ -68,6 +69,14 @@ export interface FactThread {
   sender_name: string;
   created_at: string;
 }
+/** A run of the person that ended failed in the period, and why (its run page says the same). */
+export interface FactFailedRun {
+  id: string;
+  kind: 'flow' | 'crew';
+  title: string;
+  reason: string;
+  url: string;
+}
 export interface FactEvidence {
   goal_id: string;
   tasks: { id: string; title: string }[];
@@ -87,6 +96,8 @@ export interface FactInput {
   /** How many items wait in all (the inbox's total; `waiting` is its first page). */
   waiting_total: number;
   threads: FactThread[];
+  /** The person's runs that failed in the period, first failed first. */
+  failed_runs: FactFailedRun[];
   /** For each goal that moved (see {@link movedGoalIds}). */
   evidence: FactEvidence[];
 }
@@ -248,6 +259,14 @@ function whyItems(input: FactInput): TBriefItem[] {
   });
 }
 
+/** `Flow “X” failed: reason.`: a failed run is never absent from the brief nor counted as finished. */
+function failedRunItems(input: FactInput): TBriefItem[] {
+  return input.failed_runs.map((r) => ({
+    text: `${r.kind === 'crew' ? 'Crew' : 'Flow'} “${r.title}” failed: ${r.reason.replace(/\.$/, '')}.`,
+    citations: [{ type: 'run', id: r.id, title: r.title, url: r.url }],
+  }));
+}
+
 const section = (key: TBriefSectionKey, items: TBriefItem[], empty: string | null): TBriefSection =>
   items.length
     ? { key, title: SECTION_TITLES[key], enough_data: true, items }
@@ -271,6 +290,7 @@ export function buildSections(input: FactInput): TBriefSection[] {
   const moves = kpiMoves(input);
   const risks = riskItems(input);
   const why = whyItems(input);
+  const failed = failedRunItems(input);
   return [
     section(
       'kpi_moves',
@@ -281,6 +301,8 @@ export function buildSections(input: FactInput): TBriefSection[] {
     section('my_tasks', taskItems(input, today), 'No overdue or High/Urgent tasks.'),
     section('items_waiting', waitingItems(input), 'Nothing is waiting for you.'),
     section('comms_waiting', threadItems(input), 'No thread is waiting for your reply.'),
+    // Said only when a run failed: a quiet period needs no "no run failed" line.
+    ...(failed.length ? [section('runs_failed', failed, null)] : []),
     // Said only when something moved and something is behind it: never "0 tasks done, 0 runs …".
     ...(why.length ? [section('why_it_moved', why, null)] : []),
   ];

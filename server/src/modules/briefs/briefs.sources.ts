@@ -3,10 +3,11 @@ import { loadViewer, type Viewer } from '../../platform/viewer.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { messagesOfUserBetween, threadsAwaitingReply } from '../comms/comms.service.ts';
 import { openGoalsFor } from '../goals/goals.service.ts';
-import { runsFinishedBetween } from '../runs/runs.service.ts';
+import { runsFailedBetween, runsFinishedBetween } from '../runs/runs.service.ts';
 import { attentionTasksOf } from '../tasks/tasks.service.ts';
 import {
   type FactEvidence,
+  type FactFailedRun,
   type FactGoal,
   type FactInput,
   movedGoalIds,
@@ -42,7 +43,7 @@ export async function loadFactInput(
   const today = now.toISOString().slice(0, 10);
   const viewer = await loadViewer(ctx, { id: userId });
   const replyBefore = new Date(now.getTime() - REPLY_AFTER_HOURS * 3_600_000).toISOString();
-  const [goalRes, tasks, waiting, threads] = await Promise.all([
+  const [goalRes, tasks, waiting, threads, failedRuns] = await Promise.all([
     openGoalsFor(ctx, viewer, {
       perBranch: BRIEF_LIMITS.goalsPerBranch,
       kpisPerGoal: BRIEF_LIMITS.kpisPerGoal,
@@ -51,6 +52,7 @@ export async function loadFactInput(
     attentionTasksOf(ctx, userId, today, BRIEF_LIMITS.items),
     itemsWaitingFor(ctx, userId),
     threadsAwaitingReply(ctx, userId, replyBefore, BRIEF_LIMITS.threadsScanned),
+    failedRunsOf(ctx, userId, period),
   ]);
   // Progress and risk as the goals API presents them (contract goal-numbers.ts), never computed here.
   const goals: FactGoal[] = goalRes.goals.map((g) => ({
@@ -88,10 +90,37 @@ export async function loadFactInput(
       sender_name: t.sender_name,
       created_at: t.created_at,
     })),
+    failed_runs: failedRuns,
     evidence: [],
   };
   input.evidence = await evidenceFor(ctx, userId, viewer, input);
   return input;
+}
+
+/** Longest reason the brief repeats; the run page shows the whole of it. */
+const FAILED_REASON_CHARS = 300;
+
+/** The person's runs that failed in the period, first failed first, with the reason their run page shows. */
+async function failedRunsOf(
+  ctx: AppContext,
+  userId: string,
+  period: { start: string; end: string },
+): Promise<FactFailedRun[]> {
+  const runs = await runsFailedBetween(ctx, userId, period.start, period.end, BRIEF_LIMITS.items);
+  return runs
+    .sort((a, b) => (a.finished_at ?? '').localeCompare(b.finished_at ?? '') || a.id.localeCompare(b.id))
+    .slice(0, BRIEF_LIMITS.items)
+    .map((r) => {
+      const kind = r.kind === 'crew' ? 'crew' : 'flow';
+      const reason = (r.error ?? '').trim() || 'no reason was recorded';
+      return {
+        id: r.id,
+        kind,
+        title: r.definition_name,
+        reason: reason.length > FAILED_REASON_CHARS ? `${reason.slice(0, FAILED_REASON_CHARS - 1)}…` : reason,
+        url: runUrl(kind, r.id),
+      };
+    });
 }
 
 /** "Why it moved": per goal that moved, its tasks done, runs finished and messages in the period. */

@@ -347,13 +347,14 @@ export async function stopRun(ctx: AppContext, caller: AuthUser, kind: repo.RunK
   // The executing worker (on any instance) aborts the step in flight when it hears this.
   await ctx.bus.publish(runChannel(id), { kind: 'stop' });
   await announce(ctx, run, rows);
-  // A stopped run waits for nobody: its question (if it was asking one) leaves the inbox.
+  // A stopped run waits for nobody: its question (if it was asking one) leaves the inbox, saying why.
+  const reason = endedRunItemReason('Stopped by the user');
   await inboxPortOf(ctx).resolve('run_input', runInputSourceId(id, run.current_step), {
     status: 'rejected',
     resolvedBy: caller.id,
-    reason: 'Stopped by the user',
+    reason,
   });
-  await resolveWaitingCalls(ctx, caller, id);
+  await resolveWaitingCalls(ctx, caller, id, reason);
   return getRun(ctx, caller, kind, id);
 }
 
@@ -401,19 +402,27 @@ const ZRunInputEdits = z.object({
  * A stopped run waits for nothing: its calls still pending leave the inbox (they stay undecided), and
  * an interrupted call it was asking about ends `stopped` (final) and leaves the inbox too.
  */
-async function resolveWaitingCalls(ctx: AppContext, caller: AuthUser, runId: string): Promise<void> {
+async function resolveWaitingCalls(
+  ctx: AppContext,
+  caller: AuthUser,
+  runId: string,
+  reason: string,
+): Promise<void> {
   const { inbox } = runEngineOf(ctx);
   for (const approvalId of await approvals.pendingApprovalIds(ctx.db, runId)) {
     await inbox
-      .resolve('tool_approval', approvalId, { status: 'resolved', resolvedBy: caller.id })
+      .resolve('tool_approval', approvalId, { status: 'resolved', resolvedBy: caller.id, reason })
       .catch(() => {});
   }
   for (const approvalId of await approvals.stopInterrupted(ctx.db, runId)) {
     await inbox
-      .resolve('interrupted_call', approvalId, { status: 'resolved', resolvedBy: caller.id })
+      .resolve('interrupted_call', approvalId, { status: 'resolved', resolvedBy: caller.id, reason })
       .catch(() => {});
   }
 }
+
+/** What an inbox item of a run that ended failed keeps as its reason: the run's own error. */
+export const endedRunItemReason = (error: string) => `The run failed: ${error}`;
 
 /** SSE options for a run's stream (the route checks ownership first): the timeline, then live. */
 export async function runStreamOptions(ctx: AppContext, caller: AuthUser, kind: repo.RunKind, id: string) {
@@ -464,4 +473,15 @@ export function runsFinishedBetween(
   limit: number,
 ) {
   return repo.runsFinishedBetween(ctx.db, { userId, since, until, limit });
+}
+
+/** The person's runs that ended failed in [since, until), each with its reason (the brief lists them). */
+export function runsFailedBetween(
+  ctx: AppContext,
+  userId: string,
+  since: string,
+  until: string,
+  limit: number,
+) {
+  return repo.runsFailedBetween(ctx.db, { userId, since, until, limit });
 }

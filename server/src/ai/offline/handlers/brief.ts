@@ -13,7 +13,7 @@ export interface BriefActionRef {
 }
 
 /** Sections whose items call for the person to act, most pressing first. */
-const ACTION_ORDER = ['goals_at_risk', 'my_tasks', 'items_waiting', 'comms_waiting'] as const;
+const ACTION_ORDER = ['goals_at_risk', 'runs_failed', 'my_tasks', 'items_waiting', 'comms_waiting'] as const;
 
 const VERB: Record<string, (title: string) => string> = {
   goal: (t) => `Review the plan of goal “${t}”`,
@@ -21,6 +21,7 @@ const VERB: Record<string, (title: string) => string> = {
   task: (t) => `Finish or re-date task “${t}”`,
   inbox: (t) => `Decide on “${t}” in your inbox`,
   thread: (t) => `Reply in ${t}`,
+  run: (t) => `See why run “${t}” failed`,
 };
 
 /**
@@ -63,13 +64,18 @@ export const briefHandler: OfflineHandler = ({ data }) => {
   const parts = [
     [factsOf(get('kpi_moves')).length, 'KPI moved', 'KPIs moved'],
     [factsOf(get('goals_at_risk')).length, 'goal is at risk', 'goals are at risk'],
+    [factsOf(get('runs_failed')).length, 'run failed', 'runs failed'],
     [factsOf(get('my_tasks')).length, 'task needs you', 'tasks need you'],
     [factsOf(get('items_waiting')).length, 'item is waiting', 'items are waiting'],
     [factsOf(get('comms_waiting')).length, 'thread awaits your reply', 'threads await your reply'],
   ] as const;
   const said = parts.filter(([n]) => n > 0).map(([n, one, many]) => count(n, one, many));
+  // A failed run comes right after goals at risk: work the person started did not happen.
   const lead =
-    factsOf(get('goals_at_risk'))[0] ?? factsOf(get('my_tasks'))[0] ?? factsOf(get('kpi_moves'))[0];
+    factsOf(get('goals_at_risk'))[0] ??
+    factsOf(get('runs_failed'))[0] ??
+    factsOf(get('my_tasks'))[0] ??
+    factsOf(get('kpi_moves'))[0];
   const summary = said.length
     ? `Since the previous brief: ${said.join('; ')}.${lead ? ` Most pressing: ${lead.text}` : ''}`
     : 'Nothing needs your attention in this period.';

@@ -183,6 +183,8 @@ export interface BriefRunRow {
   finished_at: string | null;
   created_at: string;
   conversation_id: string | null;
+  /** Why a failed run failed (null otherwise). */
+  error: string | null;
 }
 
 const briefRunColumns = [
@@ -196,6 +198,7 @@ const briefRunColumns = [
   'finished_at',
   'created_at',
   'conversation_id',
+  'error',
 ] as const;
 
 /** Run names by id (the brief names the run an inbox item waits in; the item is the reader's). */
@@ -210,9 +213,24 @@ export async function runNames(db: Db, ids: readonly string[]): Promise<Map<stri
 }
 
 /** The user's runs created before `until` that finished (completed) in [since, until). */
-export async function runsFinishedBetween(
+export function runsFinishedBetween(
   db: Db,
   o: { userId: string; since: string; until: string; limit: number },
+): Promise<BriefRunRow[]> {
+  return runsEndedBetween(db, { ...o, status: 'completed' });
+}
+
+/** The user's runs that ended failed in [since, until), with their reason (the brief names them). */
+export function runsFailedBetween(
+  db: Db,
+  o: { userId: string; since: string; until: string; limit: number },
+): Promise<BriefRunRow[]> {
+  return runsEndedBetween(db, { ...o, status: 'failed' });
+}
+
+async function runsEndedBetween(
+  db: Db,
+  o: { userId: string; since: string; until: string; limit: number; status: 'completed' | 'failed' },
 ): Promise<BriefRunRow[]> {
   const kind = (k: RunKind) =>
     db
@@ -221,7 +239,7 @@ export async function runsFinishedBetween(
       .where('user_id', '=', o.userId)
       .where('kind', '=', k)
       .where('created_at', '<', o.until)
-      .where('status', '=', 'completed')
+      .where('status', '=', o.status)
       .where('finished_at', '>=', o.since)
       .where('finished_at', '<', o.until)
       .orderBy('created_at', 'desc')
