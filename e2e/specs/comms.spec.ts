@@ -137,7 +137,7 @@ test.describe('comms center', () => {
     await page.goto('/app/comms');
     const maya = await pageAs(browser, baseURL as string, DEMO.maya.email, DEMO.maya.password);
     try {
-      await maya.page.setViewportSize({ width: 1280, height: 640 });
+      await maya.page.setViewportSize({ width: 1280, height: 720 });
       await maya.page.goto('/app/comms');
       await openThread(maya.page, OLIVIA);
       await openThread(page, MAYA);
@@ -154,7 +154,8 @@ test.describe('comms center', () => {
       for (let i = 1; i <= 14; i++) await send(`Line ${i} of the agenda, ${stamp}`);
       const log = maya.page.getByRole('log', { name: 'Messages' });
       const inLog = async (text: string) => {
-        const box = await maya.page.getByTestId('comms-message').filter({ hasText: text }).boundingBox();
+        // The bubble with the text (its sender's name above it may be cut at the log's top edge).
+        const box = await log.getByText(text, { exact: true }).boundingBox();
         const area = await log.boundingBox();
         return !!box && !!area && box.y >= area.y - 1 && box.y + box.height <= area.y + area.height + 1;
       };
