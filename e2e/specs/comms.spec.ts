@@ -126,6 +126,66 @@ test.describe('comms center', () => {
     });
   });
 
+  test('a message arriving while a suggestion is open comes into view above it; scrolled up, "Latest" appears', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(180_000);
+    const stamp = Date.now().toString(36);
+    await loginViaApi(page, DEMO.ceo.email, DEMO.ceo.password);
+    await page.goto('/app/comms');
+    const maya = await pageAs(browser, baseURL as string, DEMO.maya.email, DEMO.maya.password);
+    try {
+      await maya.page.setViewportSize({ width: 1280, height: 720 });
+      await maya.page.goto('/app/comms');
+      await openThread(maya.page, OLIVIA);
+      await openThread(page, MAYA);
+      const composer = page.getByPlaceholder('Type a message...');
+      const send = async (text: string) => {
+        await composer.fill(text);
+        await composer.press('Enter');
+        // Sent and the composer cleared before the next one is typed.
+        await expect(page.getByTestId('comms-message').filter({ hasText: text })).toHaveCount(1);
+        await expect(composer).toHaveValue('');
+        await expect(maya.page.getByTestId('comms-message').filter({ hasText: text })).toHaveCount(1);
+      };
+      // Enough messages that Maya's list scrolls.
+      for (let i = 1; i <= 14; i++) await send(`Line ${i} of the agenda, ${stamp}`);
+      const log = maya.page.getByRole('log', { name: 'Messages' });
+      const inLog = async (text: string) => {
+        // The bubble with the text (its sender's name above it may be cut at the log's top edge).
+        const box = await log.getByText(text, { exact: true }).boundingBox();
+        const area = await log.boundingBox();
+        return !!box && !!area && box.y >= area.y - 1 && box.y + box.height <= area.y + area.height + 1;
+      };
+
+      await test.step('with the suggestion panel open, a new message is in view above it', async () => {
+        await expect(maya.page.getByLabel('Suggested reply')).toBeVisible();
+        const question = `Can you send the board deck by Friday? ${stamp}`;
+        await send(question);
+        await expect(maya.page.getByLabel('Suggested reply')).toBeVisible();
+        await expect.poll(() => inLog(question)).toBe(true);
+      });
+
+      await test.step('scrolled up, the reader keeps their place and "Latest" takes them down', async () => {
+        await log.evaluate((el) => {
+          el.scrollTop = 0;
+        });
+        const later = `One more thing about the offsite ${stamp}`;
+        await send(later);
+        const latest = maya.page.getByRole('button', { name: 'Jump to latest message' });
+        await expect(latest).toBeVisible();
+        expect(await inLog(later)).toBe(false);
+        await latest.click();
+        await expect.poll(() => inLog(later)).toBe(true);
+        await expect(latest).toBeHidden();
+      });
+    } finally {
+      await maya.context.close();
+    }
+  });
+
   test('at 360 px the list and the thread take turns', async ({ page }, testInfo) => {
     await page.setViewportSize({ width: 360, height: 740 });
     await loginViaApi(page, DEMO.ceo.email, DEMO.ceo.password);

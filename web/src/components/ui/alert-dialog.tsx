@@ -9,11 +9,10 @@ export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
 
 export function AlertDialogContent({
   className,
-  onOpenAutoFocus,
   onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof AlertDialogPrimitive.Content>) {
-  const focus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
+  const focus = useReturnFocus(onCloseAutoFocus);
   return (
     <AlertDialogPrimitive.Portal>
       <AlertDialogPrimitive.Overlay className="fixed inset-0 z-50 bg-[#02050c]/75 backdrop-blur-[2px] data-[state=open]:animate-fade-in" />
@@ -23,8 +22,11 @@ export function AlertDialogContent({
           className,
         )}
         {...props}
-        {...focus}
-      />
+        onCloseAutoFocus={focus.onCloseAutoFocus}
+      >
+        {focus.capture}
+        {props.children}
+      </AlertDialogPrimitive.Content>
     </AlertDialogPrimitive.Portal>
   );
 }

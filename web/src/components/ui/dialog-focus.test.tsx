@@ -32,7 +32,8 @@ function Page({ alert = false }: { alert?: boolean }) {
         <Dialog open={open} onOpenChange={setOpen}>
           <DialogContent aria-describedby={undefined}>
             <DialogTitle>Edit</DialogTitle>
-            <input aria-label="Title" />
+            {/* A field that takes focus as it mounts, before the dialog's own open handler runs. */}
+            <input aria-label="Title" autoFocus />
           </DialogContent>
         </Dialog>
       )}

@@ -11,11 +11,10 @@ export const DialogClose = DialogPrimitive.Close;
 export function DialogContent({
   className,
   children,
-  onOpenAutoFocus,
   onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content>) {
-  const focus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
+  const focus = useReturnFocus(onCloseAutoFocus);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-[#02050c]/75 backdrop-blur-[2px] data-[state=open]:animate-fade-in" />
@@ -25,8 +24,9 @@ export function DialogContent({
           className,
         )}
         {...props}
-        {...focus}
+        onCloseAutoFocus={focus.onCloseAutoFocus}
       >
+        {focus.capture}
         {children}
         <DialogPrimitive.Close className="absolute top-3.5 right-3.5 rounded-md p-1.5 text-muted-foreground transition-colors hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring">
           <X className="size-4" aria-hidden="true" />
