@@ -1,20 +1,26 @@
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
+  from: string;
   to: string[];
-  /** The message as sent, quoted-printable soft breaks and escapes undone (links can be searched for). */
+  /** The message as received. */
+  raw: string;
+  /** The message with quoted-printable soft breaks and escapes undone (links can be searched for). */
   text: string;
 }
 
-/** A real SMTP server on a free loopback port that keeps every message it receives. */
-export async function startTestSmtp(): Promise<{
+export interface TestSmtp {
   url: string;
   received: ReceivedMail[];
   /** The one-time secret of the last link to `page` e-mailed to `to`. */
   secretSentTo(to: string, page: string): string;
   close: () => Promise<void>;
-}> {
+}
+
+/** The one SMTP server of the tests: real, on a free loopback port, keeping every message it receives. */
+export async function startTestSmtp(): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -25,9 +31,12 @@ export async function startTestSmtp(): Promise<{
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('error', done);
       stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
         received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
-          text: unfold(Buffer.concat(chunks).toString('utf8')),
+          raw,
+          text: unfoldMail(raw),
         });
         done();
       });
@@ -49,7 +58,17 @@ export async function startTestSmtp(): Promise<{
   };
 }
 
-const unfold = (raw: string) =>
+/** A loopback port nothing listens on (an SMTP server that is down). */
+export async function closedPort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+/** Quoted-printable soft breaks and escapes undone, so text can be searched for. */
+export const unfoldMail = (raw: string) =>
   raw
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiSuite, createTestApp, PASSWORD, type TestApp, type TestUser } from '../../../test/helpers.ts';
-import { closedPort, startMailCatcher, unfoldMail } from '../../../test/mail-catcher.ts';
+import { closedPort, startTestSmtp, unfoldMail } from '../../../test/smtp.ts';
 
 const KEYS = '/api/users/me/api-keys';
 const body = (extra: Record<string, unknown> = {}) => ({ name: 'CLI', scopes: ['read:tasks'], ...extra });
@@ -10,10 +10,10 @@ const body = (extra: Record<string, unknown> = {}) => ({ name: 'CLI', scopes: ['
  * alone cannot mint one, and the owner hears of every new key.
  */
 apiSuite('API keys: who may make them and what ends them', () => {
-  let mail: Awaited<ReturnType<typeof startMailCatcher>>;
+  let mail: Awaited<ReturnType<typeof startTestSmtp>>;
   let t: TestApp;
   beforeAll(async () => {
-    mail = await startMailCatcher();
+    mail = await startTestSmtp();
     t = await createTestApp({
       SMTP_URL: mail.url,
       SMTP_FROM: 'CC <security@cc.example>',

@@ -2,7 +2,7 @@ import type { TBrief } from '@cc/contract';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
-import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
+import { startTestSmtp, type TestSmtp } from '../../../test/smtp.ts';
 import { DAILY_EMAILS_REACHED } from './briefs.service.ts';
 
 /**
@@ -10,12 +10,12 @@ import { DAILY_EMAILS_REACHED } from './briefs.service.ts';
  * and kept, marked not e-mailed with the reason; a real SMTP server counts what arrived.
  */
 apiSuite('executive brief: at most 3 e-mails a day per person', () => {
-  let smtp: SmtpSink;
+  let smtp: TestSmtp;
   let t: TestApp;
   let down: TestApp;
 
   beforeAll(async () => {
-    smtp = await startSmtpSink();
+    smtp = await startTestSmtp();
     // Six generates of one person fit the run-starts limit (not what this file tests).
     t = await createTestApp({ SMTP_URL: smtp.url, LIMIT_RUN_STARTS_PER_MINUTE: '20' });
     // An SMTP server that refuses every connection: a loopback port nothing listens on.

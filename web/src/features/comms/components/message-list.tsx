@@ -1,4 +1,5 @@
-import { ArrowDown, Sparkles } from 'lucide-react';
+import { Sparkles } from 'lucide-react';
+import { JumpToLatest } from '../../../components/jump-to-latest';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -169,18 +170,7 @@ export function MessageList({
           );
         })}
       </div>
-      {showJump ? (
-        <Button
-          variant="secondary"
-          size="sm"
-          className="absolute right-4 bottom-3 shadow-md"
-          onClick={jump}
-          aria-label="Jump to latest message"
-        >
-          <ArrowDown aria-hidden="true" />
-          Latest
-        </Button>
-      ) : null}
+      {showJump ? <JumpToLatest onClick={jump} /> : null}
     </div>
   );
 }

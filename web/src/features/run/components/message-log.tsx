@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { ArrowDown } from 'lucide-react';
+import { JumpToLatest } from '../../../components/jump-to-latest';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -158,18 +158,7 @@ export function MessageLog({
           )}
         </div>
       </div>
-      {showJump ? (
-        <Button
-          variant="secondary"
-          size="sm"
-          className="absolute right-4 bottom-3 shadow-md"
-          onClick={jump}
-          aria-label="Jump to latest message"
-        >
-          <ArrowDown aria-hidden="true" />
-          Latest
-        </Button>
-      ) : null}
+      {showJump ? <JumpToLatest onClick={jump} /> : null}
     </div>
   );
 }
