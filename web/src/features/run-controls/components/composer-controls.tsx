@@ -118,6 +118,8 @@ export function ComposerRunControls({
     <section
       aria-label="Crew and flow run"
       data-run-panel=""
+      // A question shown inline on a small screen: the page gives it the room (the offline banner steps aside).
+      data-run-waiting={question && !wide ? '' : undefined}
       className={cn(
         'flex min-h-0 flex-col gap-2 rounded-xl border border-border bg-card/60 p-2 sm:p-3 lg:gap-3',
         // Wide screens: the side column, from the header to the composer, scrolling on its own.

@@ -91,7 +91,7 @@ function ConversationView({
     <div
       data-testid="conversation-layout"
       className={cn(
-        'mx-auto grid h-[calc(100dvh-7rem)] min-h-[28rem] w-full max-w-4xl gap-3',
+        'group/conversation mx-auto grid h-[calc(100dvh-7rem)] min-h-[28rem] w-full max-w-4xl gap-3',
         'grid-cols-[minmax(0,1fr)] grid-rows-[auto_minmax(0,1fr)_auto_auto_auto_auto]',
         'lg:has-[[data-run-panel]]:max-w-7xl lg:has-[[data-run-panel]]:grid-cols-[minmax(0,1fr)_minmax(18rem,24rem)]',
         'lg:has-[[data-run-panel]]:grid-rows-[auto_minmax(0,1fr)_auto_auto_auto]',
@@ -104,7 +104,11 @@ function ConversationView({
           replying={log.replying}
           renderRunControls={renderRunControls}
         />
-        <OfflineModelBanner />
+        {/* On a phone, while a run's question waits inline, the question needs the room: the banner
+            steps aside (each offline answer says so itself). */}
+        <div className="max-lg:group-has-[[data-run-waiting]]/conversation:hidden">
+          <OfflineModelBanner />
+        </div>
       </div>
       <Card className="flex min-h-0 flex-col p-2 sm:p-3">
         {log.loadError ? (
