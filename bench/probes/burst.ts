@@ -4,7 +4,7 @@
  * conversation first; this repeats only the burst, to compare changes in one session.
  * Usage: npm run build && ROUNDS=5 npx tsx bench/probes/burst.ts   (SQLite; PostgreSQL: inside
  * `node scripts/with-postgres.mjs`). BURST_WARM=1 opens the fifty connections before the burst, so no
- * accept is part of the figure (docs/decisions.md 2026-11-28).
+ * accept is part of the figure (docs/decisions/ 2026-11-28).
  */
 import { pct } from '../src/own-server.ts';
 import { useEngine } from '../src/engine.ts';

@@ -122,7 +122,7 @@ const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.
  * `pairedControl`: before each run, a control run of `settings.controlPair` seconds (the control's
  * route and connections) on the same server, and the ratio is the median of each run's ratio to the
  * control just before it. The control route's rate on this VM moves by half from one minute to the
- * next (docs/decisions.md, "The control route measured beside each budgeted route"), so a ratio to a
+ * next (docs/decisions/, "The control route measured beside each budgeted route"), so a ratio to a
  * control measured minutes earlier says as much about the minute as about the route.
  */
 export async function measure(

@@ -25,7 +25,7 @@ export type TTaskPriority = (typeof TASK_PRIORITIES)[number];
 export const DEFAULT_TASK_PRIORITY: TTaskPriority = 'Medium';
 /** The dashboard's "Urgent Tasks & Communications" shows 3. */
 export const DASHBOARD_URGENT_TASKS = 3;
-/** Spec §2: "tasks of High priority that are not Done" — High only, not Urgent (docs/decisions.md). */
+/** Spec §2: "tasks of High priority that are not Done" — High only, not Urgent (docs/decisions/). */
 export const DASHBOARD_URGENT_PRIORITY: TTaskPriority = 'High';
 /** Whether a task belongs among the dashboard's urgent tasks: the server's query and the card agree. */
 export const isDashboardUrgentTask = (task: { priority: string; status: string }): boolean =>

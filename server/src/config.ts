@@ -84,7 +84,7 @@ const ZEnv = z.object({
   TRUST_PROXY: bool(false),
   /**
    * Memory for cached reads (sessions, list pages) on SQLite, in MB; 0 turns the cache off. Exact:
-   * an entry is used only while no table it was read from has changed (docs/decisions.md, "Read cache").
+   * an entry is used only while no table it was read from has changed (docs/decisions/, "Read cache").
    */
   READ_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
   /**

@@ -20,6 +20,6 @@ it('every locked package runs on the oldest Node.js the project supports (no EBA
     .filter(([, p]) => p.engines?.node && !semver.satisfies(oldest, p.engines.node))
     .map(([name, p]) => `${name} wants node ${p.engines?.node}`);
   // content-disposition@3 and cookie@2 want Node 22: package.json's overrides pin the
-  // API-identical content-disposition@2 and cookie@1 (docs/decisions.md).
+  // API-identical content-disposition@2 and cookie@1 (docs/decisions/).
   expect(refusing).toEqual([]);
 });

@@ -3,7 +3,7 @@ import { TableClock } from './table-clock.ts';
 
 /**
  * The SQLite deployment's {@link TableClock}: exact because one process sees every write (see
- * docs/decisions.md, "Read cache"). Writes are reported by the tracking dialect (tracking-dialect.ts)
+ * docs/decisions/, "Read cache"). Writes are reported by the tracking dialect (tracking-dialect.ts)
  * before each write statement and again when its transaction ends; a write also marks every table it
  * can change through a cascading foreign key or a trigger; and a commit by another connection to the
  * same file (PRAGMA data_version) counts as a change to everything.

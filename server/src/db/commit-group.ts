@@ -4,7 +4,7 @@ import type SQLite from 'better-sqlite3';
 const IDLE_COMMIT_MS = 20;
 
 /**
- * SQLite: the writes of concurrent requests share one transaction (docs/decisions.md 2026-11-28
+ * SQLite: the writes of concurrent requests share one transaction (docs/decisions/ 2026-11-28
  * "Concurrent writes share a COMMIT"). A COMMIT costs SQLite about the same whatever it carries (the
  * WAL frames of every page it touched, a new FTS5 segment for the search index), 0.1–0.2 ms of the
  * event loop on this kind of machine, so one per write was a third of a task write's cost.

@@ -19,7 +19,7 @@ export type SyncFn = (fd: number, cb: (err: NodeJS.ErrnoException | null) => voi
  * the bus note — runs only once the write is on disk; the writes that arrive while one flush runs
  * share the next one. Reads that see a write before its flush has finished are held back too: the
  * app awaits {@link settled} before sending any response or stream event while a flush is due. So no
- * acknowledged or shown write can be lost to a crash, as with FULL (docs/decisions.md, "Group commit").
+ * acknowledged or shown write can be lost to a crash, as with FULL (docs/decisions/, "Group commit").
  *
  * fsync/fdatasync act on the file, not the descriptor, so a descriptor of our own flushes the frames
  * SQLite wrote. The WAL file lives as long as the database is open (SQLite deletes it only when the

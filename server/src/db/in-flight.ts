@@ -1,6 +1,6 @@
 /**
  * Requests awaiting a reply, by their number: a fixed array of slots, each cleared as its reply
- * arrives (docs/decisions.md 2026-11-28 "Request data dies young").
+ * arrives (docs/decisions/ 2026-11-28 "Request data dies young").
  *
  * Not a Map. A long-lived Map whose entries come and go thousands of times a second is rebuilt again
  * and again, and once its table is in the old generation V8 builds each new table there too; a

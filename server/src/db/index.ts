@@ -110,7 +110,7 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
   sqlite.pragma(wal ? 'synchronous = NORMAL' : 'synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // Pages in memory (docs/decisions.md 2026-11-28 "SQLite's page cache and memory mapping"): with
+  // Pages in memory (docs/decisions/ 2026-11-28 "SQLite's page cache and memory mapping"): with
   // SQLite's 2 MB default a list page of scattered rows read most of its pages with read() calls.
   sqlite.pragma(`cache_size = ${-Math.round((cfg.cacheMb ?? 64) * 1024)}`);
   sqlite.pragma(`mmap_size = ${Math.round((cfg.mmapMb ?? 1024) * 1024 * 1024)}`);

@@ -143,7 +143,7 @@ function limitKey(slots: readonly LimitSlot[], params: readonly unknown[]): numb
  *
  * A LIMIT is run as a literal: SQLite (3.53) lets the bound value of a LIMIT steer the plan, so it
  * recompiles a statement with a `limit ?` every time that parameter is bound, which is every run (a
- * list page spent a sixth of its time recompiling its query; docs/decisions.md 2026-11-28 "A LIMIT is
+ * list page spent a sixth of its time recompiling its query; docs/decisions/ 2026-11-28 "A LIMIT is
  * SQL text on SQLite"). Each distinct limit is its own cached statement; there are a few (page sizes).
  */
 export function withStatementCache(sqlite: SQLite.Database): SQLite.Database {

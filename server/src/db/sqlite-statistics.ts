@@ -12,7 +12,7 @@ const CHECK_EVERY_MS = 60_000;
  * again: every query by user, organization or id, each run (on the bench's data set a list page spent a
  * sixth of its time recompiling). The app's queries read their indexes in order and need no samples;
  * sqlite_stat1 (row counts per key), which ANALYZE also writes, is kept.
- * See docs/decisions.md 2026-11-28 "No STAT4 samples on SQLite".
+ * See docs/decisions/ 2026-11-28 "No STAT4 samples on SQLite".
  */
 export function dropStat4Samples(sqlite: SQLite.Database): boolean {
   if (sqlite.inTransaction) return false;

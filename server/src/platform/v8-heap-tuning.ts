@@ -2,7 +2,7 @@ import v8 from 'node:v8';
 
 /**
  * Turns off V8's allocation-site pretenuring for the server process; imported first by main.ts so it
- * applies before any request is served (docs/decisions.md 2026-11-28 "Request data dies young").
+ * applies before any request is served (docs/decisions/ 2026-11-28 "Request data dies young").
  *
  * V8 allocates an object in the old generation straight away when objects from the same allocation
  * site have mostly survived young collections. Under load a list page's rows are alive for a few

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useAuth } from '../lib/auth';
 import { useModels } from '../lib/queries/models';
 
-/** The banner's words (docs/decisions.md 2026-11-29, "The offline-engine banner"). */
+/** The banner's words (docs/decisions/ 2026-11-29, "The offline-engine banner"). */
 export const OFFLINE_BANNER_TEXT = 'AI answers come from the built-in offline engine: no model is connected.';
 export const OFFLINE_BANNER_ADMIN_LINK = 'Connect one in Super Admin → Models';
 export const OFFLINE_BANNER_ASK = 'Ask an administrator to connect a model.';

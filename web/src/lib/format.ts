@@ -3,7 +3,7 @@
  * in the browser's locale (en-GB reads "29 Nov 2026", en-US "Nov 29, 2026", de "29.11.2026"), in the
  * viewer's time zone. The API keeps ISO strings on the wire; only the screens format them.
  * Formatters are built on first use and reused: building one loads the locale's data (a long task of
- * ~30 ms on a slow machine, docs/decisions.md), so no module builds one at import and none is built
+ * ~30 ms on a slow machine, docs/decisions/), so no module builds one at import and none is built
  * per call.
  */
 type Style = 'date' | 'dateLong' | 'dateTime' | 'time' | 'timeSeconds';

@@ -103,7 +103,7 @@ export function providerRequest(
  * Node's built-in fetch (undici) costs about a millisecond per call on the 2-core machines before the
  * request leaves and adds its own stream stages per chunk; this client sends the same request with
  * node:http and hands the SDK a standard `Response` whose body is the socket's stream
- * (docs/decisions.md, "Chat streaming: …"). It covers what a provider call needs: string or byte
+ * (docs/decisions/, "Chat streaming: …"). It covers what a provider call needs: string or byte
  * bodies, abort signals, compressed replies, and network failures reported as fetch reports them.
  * Anything else — a `Request` object, a streamed or form body, a redirect — goes to the built-in
  * fetch unchanged.

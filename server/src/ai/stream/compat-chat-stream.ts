@@ -71,7 +71,7 @@ function readText(body: NodeJS.ReadableStream, limit: number): Promise<string> {
  * node:http, and the reply's server-sent events read straight into the language-model stream parts
  * (text, reasoning, tool calls, usage, finish) in one step — no text-decoder, event-parser and
  * schema-validation stream stages per chunk, which cost a 50-stream server more CPU than everything
- * else in a turn (docs/decisions.md, "Chat streaming"). `doGenerate` is the SDK's own.
+ * else in a turn (docs/decisions/, "Chat streaming"). `doGenerate` is the SDK's own.
  */
 export function withLeanStream(model: LanguageModelV3): LanguageModelV3 {
   if (!hasInternals(model)) return model;

@@ -111,7 +111,7 @@ async function runTool(
  * It resolves when the model has finished, and rejects with the stream's or the call's error; an
  * abort rejects with the signal's reason. Text deltas go to `onText` synchronously as each arrives —
  * no per-chunk stream stages or promises of its own, so a server streaming fifty replies spends its
- * time on the replies (docs/decisions.md, "Chat streaming").
+ * time on the replies (docs/decisions/, "Chat streaming").
  */
 export async function streamModelSteps(input: ModelStepsInput): Promise<ModelStepsResult> {
   const { model, tools, abortSignal } = input;

@@ -101,7 +101,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('usage_counters_pk', ['scope_key', 'month'])
     .execute();
 
-  // The per-user run threshold (decisions.md 2026-11-24): a run estimated above it asks to confirm.
+  // The per-user run threshold (decisions/ 2026-11-24): a run estimated above it asks to confirm.
   await db.schema.alterTable('users').addColumn('run_confirm_usd', 'real').execute();
 }
 

@@ -3,7 +3,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 // Migrations never import application code: they describe the schema as it was at this step.
 //
 // PostgreSQL only (issue #18, EXPLAIN ANALYZE of the list pages on the bench data set, see
-// docs/decisions.md 2026-11-25 "PostgreSQL list plans"). SQLite already reads these through the
+// docs/decisions/ 2026-11-25 "PostgreSQL list plans"). SQLite already reads these through the
 // indexes and gets nothing here.
 //
 // 1. The planner's price of a random page. With the default (4.0, priced for spinning disks) the

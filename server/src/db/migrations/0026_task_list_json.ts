@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Migrations never import application code: they describe the schema as it was at this step.
 //
-// A task's list entry, kept on its row (issue #18, realistic misses; docs/decisions.md 2026-11-27
+// A task's list entry, kept on its row (issue #18, realistic misses; docs/decisions/ 2026-11-27
 // "A task's list entry is kept on its row"): `tasks.list_json` holds the task as the API presents it
 // in a list (the tasks presenter's output, names of its creator and assignee, shared organizations and
 // goal included) without the caller's rights, which the list adds per caller. The application renders

@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Migrations never import application code: they describe the schema as it was at this step.
 //
-// A contact's list entry, kept on its row as 0026 keeps a task's (docs/decisions.md 2026-11-27 "A
+// A contact's list entry, kept on its row as 0026 keeps a task's (docs/decisions/ 2026-11-27 "A
 // task's list entry is kept on its row"): `contacts.list_json` holds the contact as the API presents it
 // (owner's name, shared organizations with their names, past interactions) without the linked app
 // user and the caller's rights, which the list adds per read. The database forgets it (sets NULL)

@@ -3,7 +3,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 // Migrations never import application code: they describe the schema as it was at this step.
 //
 // A goal's list entry, kept on its row as 0026 and 0027 keep a task's and a contact's (issue #18,
-// realistic misses; docs/decisions.md 2026-11-28 "A goal's list entry is kept on its row"):
+// realistic misses; docs/decisions/ 2026-11-28 "A goal's list entry is kept on its row"):
 // `strategic_goals.list_json` holds the goal as the API presents it (organization name, KPIs with
 // their trends, progress) without the caller's rights, which the list adds per read. A KPI's `stale`
 // depends on the day as well as the rows, so the entry holds for the days from `list_from` (the day it

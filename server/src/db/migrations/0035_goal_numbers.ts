@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Migrations never import application code: they describe the schema as it was at this step.
 //
-// What a goal's numbers mean (issue 47 §1; docs/decisions.md 2026-11-29 "One home for a goal's
+// What a goal's numbers mean (issue 47 §1; docs/decisions/ 2026-11-29 "One home for a goal's
 // numbers"): a KPI has a `direction` (higher_is_better, the default, or lower_is_better) and a goal a
 // `start_date` (where the straight line of expected progress starts; existing goals start the day
 // they were created). The old "(inverse)" unit hack becomes lower_is_better with the marker dropped

@@ -51,7 +51,7 @@ async function namesFor(ctx: AppContext, userId: string, items: TInboxItem[]): P
 }
 
 /**
- * One sentence per kind (docs/decisions.md, 2026-11-25). `subject` is the citation's title and is
+ * One sentence per kind (docs/decisions/, 2026-11-25). `subject` is the citation's title and is
  * always part of `text`, so an action worded from the citation states no number the facts lack.
  */
 function wording(item: TInboxItem, names: Names): { subject: string; text: string } {

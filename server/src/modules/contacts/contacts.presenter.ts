@@ -96,7 +96,7 @@ const RIGHTS_TAIL = Array.from(
 /**
  * A stored list entry completed with the linked user and the caller's rights: the same object as
  * {@link presentContact}'s, keys in the same order. Text, not JSON.stringify of an object: fifty of
- * those were a tenth of a directory page's event-loop time (docs/decisions.md 2026-11-28).
+ * those were a tenth of a directory page's event-loop time (docs/decisions/ 2026-11-28).
  */
 export function completeContactEntry(listJson: string, e: ContactExtras): string {
   const linked =

@@ -10,7 +10,7 @@ import { AppError } from '../../platform/errors.ts';
 import { openHeaders, sealHeaders } from '../../platform/secrets/sealed-headers.ts';
 import type { ToolRow } from './factory.repository.ts';
 
-// MCP servers as factory tools (issue 22 section 3, docs/decisions.md 2026-11-24): one row per
+// MCP servers as factory tools (issue 22 section 3, docs/decisions/ 2026-11-24): one row per
 // server holds the tools it listed; an agent's toolIds name the row (all its tools) or
 // `<row id>:<tool name>` (that tool alone).
 

@@ -10,7 +10,7 @@ import * as repo from './tasks.repository.ts';
  * The task list from stored list entries (tasks.list_json, migration 0026). A page is its entries in
  * order, each with the caller's rights appended: no user is read and nothing is presented per row, so
  * the SQL and assembly of a page the read cache does not hold cost about a fifth of what reading and
- * presenting its rows did, and the whole request about half (docs/decisions.md 2026-11-27 "A task's
+ * presenting its rows did, and the whole request about half (docs/decisions/ 2026-11-27 "A task's
  * list entry is kept on its row"). The entry is the presenter's output
  * (taskListJson), rendered when the task is written; the database forgets it when anything it was
  * rendered from changes. A forgotten entry is rendered from the rows for this page and again, stored,

@@ -29,7 +29,7 @@ export interface Reservation {
   micros: number;
 }
 
-/** Share of a budget at which administrators are warned (decisions.md, 2026-11-24). */
+/** Share of a budget at which administrators are warned (decisions/, 2026-11-24). */
 export const WARN_SHARE = 0.8;
 /** The bus channel of 80 % warnings. */
 export const USAGE_WARNINGS_CHANNEL = 'usage-warnings';

@@ -11,7 +11,7 @@ const SWEEP_AT = 50_000;
 
 /**
  * A fixed-window counter per key (a user id, or an IP without a user): at most `max` calls per
- * window. In process: each server instance counts on its own (docs/decisions.md, "Per-user limits").
+ * window. In process: each server instance counts on its own (docs/decisions/, "Per-user limits").
  */
 export class WindowLimiter {
   private readonly windows = new Map<string, Window>();

@@ -42,7 +42,7 @@ async function holdMainPool(app: TestApp) {
 
 // Live streams read their new rows on a pool of their own on PostgreSQL: a run's thousand followers,
 // a chat's reload, a comms thread's fan-out do not queue behind page reads and writes for the main
-// pool's connections (docs/decisions.md, "Live streams read on a pool of their own").
+// pool's connections (docs/decisions/, "Live streams read on a pool of their own").
 describe.runIf(pgReady)("the live streams' own PostgreSQL pool", () => {
   let app: TestApp;
   let user: TestUser;

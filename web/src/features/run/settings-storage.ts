@@ -1,6 +1,6 @@
 import type { ChatSettings } from './use-conversation-log';
 
-/** The person's defaults for new conversations (this browser; see docs/decisions.md 2026-11-24). */
+/** The person's defaults for new conversations (this browser; see docs/decisions/ 2026-11-24). */
 const defaultsKey = (userId: string) => `cc:chat-settings:${userId}`;
 /** One conversation's choices, kept across reloads. */
 const conversationKey = (userId: string, conversationId: string) =>

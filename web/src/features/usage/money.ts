@@ -21,7 +21,7 @@ export function usedShare(b: { monthly_usd: number | null; used_usd: number }): 
   return b.used_usd / b.monthly_usd;
 }
 
-/** Administrators are warned from this share of a budget on (docs/decisions.md, 2026-11-24). */
+/** Administrators are warned from this share of a budget on (docs/decisions/, 2026-11-24). */
 export const WARN_SHARE = 0.8;
 /** The chat composer shows what is left below this share. */
 export const LOW_SHARE = 0.2;

@@ -15,7 +15,7 @@ import { UsageTable } from './usage-table';
 // The chart is its own chunk, fetched only when this tab is opened.
 const SpendChart = lazy(() => import('./spend-chart'));
 
-/** The 80 % warning of one budget, shown on the usage screen (docs/decisions.md, 2026-11-24). */
+/** The 80 % warning of one budget, shown on the usage screen (docs/decisions/, 2026-11-24). */
 function BudgetWarning({ orgId, name }: { orgId: string; name: string }) {
   const b = useBudget(orgId).data;
   const share = b ? usedShare(b) : null;
