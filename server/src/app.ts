@@ -62,7 +62,7 @@ import { registerEtags } from './platform/concurrency.ts';
 import { registerEchoBodies } from './platform/echo-bodies.ts';
 import { registerErrorHandler, sendNotFound } from './platform/error-handler.ts';
 import { registerDrainGate } from './platform/graceful-drain.ts';
-import { registerJsonCompression } from './platform/json-compression.ts';
+import { registerCompression } from './platform/compression.ts';
 import { registerNulGuard } from './platform/nul-guard.ts';
 import { lazyChildLogger, loggerOptions } from './platform/logging.ts';
 import { type EventBus, InProcessEventBus } from './platform/realtime/event-bus.ts';
@@ -172,7 +172,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   // After the cache's own onSend, so a page is stored (for the requests behind it) while it waits.
   registerDurableResponses(app, handle.durability);
   // Last of the onSend hooks: the cache keeps plain bodies, and nothing is compressed while it waits.
-  registerJsonCompression(app);
+  await registerCompression(app);
   registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
     crossOriginEmbedderPolicy: false,
