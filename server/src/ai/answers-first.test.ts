@@ -67,6 +67,19 @@ apiSuite('answers first on the offline engine', () => {
       token: ceo.token,
       body: { content: '## ARR notes\n**ARR** was 8.4M at the offsite', entry_date: day(-90) },
     });
+    // A contact's search body ends with its e-mails as JSON: a snippet must not show it raw.
+    const contact = await t.req({
+      method: 'POST',
+      url: '/api/contacts/',
+      token: ceo.token,
+      body: {
+        name: 'Priya Shah',
+        role: 'Events lead',
+        notes: 'Knows the offsite venues',
+        emails: ['priya@example.com', 'priya.shah@example.org'],
+      },
+    });
+    expect(contact.statusCode, contact.body).toBe(201);
     for (const [title, due] of [
       ['Send the churn survey', day(-5)],
       ['Book the offsite venue', day(-3)],
@@ -160,6 +173,13 @@ apiSuite('answers first on the offline engine', () => {
     // ask() checks the answer and every label for markdown, JSON and internal names.
     expect(r.sources.length).toBeGreaterThan(0);
     expect(r.text).not.toContain('## ARR notes');
+  });
+
+  it('a contact found by search is said in words: its e-mails never show as JSON', async () => {
+    const r = await ask('Anything about Priya Shah and the venues?');
+    // ask() has checked the answer and the labels for raw JSON; the contact is what it found.
+    expect(r.sources.map((s) => s.title)).toContain('Priya Shah');
+    expect(r.text).toContain('Priya Shah');
   });
 
   it('anything else is the best matching record in a sentence with a few citations, not a list', async () => {

@@ -81,6 +81,25 @@ function unwrapJson(text: string): string {
   }
 }
 
+/** A quoted string of JSON (complete, or cut at the end by a snippet), its escapes undone. */
+const JSON_STRING = /"((?:[^"\\]|\\.)*)(?:"|$)/g;
+
+/**
+ * JSON inside a line, as search snippets cut it: a contact's e-mails after their notes
+ * (`… call back ["priya@…", "leo@…"]`), or an array cut short by the snippet's end. Arrays and objects
+ * become the words they hold; leftover JSON punctuation goes.
+ */
+function unwrapEmbeddedJson(line: string): string {
+  return line
+    .replace(/[[{]\s*"(?:[^\]}]*)(?:[\]}]|$)/g, (m) =>
+      [...m.matchAll(JSON_STRING)]
+        .map((x) => x[1].replace(/\\(.)/g, '$1').trim())
+        .filter((w) => w && w !== ':' && w !== ',')
+        .join(', '),
+    )
+    .replace(/\["|"\]|\{"|"\}|":|","/g, ' ');
+}
+
 /**
  * Stored text (a title, a snippet) as one plain line for an answer or a citation label: markdown
  * markers and JSON syntax removed, so neither reaches the screen as raw characters.
@@ -88,6 +107,7 @@ function unwrapJson(text: string): string {
 export function plainText(text: string): string {
   return plainLines(unwrapJson(text))
     .map(unwrapJson)
+    .map(unwrapEmbeddedJson)
     .join(' ')
     .replace(/[*_`#]{2,}/g, '')
     .replace(/\s+/g, ' ')
