@@ -31,7 +31,7 @@ import type { AppContext } from '../platform/context.ts';
 import { relevantMemories } from '../modules/memory/memory.service.ts';
 import { type AiEngine, resolveModelFresh } from './models.ts';
 import { ATTACHMENTS_HEADER, type ChatOfflineData, MEMORY_HEADER } from './offline/handlers/chat.ts';
-import { streamModelSteps } from './stream/model-steps.ts';
+import { runToolLoop, type ToolLoopResult } from './tool-loop.ts';
 import { buildTools, internetSearchAvailable } from './tools/index.ts';
 import { type Source, sourcesNamedIn, sourcesOf } from './tools/types.ts';
 import { UNTRUSTED_INSTRUCTION, UNTRUSTED_CLOSE, UNTRUSTED_OPEN, wrapUntrusted } from './untrusted.ts';
@@ -228,7 +228,7 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
     input.message.length +
     input.history.reduce((n, m) => n + m.content.length, 0) +
     attachments.reduce((n, f) => n + f.text.length, 0);
-  await resolved.metered?.reserveAhead(promptChars);
+  await resolved.meter?.reserveAhead(promptChars);
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(input.abortSignal?.reason);
   if (input.abortSignal?.aborted) onOuterAbort();
@@ -244,9 +244,9 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
   let text = '';
   const result = (async (): Promise<AssistantTurnResult> => {
     let aborted = false;
-    let steps: Awaited<ReturnType<typeof streamModelSteps>> = { usage: {}, toolResults: [] };
+    let done: Pick<ToolLoopResult, 'usage' | 'steps'> = { usage: {}, steps: [] };
     try {
-      steps = await streamModelSteps({
+      done = await runToolLoop({
         model: resolved.model,
         system: assistantSystemPrompt({
           userName,
@@ -279,15 +279,15 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
     } finally {
       input.abortSignal?.removeEventListener('abort', onOuterAbort);
       // A turn stopped before its first model call gives its reservation back.
-      await resolved.metered?.release().catch(() => {});
+      await resolved.meter?.release().catch(() => {});
     }
     queue.end();
     return {
       text,
       engine: resolved.engine,
       model: resolved.id,
-      usage: steps.usage,
-      sources: sourcesNamedIn(text, sourcesOf(steps.toolResults)),
+      usage: done.usage,
+      sources: sourcesNamedIn(text, sourcesOf(done.steps.flatMap((s) => s.toolResults))),
       aborted,
     };
   })();
