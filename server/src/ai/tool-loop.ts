@@ -100,16 +100,22 @@ export async function runToolLoop(input: ToolLoopInput): Promise<ToolLoopResult>
     // Errors are read from the stream below and thrown to the caller, not logged by the SDK.
     onError: () => {},
   });
-  for await (const part of result.fullStream) {
-    if (part.type === 'text-delta') {
-      if (part.text) input.onText?.(part.text);
-    } else if (part.type === 'error') {
-      throw input.abortSignal.aborted ? input.abortSignal.reason : part.error;
-    } else if (part.type === 'abort') {
-      throw input.abortSignal.reason;
+  const signal = input.abortSignal;
+  try {
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') {
+        if (part.text) input.onText?.(part.text);
+      } else if (part.type === 'error') {
+        throw part.error;
+      } else if (part.type === 'abort') {
+        throw signal.reason;
+      }
     }
+    if (signal.aborted) throw signal.reason;
+  } catch (err) {
+    // However the SDK reports an abort (an abort part, a stream error), the caller gets its reason.
+    throw signal.aborted ? signal.reason : err;
   }
-  if (input.abortSignal.aborted) throw input.abortSignal.reason;
   const [text, reasoningText, usage, steps] = await Promise.all([
     result.text,
     result.reasoningText,
