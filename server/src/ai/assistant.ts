@@ -201,15 +201,17 @@ function textQueue() {
 
 export async function streamAssistantTurn(input: AssistantTurnInput): Promise<AssistantTurn> {
   const { ctx, user } = input;
+  // Memories are read while the model is resolved and the budget answers (a read; a refused turn drops it).
+  const memoriesRead = input.useMemory
+    ? relevantMemories(ctx, user.id, input.message, MEMORIES_IN_PROMPT)
+    : Promise.resolve([]);
+  memoriesRead.catch(() => {});
   const resolved = await resolveModelFresh(ctx, input.modelId, {
     userId: user.id,
     organizationId: user.organization_id,
     feature: 'chat',
     conversationId: input.conversationId ?? null,
   });
-  const memories = input.useMemory
-    ? await relevantMemories(ctx, user.id, input.message, MEMORIES_IN_PROMPT)
-    : [];
   const internet: ChatOfflineData['internetSearch'] = !input.useInternet
     ? 'off'
     : internetSearchAvailable(ctx.config)
@@ -229,17 +231,35 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
     input.history.reduce((n, m) => n + m.content.length, 0) +
     attachments.reduce((n, f) => n + f.text.length, 0);
   await resolved.meter?.reserveAhead(promptChars);
+  let memories: string[];
+  try {
+    memories = await memoriesRead;
+  } catch (err) {
+    await resolved.meter?.release().catch(() => {});
+    throw err;
+  }
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(input.abortSignal?.reason);
   if (input.abortSignal?.aborted) onOuterAbort();
   else input.abortSignal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  const offlineData: ChatOfflineData = {
-    memories,
-    userName,
-    internetSearch: internet,
-    attachments: attachments.map((f) => ({ name: f.name, text: f.text })),
-  };
+  // What the offline engine answers from; a provider model never reads it, so it is not copied for one.
+  const offlineOptions =
+    resolved.engine === 'offline'
+      ? {
+          offline: {
+            task: 'chat',
+            data: JSON.parse(
+              JSON.stringify({
+                memories,
+                userName,
+                internetSearch: internet,
+                attachments: attachments.map((f) => ({ name: f.name, text: f.text })),
+              } satisfies ChatOfflineData),
+            ),
+          },
+        }
+      : undefined;
   const queue = textQueue();
   let text = '';
   const result = (async (): Promise<AssistantTurnResult> => {
@@ -261,7 +281,7 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
         maxSteps: MAX_ASSISTANT_STEPS,
         maxRetries: ctx.config.ai.maxRetries,
         abortSignal: controller.signal,
-        providerOptions: { offline: { task: 'chat', data: JSON.parse(JSON.stringify(offlineData)) } },
+        providerOptions: offlineOptions,
         onText: (delta) => {
           text += delta;
           queue.push(delta);
