@@ -116,12 +116,12 @@ export class ModelMeter {
   }
 
   /**
-   * Reserves the first call's estimate now (for a prompt of `chars` characters, with the feature of
-   * `providerOptions`), so a caller can be refused (429) before it answers anything; the first call
-   * then uses it. {@link release} gives it back when no call follows.
+   * Reserves the first call's estimate now (for a prompt of `chars` characters), so a caller can be
+   * refused (429) before it answers anything; the first call then uses it as it is. {@link release}
+   * gives it back when no call follows.
    */
-  async reserveAhead(chars: number, providerOptions?: unknown): Promise<void> {
-    const target = await this.target(providerOptions);
+  async reserveAhead(chars: number): Promise<void> {
+    const target = await this.target(undefined);
     const { price, micros } = await this.estimate(target, chars, undefined);
     this.ahead = this.reserve(target, price, micros, tokensOf(chars));
     await this.ahead;
