@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { providerFetch } from '../../../server/src/ai/net/provider-fetch.ts';
-import { withLeanStream } from '../../../server/src/ai/stream/compat-chat-stream.ts';
-import { streamModelSteps } from '../../../server/src/ai/stream/model-steps.ts';
+import { runToolLoop } from '../../../server/src/ai/tool-loop.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../server/test/mock-openai.ts';
 import { measure } from '../http.ts';
 import { startMockModelProcess, type UpstreamTimes } from '../mock-model-process.ts';
@@ -278,20 +277,18 @@ function directTurn(mock: MockOpenAI): Promise<RawTiming> {
   });
 }
 
-/** The turn through the model layer alone: the app's model (lean stream) and tool loop, no server. */
+/** The turn through the model layer alone: the app's provider and tool loop, no server. */
 async function modelLayerTurn(mock: MockOpenAI): Promise<RawTiming> {
   const marker = `bench-model-${randomUUID()}`;
-  const model = withLeanStream(
-    createOpenAICompatible({
-      name: 'bench',
-      baseURL: mock.url,
-      includeUsage: true,
-      fetch: providerFetch,
-    }).chatModel('gpt-5-chat'),
-  );
+  const model = createOpenAICompatible({
+    name: 'bench',
+    baseURL: mock.url,
+    includeUsage: true,
+    fetch: providerFetch,
+  }).chatModel('gpt-5-chat');
   const arrivals: number[] = [];
   const sent = performance.now();
-  await streamModelSteps({
+  await runToolLoop({
     model,
     system: '',
     messages: [{ role: 'user', content: `Hi ${marker}` }],

@@ -7,7 +7,7 @@ import { openSeedDb } from '../seed-db.ts';
 import { buildApp } from '../../../server/src/app.ts';
 import { loadConfig } from '../../../server/src/config.ts';
 import { resolveModel } from '../../../server/src/ai/models.ts';
-import { streamModelSteps } from '../../../server/src/ai/stream/model-steps.ts';
+import { runToolLoop } from '../../../server/src/ai/tool-loop.ts';
 import { setBudget } from '../../../server/src/modules/usage/usage.repository.ts';
 import { saveModelPrices } from '../../../server/src/modules/usage/usage-prices.service.ts';
 import { createAccount } from '../../../server/src/modules/users/users.service.ts';
@@ -168,7 +168,7 @@ export async function meteringOverhead(): Promise<{ metered: number[]; bare: num
           resolveModel({ config: ctx.config }, 'gpt-5-chat', { userId: null, organizationId: null });
       let first = 0;
       const sent = performance.now();
-      await streamModelSteps({
+      await runToolLoop({
         model,
         system: 'You are a bench.',
         messages: [{ role: 'user', content: 'Hello there' }],

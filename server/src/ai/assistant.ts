@@ -31,7 +31,7 @@ import type { AppContext } from '../platform/context.ts';
 import { relevantMemories } from '../modules/memory/memory.service.ts';
 import { type AiEngine, resolveModelFresh } from './models.ts';
 import { ATTACHMENTS_HEADER, type ChatOfflineData, MEMORY_HEADER } from './offline/handlers/chat.ts';
-import { streamModelSteps } from './stream/model-steps.ts';
+import { runToolLoop, type ToolLoopResult } from './tool-loop.ts';
 import { buildTools, internetSearchAvailable } from './tools/index.ts';
 import { type Source, sourcesNamedIn, sourcesOf } from './tools/types.ts';
 import { UNTRUSTED_INSTRUCTION, UNTRUSTED_CLOSE, UNTRUSTED_OPEN, wrapUntrusted } from './untrusted.ts';
@@ -201,15 +201,17 @@ function textQueue() {
 
 export async function streamAssistantTurn(input: AssistantTurnInput): Promise<AssistantTurn> {
   const { ctx, user } = input;
+  // Memories are read while the model is resolved and the budget answers (a read; a refused turn drops it).
+  const memoriesRead = input.useMemory
+    ? relevantMemories(ctx, user.id, input.message, MEMORIES_IN_PROMPT)
+    : Promise.resolve([]);
+  memoriesRead.catch(() => {});
   const resolved = await resolveModelFresh(ctx, input.modelId, {
     userId: user.id,
     organizationId: user.organization_id,
     feature: 'chat',
     conversationId: input.conversationId ?? null,
   });
-  const memories = input.useMemory
-    ? await relevantMemories(ctx, user.id, input.message, MEMORIES_IN_PROMPT)
-    : [];
   const internet: ChatOfflineData['internetSearch'] = !input.useInternet
     ? 'off'
     : internetSearchAvailable(ctx.config)
@@ -228,25 +230,43 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
     input.message.length +
     input.history.reduce((n, m) => n + m.content.length, 0) +
     attachments.reduce((n, f) => n + f.text.length, 0);
-  await resolved.metered?.reserveAhead(promptChars);
+  await resolved.meter?.reserveAhead(promptChars);
+  let memories: string[];
+  try {
+    memories = await memoriesRead;
+  } catch (err) {
+    await resolved.meter?.release().catch(() => {});
+    throw err;
+  }
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(input.abortSignal?.reason);
   if (input.abortSignal?.aborted) onOuterAbort();
   else input.abortSignal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  const offlineData: ChatOfflineData = {
-    memories,
-    userName,
-    internetSearch: internet,
-    attachments: attachments.map((f) => ({ name: f.name, text: f.text })),
-  };
+  // What the offline engine answers from; a provider model never reads it, so it is not copied for one.
+  const offlineOptions =
+    resolved.engine === 'offline'
+      ? {
+          offline: {
+            task: 'chat',
+            data: JSON.parse(
+              JSON.stringify({
+                memories,
+                userName,
+                internetSearch: internet,
+                attachments: attachments.map((f) => ({ name: f.name, text: f.text })),
+              } satisfies ChatOfflineData),
+            ),
+          },
+        }
+      : undefined;
   const queue = textQueue();
   let text = '';
   const result = (async (): Promise<AssistantTurnResult> => {
     let aborted = false;
-    let steps: Awaited<ReturnType<typeof streamModelSteps>> = { usage: {}, toolResults: [] };
+    let done: Pick<ToolLoopResult, 'usage' | 'steps'> = { usage: {}, steps: [] };
     try {
-      steps = await streamModelSteps({
+      done = await runToolLoop({
         model: resolved.model,
         system: assistantSystemPrompt({
           userName,
@@ -261,7 +281,7 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
         maxSteps: MAX_ASSISTANT_STEPS,
         maxRetries: ctx.config.ai.maxRetries,
         abortSignal: controller.signal,
-        providerOptions: { offline: { task: 'chat', data: JSON.parse(JSON.stringify(offlineData)) } },
+        providerOptions: offlineOptions,
         onText: (delta) => {
           text += delta;
           queue.push(delta);
@@ -279,15 +299,15 @@ export async function streamAssistantTurn(input: AssistantTurnInput): Promise<As
     } finally {
       input.abortSignal?.removeEventListener('abort', onOuterAbort);
       // A turn stopped before its first model call gives its reservation back.
-      await resolved.metered?.release().catch(() => {});
+      await resolved.meter?.release().catch(() => {});
     }
     queue.end();
     return {
       text,
       engine: resolved.engine,
       model: resolved.id,
-      usage: steps.usage,
-      sources: sourcesNamedIn(text, sourcesOf(steps.toolResults)),
+      usage: done.usage,
+      sources: sourcesNamedIn(text, sourcesOf(done.steps.flatMap((s) => s.toolResults))),
       aborted,
     };
   })();

@@ -3,26 +3,26 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { ALLOWED_MODELS, type TAiEngine, type TModelInfo } from '@cc/contract';
+import { wrapLanguageModel } from 'ai';
 import type { AppConfig } from '../config.ts';
 import { AppError } from '../platform/errors.ts';
 import { cachedCompatModels, compatModels } from './compat-models.ts';
 import type { AppContext } from '../platform/context.ts';
-import { MeteredModel } from './metering/metered-model.ts';
+import { ModelMeter } from './metering/model-meter.ts';
 import type { MeterScope } from './metering/meter-scope.ts';
 import { guardedProviderFetch } from './net/guarded-provider-fetch.ts';
 import { providerFetch } from './net/provider-fetch.ts';
 import { OFFLINE_MODEL_ID, OfflineLanguageModel } from './offline/engine.ts';
-import { withLeanStream } from './stream/compat-chat-stream.ts';
 import { freshProviderSettings, type ProviderSettings, providerSettings } from './provider-settings.ts';
 import { withTimeouts } from './timeouts.ts';
 
 export type AiEngine = TAiEngine;
 
 export interface ResolvedModel {
-  /** The model to call: metered (ai/metering) when resolved with an app context. */
+  /** The model to call: metered (ai/metering middleware) when resolved with an app context. */
   model: LanguageModelV3;
-  /** The same model as `model` when it is metered: lets a caller reserve the first call's cost early. */
-  metered?: MeteredModel;
+  /** The meter of `model` when it is metered: lets a caller reserve the first call's cost early. */
+  meter?: ModelMeter;
   /** The model that actually answers (the endpoint's id; 'offline' for the offline engine). */
   id: string;
   engine: AiEngine;
@@ -153,13 +153,12 @@ export function resolveModel(
   // Every model call of the app passes here: with an app context it is metered (usage, cost, budgets).
   if (!isAppContext(ctx)) return resolved;
   const requested = modelId?.trim() || providerSettings(ctx.config).defaultModel;
-  const metered = new MeteredModel(
-    ctx,
-    resolved.model,
-    { engine: resolved.engine, model: resolved.id, requested },
-    meter,
-  );
-  return { ...resolved, model: metered, metered };
+  const modelMeter = new ModelMeter(ctx, { engine: resolved.engine, model: resolved.id, requested }, meter);
+  return {
+    ...resolved,
+    model: wrapLanguageModel({ model: resolved.model, middleware: modelMeter.middleware }),
+    meter: modelMeter,
+  };
 }
 
 const isAppContext = (ctx: HasConfig): ctx is AppContext =>
@@ -174,12 +173,8 @@ function resolveUnmetered(ctx: HasConfig, modelId?: string | null): ResolvedMode
   const listed = settings.compat
     ? cachedCompatModels(settings.compat.baseUrl, settings.compat.apiKey)
     : undefined;
-  // The lean stream sends its own request (node:http, no fetch): an endpoint set from the screen keeps
-  // the SDK's stream, whose every request goes through the guarded fetch.
-  const chatModel = (c: NonNullable<typeof compat>, target: string) =>
-    settings.compat?.guarded ? c.chatModel(target) : withLeanStream(c.chatModel(target));
   const endpoint = (c: NonNullable<typeof compat>, target: string) =>
-    limited(config, settings, () => chatModel(c, target), target, 'openai-compatible');
+    limited(config, settings, () => c.chatModel(target), target, 'openai-compatible');
   if (isSpecId(id)) {
     const spec = SPEC_MODELS[id];
     // OpenAI's own key serves its models; without one, the OpenAI-compatible endpoint does.

@@ -3,7 +3,7 @@ import type { ToolSet } from 'ai';
 
 /**
  * Issue 46 row 5: tool results and workspace text reach a model as data, never as instructions. Both
- * the chat (ai/stream/model-steps.ts) and runs (modules/runs/engine/agent-step.ts) wrap them here, with
+ * the chat and runs share one tool loop (ai/tool-loop.ts) that wraps them here, with
  * one fixed delimiter, and their system prompts carry {@link UNTRUSTED_INSTRUCTION}.
  */
 export const UNTRUSTED_OPEN = '<<<UNTRUSTED_DATA>>>';

@@ -1,7 +1,8 @@
 /**
  * Who a model call is made for, and why. Every model call is metered against it (ai/metering/
- * metered-model.ts). resolveModel requires it, and its `userId` and `organizationId` keys are required
- * (null where there truly is no user): so every model call says at compile time whom it is metered to.
+ * model-meter.ts, AI SDK middleware). resolveModel requires it, and its `userId` and `organizationId`
+ * keys are required (null where there truly is no user): so every model call says at compile time
+ * whom it is metered to.
  * It is passed explicitly rather than read from an AsyncLocalStorage because on Node 20 the latter turns
  * on V8 promise hooks for the whole process (about 7 % of the server's CPU on a chat turn).
  */

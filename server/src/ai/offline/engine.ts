@@ -129,8 +129,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * The built-in engine behind every model id when no provider is configured (ARCHITECTURE.md section 5).
- * It implements the AI SDK's LanguageModelV3, so the chat's step loop, generateText, tool calls and multi-step
- * loops run exactly as with a real provider. It never claims to be the model that was asked for.
+ * It implements the AI SDK's LanguageModelV3, so the one tool loop (ai/tool-loop.ts), generateText,
+ * tool calls and multi-step loops run exactly as with a real provider. It never claims to be the model that was asked for.
  */
 export class OfflineLanguageModel implements LanguageModelV3 {
   readonly specificationVersion = 'v3' as const;

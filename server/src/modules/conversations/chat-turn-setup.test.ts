@@ -5,8 +5,8 @@ import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '.
 
 /**
  * What a chat turn does before its model request leaves (issue 18: fifty turns at once wait for each
- * other's setup): one reservation update per budget scope once the month's counters exist, and the
- * attachments of the conversation as they are now.
+ * other's setup): one reservation update per budget scope once the month's counters exist, the
+ * reservation's checks run once, and the attachments of the conversation as they are now.
  */
 apiSuite('a chat turn before its model request', () => {
   let mock: MockOpenAI;
@@ -76,6 +76,9 @@ apiSuite('a chat turn before its model request', () => {
       expect(setup.filter((q) => /usage_counters/.test(q))).toEqual([
         expect.stringMatching(/^update usage_counters set reserved_micros[\s\S]*scope_key in \(/),
       ]);
+      // The model call uses the estimate the turn's reservation was made with: the checks behind it
+      // (offered, priced, under a budget) are not run a second time before the request.
+      expect(setup.filter((q) => /from "usage_budgets"/.test(q))).toHaveLength(1);
       // (An application transaction is `begin`, or a savepoint inside the SQLite commit group, whose
       // own `begin immediate` only gathers concurrent writes for one COMMIT: see commit-group.ts.)
       expect(setup.filter((q) => /^\s*(begin|savepoint)\b/i.test(q) && q !== 'begin immediate')).toEqual([]);

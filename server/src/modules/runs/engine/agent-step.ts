@@ -1,9 +1,10 @@
 import { factoryLabel } from '@cc/contract';
-import { generateText, stepCountIs, type ToolSet } from 'ai';
+import type { ToolSet } from 'ai';
 import type { MeterScope } from '../../../ai/metering/meter-scope.ts';
 import { resolveModel } from '../../../ai/models.ts';
 import type { CrewTaskData } from '../../../ai/offline/handlers/crew-task.ts';
-import { UNTRUSTED_INSTRUCTION, withUntrustedOutputs, wrapUntrusted } from '../../../ai/untrusted.ts';
+import { runToolLoop } from '../../../ai/tool-loop.ts';
+import { UNTRUSTED_INSTRUCTION, wrapUntrusted } from '../../../ai/untrusted.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import type { RunAgent, RunStep, StepOutput } from './definition.ts';
 import type { NewEvent } from './runs.repository.ts';
@@ -100,12 +101,13 @@ export async function runAgentStep(ctx: AppContext, i: AgentStepInput): Promise<
   const hasTools = Object.keys(i.tools).length > 0;
   const boundTool =
     hasTools && i.step.tool_id && Object.keys(i.tools).length === 1 ? Object.keys(i.tools)[0] : null;
-  const result = await generateText({
+  // The chat's tool loop, read to its end: each tool result reaches the model wrapped as untrusted data.
+  const result = await runToolLoop({
     model: resolved.model,
     system: systemPrompt(i.step.agent),
-    prompt: userPrompt(i),
-    // Each tool result reaches the model wrapped as untrusted data (the chat does the same).
-    ...(hasTools ? { tools: withUntrustedOutputs(i.tools), stopWhen: stepCountIs(MAX_MODEL_STEPS) } : {}),
+    messages: [{ role: 'user', content: userPrompt(i) }],
+    tools: i.tools,
+    maxSteps: MAX_MODEL_STEPS,
     // A bound tool (flow step with a tool) is the one the agent must use first: forced only until it
     // was called, so the next model step can answer with its result (forced on every step, a model
     // could never write the answer and the run failed).

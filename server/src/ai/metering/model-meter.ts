@@ -1,9 +1,8 @@
 import type {
-  LanguageModelV3,
   LanguageModelV3CallOptions,
+  LanguageModelV3Middleware,
   LanguageModelV3Prompt,
   LanguageModelV3StreamPart,
-  LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
 import {
   budgetApplies,
@@ -51,38 +50,34 @@ interface Who {
   requested: string;
 }
 
+/** A reservation held for a call, with what it was reserved for and at. */
+interface Hold {
+  reservation: Reservation;
+  lease: SpendLease;
+  target: MeterTarget;
+  price: Price;
+}
+
 /**
- * A model whose every call is metered: before the call its estimated cost is reserved against the
- * budgets of its scope (a refusal is an AppError 429 and no request leaves), after it the real usage
- * and cost are settled and recorded with the call's feature, duration and outcome. A stream stopped
- * early records the tokens it had used (the prompt's estimate and the text received). Made per
- * resolveModel call; it holds at most one reservation made ahead of the first call ({@link reserveAhead}).
+ * The metering of one resolved model, as AI SDK middleware (`wrapLanguageModel`): before each call its
+ * estimated cost is reserved against the budgets of its scope (a refusal is an AppError 429 and no
+ * request leaves), after it the real usage and cost are settled and recorded with the call's feature,
+ * duration and outcome. A stream stopped early records the tokens it had used (the prompt's estimate
+ * and the text received). Made per resolveModel call; it holds at most one reservation made ahead of
+ * the first call ({@link reserveAhead}), so a chat turn is refused before it answers anything.
  */
-export class MeteredModel implements LanguageModelV3 {
-  readonly specificationVersion = 'v3';
-  private ahead: Promise<{ reservation: Reservation; lease: SpendLease }> | null = null;
+export class ModelMeter {
+  private ahead: Promise<Hold> | null = null;
+  private payer: Promise<string | null> | null = null;
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly inner: LanguageModelV3,
     private readonly who: Who,
     private readonly scope: MeterScope,
   ) {}
 
-  get provider() {
-    return this.inner.provider;
-  }
-  get modelId() {
-    return this.inner.modelId;
-  }
-  get supportedUrls() {
-    return this.inner.supportedUrls;
-  }
-
-  private payer: Promise<string | null> | null = null;
-
   /** The call's target: its organization resolved once per model by the one rule of usage-payer.ts. */
-  private async target(options: LanguageModelV3CallOptions): Promise<MeterTarget> {
+  private async target(providerOptions: unknown): Promise<MeterTarget> {
     const s = this.scope;
     this.payer ??= payingOrganization(this.ctx, {
       userId: s.userId ?? null,
@@ -95,7 +90,7 @@ export class MeteredModel implements LanguageModelV3 {
     return {
       userId: s.userId ?? null,
       organizationId,
-      feature: featureOf(s, options.providerOptions),
+      feature: featureOf(s, providerOptions),
       conversationId: s.conversationId ?? null,
       runId: s.runId ?? null,
       agentId: s.agentId ?? null,
@@ -122,18 +117,23 @@ export class MeteredModel implements LanguageModelV3 {
 
   /**
    * Reserves the first call's estimate now (for a prompt of `chars` characters), so a caller can be
-   * refused (429) before it answers anything; the first call then uses it. {@link release} gives it
-   * back when no call follows.
+   * refused (429) before it answers anything; the first call then uses it as it is. {@link release}
+   * gives it back when no call follows.
    */
   async reserveAhead(chars: number): Promise<void> {
-    const scope = await this.target({ prompt: [] } as unknown as LanguageModelV3CallOptions);
-    const { price, micros } = await this.estimate(scope, chars, undefined);
-    this.ahead = this.reserve(scope, price, micros, tokensOf(chars));
+    const target = await this.target(undefined);
+    const { price, micros } = await this.estimate(target, chars, undefined);
+    this.ahead = this.reserve(target, price, micros, tokensOf(chars));
     await this.ahead;
   }
 
   /** The hold and, for a billed call, its lease row (issue 46 rows 10 and 11). */
-  private async reserve(target: MeterTarget, price: Price, micros: number, inputTokens: number) {
+  private async reserve(
+    target: MeterTarget,
+    price: Price,
+    micros: number,
+    inputTokens: number,
+  ): Promise<Hold> {
     // The offline engine bills nothing: its calls need no row to be settled after a crash.
     const leased = this.who.engine !== 'offline';
     const reservation = await reserveSpend(
@@ -142,7 +142,7 @@ export class MeteredModel implements LanguageModelV3 {
       micros,
       leased ? { call: target, price, inputTokens } : undefined,
     );
-    return { reservation, lease: new SpendLease(this.ctx, reservation.id, inputTokens) };
+    return { reservation, lease: new SpendLease(this.ctx, reservation.id, inputTokens), target, price };
   }
 
   /** Settles an unused reservation made ahead at $0 (nothing was called). */
@@ -156,18 +156,20 @@ export class MeteredModel implements LanguageModelV3 {
   }
 
   private async begin(options: LanguageModelV3CallOptions) {
-    const target = await this.target(options);
     const chars = promptChars(options.prompt);
-    const { price, micros } = await this.estimate(target, chars, options.maxOutputTokens);
-    let held: { reservation: Reservation; lease: SpendLease };
+    // The first call of a turn reserved ahead uses that hold, its target and its price as they are:
+    // checked a moment ago, so no query stands between it and the model request.
+    let held: Hold;
     if (this.ahead) {
       held = await this.ahead;
       this.ahead = null;
       held.lease.input = tokensOf(chars);
     } else {
+      const target = await this.target(options.providerOptions);
+      const { price, micros } = await this.estimate(target, chars, options.maxOutputTokens);
       held = await this.reserve(target, price, micros, tokensOf(chars));
     }
-    const { reservation, lease } = held;
+    const { reservation, lease, target, price } = held;
     const started = performance.now();
     const finish = (inputTokens: number, outputTokens: number, outcome: 'ok' | 'error' | 'aborted') => {
       lease.stop();
@@ -186,75 +188,77 @@ export class MeteredModel implements LanguageModelV3 {
     return { chars, finish, lease };
   }
 
-  async doGenerate(options: LanguageModelV3CallOptions) {
-    const { chars, finish } = await this.begin(options);
-    try {
-      const result = await this.inner.doGenerate(options);
-      await finish(
-        result.usage.inputTokens.total ?? tokensOf(chars),
-        result.usage.outputTokens.total ?? 0,
-        'ok',
-      );
-      return result;
-    } catch (err) {
-      await finish(0, 0, options.abortSignal?.aborted ? 'aborted' : 'error');
-      throw err;
-    }
-  }
-
-  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
-    const { chars, finish, lease } = await this.begin(options);
-    let inner: LanguageModelV3StreamResult;
-    try {
-      inner = await this.inner.doStream(options);
-    } catch (err) {
-      await finish(0, 0, options.abortSignal?.aborted ? 'aborted' : 'error');
-      throw err;
-    }
-    const reader = inner.stream.getReader();
-    let outChars = 0;
-    let usage: { input?: number; output?: number } | null = null;
-    let settled = false;
-    const settle = (outcome: 'ok' | 'error' | 'aborted') => {
-      if (settled) return Promise.resolve();
-      settled = true;
-      // Without the model's figures (a stream stopped early), what was sent and received so far.
-      return finish(usage?.input ?? tokensOf(chars), usage?.output ?? tokensOf(outChars), outcome);
-    };
-    const stream = new ReadableStream<LanguageModelV3StreamPart>({
-      async pull(out) {
-        let part: ReadableStreamReadResult<LanguageModelV3StreamPart>;
-        try {
-          part = await reader.read();
-        } catch (err) {
-          await settle(options.abortSignal?.aborted ? 'aborted' : 'error');
-          out.error(err);
-          return;
-        }
-        if (part.done) {
-          await settle('ok');
-          out.close();
-          return;
-        }
-        const v = part.value;
-        if (v.type === 'text-delta' || v.type === 'reasoning-delta' || v.type === 'tool-input-delta') {
-          outChars += v.delta.length;
-          // What the lease records at its next renewal (a sweep settles it if this instance dies).
-          lease.output = tokensOf(outChars);
-        } else if (v.type === 'finish') {
-          usage = { input: v.usage.inputTokens.total, output: v.usage.outputTokens.total };
-          if (usage.input !== undefined) lease.input = usage.input;
-          if (usage.output !== undefined) lease.output = usage.output;
-        } else if (v.type === 'error') await settle('error');
-        out.enqueue(v);
-      },
-      async cancel(reason) {
-        // Stop the upstream request first; then record what the stream had used.
-        const cancelled = reader.cancel(reason).catch(() => {});
-        await settle('aborted');
-        await cancelled;
-      },
-    });
-    return { ...inner, stream };
-  }
+  readonly middleware: LanguageModelV3Middleware = {
+    specificationVersion: 'v3',
+    wrapGenerate: async ({ doGenerate, params }) => {
+      const { chars, finish } = await this.begin(params);
+      try {
+        const result = await doGenerate();
+        await finish(
+          result.usage.inputTokens.total ?? tokensOf(chars),
+          result.usage.outputTokens.total ?? 0,
+          'ok',
+        );
+        return result;
+      } catch (err) {
+        await finish(0, 0, params.abortSignal?.aborted ? 'aborted' : 'error');
+        throw err;
+      }
+    },
+    wrapStream: async ({ doStream, params }) => {
+      const { chars, finish, lease } = await this.begin(params);
+      let inner: Awaited<ReturnType<typeof doStream>>;
+      try {
+        inner = await doStream();
+      } catch (err) {
+        await finish(0, 0, params.abortSignal?.aborted ? 'aborted' : 'error');
+        throw err;
+      }
+      const reader = inner.stream.getReader();
+      let outChars = 0;
+      let usage: { input?: number; output?: number } | null = null;
+      let settled = false;
+      const settle = (outcome: 'ok' | 'error' | 'aborted') => {
+        if (settled) return Promise.resolve();
+        settled = true;
+        // Without the model's figures (a stream stopped early), what was sent and received so far.
+        return finish(usage?.input ?? tokensOf(chars), usage?.output ?? tokensOf(outChars), outcome);
+      };
+      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+        async pull(out) {
+          let part: ReadableStreamReadResult<LanguageModelV3StreamPart>;
+          try {
+            part = await reader.read();
+          } catch (err) {
+            await settle(params.abortSignal?.aborted ? 'aborted' : 'error');
+            out.error(err);
+            return;
+          }
+          if (part.done) {
+            await settle('ok');
+            out.close();
+            return;
+          }
+          const v = part.value;
+          if (v.type === 'text-delta' || v.type === 'reasoning-delta' || v.type === 'tool-input-delta') {
+            outChars += v.delta.length;
+            // What the lease records at its next renewal (a sweep settles it if this instance dies).
+            lease.output = tokensOf(outChars);
+          } else if (v.type === 'finish') {
+            usage = { input: v.usage.inputTokens.total, output: v.usage.outputTokens.total };
+            if (usage.input !== undefined) lease.input = usage.input;
+            if (usage.output !== undefined) lease.output = usage.output;
+          } else if (v.type === 'error') await settle('error');
+          out.enqueue(v);
+        },
+        async cancel(reason) {
+          // Stop the upstream request first; then record what the stream had used.
+          const cancelled = reader.cancel(reason).catch(() => {});
+          await settle('aborted');
+          await cancelled;
+        },
+      });
+      return { ...inner, stream };
+    },
+  };
 }
