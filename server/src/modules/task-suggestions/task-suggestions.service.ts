@@ -32,7 +32,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { recordActivity } from '../activity/activity.ledger.ts';
 import { membershipLevelsOf } from '../organizations/memberships.service.ts';
-import type { InboxHandler } from '../inbox/inbox.service.ts';
+import type { InboxHandler, InboxSources } from '../inbox/inbox.service.ts';
 import {
   approvedFromEdits,
   openSuggestionItem,
@@ -404,3 +404,8 @@ export const taskSuggestionInboxHandler: InboxHandler = {
     await rejectOwnSuggestion(ctx, owner, id, { reason });
   },
 };
+
+/** The approvals inbox's `task_suggestion` items are this module's (docs/architecture.md, "Registrations"). */
+export function registerTaskSuggestionInboxSources(sources: InboxSources): void {
+  sources.register('task_suggestion', taskSuggestionInboxHandler);
+}
