@@ -5,6 +5,7 @@ import { nowIso, withTx } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
+import { isPlatformAdmin } from '../../platform/access.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
 import { newOneTimeSecret } from '../../platform/mail/app-mail.ts';
 import { sendInvitation } from './invitation-mail.ts';
@@ -14,7 +15,6 @@ import { setPrimaryOrganization } from './memberships.service.ts';
 import * as repo from './organizations.repository.ts';
 import {
   accountEditRefusal,
-  isPlatformAdmin,
   type MemberTarget,
   mayChangeMembership,
   mayGrantLevel,
