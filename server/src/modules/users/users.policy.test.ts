@@ -5,6 +5,7 @@ import {
   maySeeCustomPrompts,
   profileEditRefusal,
   SIGN_UP_LEVEL,
+  ssoSignUpLevel,
 } from './users.policy.ts';
 
 const admin = { id: 'a', user_level: 'admin' };
@@ -13,8 +14,10 @@ const user = { id: 'u', user_level: 'user' };
 const waitlisted = { id: 'w', user_level: 'waitlisted' };
 
 describe("the users' admin rules", () => {
-  it('puts every sign-up on the waitlist', () => {
+  it('puts every sign-up on the waitlist, but a single sign-on from an allowed domain', () => {
     expect(SIGN_UP_LEVEL).toBe('waitlisted');
+    expect(ssoSignUpLevel(false)).toBe('waitlisted');
+    expect(ssoSignUpLevel(true)).toBe('user');
   });
 
   it('shows and lets set custom prompts to a platform admin only', () => {

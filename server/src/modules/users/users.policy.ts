@@ -10,6 +10,12 @@ type Account = { id: string; user_level: string };
 /** Self sign-up always lands here, whatever the body says: a platform admin approves by giving a level. */
 export const SIGN_UP_LEVEL = 'waitlisted';
 
+/**
+ * A first single sign-on makes an account: approved at once when the operator allows the e-mail's
+ * domain (`OIDC_ALLOWED_DOMAINS`), else on the waitlist like any sign-up.
+ */
+export const ssoSignUpLevel = (domainAllowed: boolean): string => (domainAllowed ? 'user' : SIGN_UP_LEVEL);
+
 /** The accounts that cannot be deleted, by anyone: the platform's admins and the CEOs. */
 const UNDELETABLE_LEVELS: ReadonlySet<string> = new Set(['admin', 'ceo']);
 
