@@ -11,38 +11,37 @@ import type { AppConfig } from './config.ts';
 import { createDb, type DbHandle } from './db/index.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
+import { registerAdviceUndoHandlers } from './modules/advice/advice.undo.ts';
 import { registerAdviceRunSteps } from './modules/advice/advice.run-step.ts';
 import { adviceRoutes } from './modules/advice/advice.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { commsDraftInboxHandler } from './modules/comms/comms.messages.ts';
+import { registerCommsInboxSources } from './modules/comms/comms.messages.ts';
 import { briefsRoutes } from './modules/briefs/briefs.routes.ts';
 import { commsRoutes } from './modules/comms/comms.routes.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
-import { appendConversationMessage } from './modules/conversations/conversations.service.ts';
+import { appendConversationMessage, ownConversation } from './modules/conversations/conversations.service.ts';
 import { factoryRoutes } from './modules/factory/factory.routes.ts';
 import { outboundAllowlistRoutes } from './modules/outbound-allowlist/outbound-allowlist.routes.ts';
 import { toolsByIds } from './modules/factory/factory.service.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { goalsRoutes } from './modules/goals/goals.routes.ts';
 import { inboxRoutes } from './modules/inbox/inbox.routes.ts';
-import { openInboxItem, registerInboxHandler, resolveInboxItem } from './modules/inbox/inbox.service.ts';
+import { openInboxItem, resolveInboxItem } from './modules/inbox/inbox.service.ts';
 import { journalsRoutes } from './modules/journals/journals.routes.ts';
 import { memoryRoutes } from './modules/memory/memory.routes.ts';
+import { registerMemoryUndoHandlers } from './modules/memory/memory.undo.ts';
 import { modelsRoutes } from './modules/models/models.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { runEnginePlugin } from './modules/runs/engine/engine.ts';
 import type { InboxPort } from './modules/runs/engine/engine-registry.ts';
-import {
-  interruptedCallInboxHandler,
-  toolApprovalInboxHandler,
-} from './modules/runs/runs-approvals.service.ts';
+import { registerRunInboxSources } from './modules/runs/runs.inbox-sources.ts';
 import { runsRoutes } from './modules/runs/runs.routes.ts';
-import { runInputInboxHandler } from './modules/runs/runs.service.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { taskSuggestionsRoutes } from './modules/task-suggestions/task-suggestions.routes.ts';
-import { taskSuggestionInboxHandler } from './modules/task-suggestions/task-suggestions.service.ts';
+import { registerTaskSuggestionInboxSources } from './modules/task-suggestions/task-suggestions.service.ts';
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
+import { registerTaskUndoHandlers } from './modules/tasks/tasks.undo.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { emailOwnershipRoutes } from './modules/users/email-ownership.routes.ts';
@@ -50,6 +49,7 @@ import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
 import { oidcRoutes } from './modules/auth/oidc.routes.ts';
 import { getUserSummary } from './modules/users/users.service.ts';
+import { memberAccounts } from './modules/users/users.member-accounts.ts';
 import { authPlugin, sessionReader } from './platform/auth/authenticate.ts';
 import { ReadCache } from './platform/read-cache.ts';
 import { registerResponseCache } from './platform/response-cache.ts';
@@ -206,7 +206,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(emailOwnershipRoutes, { ctx });
   await app.register(apiKeysRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });
-  await app.register(organizationsRoutes, { ctx });
+  await app.register(organizationsRoutes, { ctx, accounts: memberAccounts });
   await app.register(goalsRoutes, { ctx });
   await app.register(adviceRoutes, { ctx });
   await app.register(tasksRoutes, { ctx });
@@ -231,15 +231,19 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(factoryRoutes, { ctx });
   await app.register(outboundAllowlistRoutes, { ctx });
   await app.register(runsRoutes, { ctx });
-  await app.register(filesRoutes, { ctx });
-  await app.register(activityRoutes, { ctx });
+  await app.register(filesRoutes, { ctx, ownConversation });
+  // Registrations (docs/architecture.md): a module adds its kinds to the registry of a module that must
+  // not import it, through the `register…` function listed here.
+  await app.register(activityRoutes, {
+    ctx,
+    undo: [registerTaskUndoHandlers, registerAdviceUndoHandlers, registerMemoryUndoHandlers],
+    actors: getUserSummary,
+  });
   // The approvals inbox: each source's own actions answer for its items (acting there = acting in the source).
-  registerInboxHandler('task_suggestion', taskSuggestionInboxHandler);
-  registerInboxHandler('run_input', runInputInboxHandler);
-  registerInboxHandler('comms_draft', commsDraftInboxHandler);
-  registerInboxHandler('tool_approval', toolApprovalInboxHandler);
-  registerInboxHandler('interrupted_call', interruptedCallInboxHandler);
-  await app.register(inboxRoutes, { ctx });
+  await app.register(inboxRoutes, {
+    ctx,
+    sources: [registerTaskSuggestionInboxSources, registerRunInboxSources, registerCommsInboxSources],
+  });
   await app.register(briefsRoutes, { ctx });
   await app.register(usageRoutes, { ctx });
 

@@ -10,6 +10,7 @@ import { type AppConfig, loadConfig } from '../src/config.ts';
 import { createAccount } from '../src/modules/users/users.service.ts';
 import { acceptInvitation } from '../src/modules/organizations/memberships.service.ts';
 import { addMember, createOrganization } from '../src/modules/organizations/organizations.service.ts';
+import { memberAccounts } from '../src/modules/users/users.member-accounts.ts';
 
 export const TEST_DB = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
 const pgAdminUrl = process.env.TEST_PG_URL;
@@ -197,6 +198,7 @@ export async function createTestApp(
           org_access_level: level,
         },
         'api',
+        memberAccounts,
       );
       await acceptInvitation(built.ctx, auth(member), invite.id, 'api');
     },

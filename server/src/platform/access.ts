@@ -1,10 +1,27 @@
-import { forbidden } from './errors.ts';
+import { forbidden, notFound } from './errors.ts';
 
 /**
  * Access rules shared by the workspace modules (goals, advice, tasks, contacts). `levels` is the
  * caller's memberships: organization id → org_access_level.
  */
 export type Memberships = ReadonlyMap<string, string>;
+
+/** The platform administrator (`user_level` admin), whatever their memberships. */
+export const isPlatformAdmin = (u: { user_level: string | null }) => u.user_level === 'admin';
+
+/**
+ * The rule of the owner-only records (conversations, briefs, runs and their approvals, task
+ * suggestions): the record when the caller owns it; otherwise, or when there is none, 404 with
+ * `missing`, so someone else's record is answered exactly like one that does not exist.
+ */
+export function ownedBy<Row extends { user_id: string }>(
+  row: Row | null | undefined,
+  callerId: string,
+  missing: string,
+): Row {
+  if (!row || row.user_id !== callerId) throw notFound(missing);
+  return row;
+}
 
 /** Admins and managers of an organization may edit what belongs to or is shared with it. */
 export const MANAGING_LEVELS: ReadonlySet<string> = new Set(['admin', 'manager']);

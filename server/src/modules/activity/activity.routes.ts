@@ -11,8 +11,10 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { registryOf } from '../../platform/kind-registry.ts';
 import { viaOf } from './activity.ledger.ts';
 import * as activity from './activity.service.ts';
+import type { ActorLookup, UndoContribution } from './activity.undo.ts';
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 422: ZErrorBody };
 const tags = ['activity'];
@@ -27,7 +29,16 @@ function sendExport(reply: FastifyReply, format: 'csv' | 'jsonl', stream: Readab
     .send(stream);
 }
 
-export const activityRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+export interface ActivityOptions {
+  ctx: AppContext;
+  /** The modules' undo handlers (docs/architecture.md, "Registrations"). */
+  undo: readonly UndoContribution[];
+  /** The users module's account lookup: an undo acts with the rights of the entry's actor. */
+  actors: ActorLookup;
+}
+
+export const activityRoutes: FastifyPluginAsyncZod<ActivityOptions> = async (app, { ctx, undo, actors }) => {
+  const undoDeps = { undo: registryOf('undo handler', undo), actors };
   app.get(
     '/api/activity/',
     {
@@ -71,6 +82,6 @@ export const activityRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         response: { 200: ZActivityEntry, 409: ZErrorBody, ...errors },
       },
     },
-    async (req) => activity.undoActivity(ctx, currentUser(req), req.params.id, viaOf(req)),
+    async (req) => activity.undoActivity(ctx, currentUser(req), req.params.id, viaOf(req), undoDeps),
   );
 };

@@ -12,11 +12,10 @@ import { withTx } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, conflict, forbidden, notFound } from '../../platform/errors.ts';
-import { getUserSummary } from '../users/users.service.ts';
 import { type ActivityVia, recordActivity } from './activity.ledger.ts';
 import { csvLine, EXPORT_COLUMNS, parse, presentEntry } from './activity.presenter.ts';
 import * as repo from './activity.repository.ts';
-import { UNDO_HANDLERS } from './activity.undo-handlers.ts';
+import type { ActorLookup, UndoHandlers } from './activity.undo.ts';
 
 const ENTRY_NOT_FOUND = 'Activity entry not found';
 const EXPORT_BATCH = 500;
@@ -113,20 +112,22 @@ const asObject = (v: unknown) => (v && typeof v === 'object' ? (v as Record<stri
 /**
  * POST /api/activity/{id}/undo: restores the before-state of an undoable AI write and records the undo,
  * in one transaction. Only the entry's actor or a platform admin may (others: 404); an entry undone
- * already, or a record changed since, is a 409 that says why.
+ * already, or a record changed since, is a 409 that says why. `undo` holds the handlers the modules
+ * registered; `actors` finds the entry's actor (both wired by app.ts: the ledger imports no module).
  */
 export async function undoActivity(
   ctx: AppContext,
   caller: AuthUser,
   id: string,
   via: ActivityVia,
+  deps: { undo: UndoHandlers; actors: ActorLookup },
 ): Promise<TActivityEntry> {
   const entry = await repo.findEntry(ctx.db, id);
   if (!entry || (!isAdmin(caller) && entry.actor_user_id !== caller.id)) throw notFound(ENTRY_NOT_FOUND);
-  const handler = UNDO_HANDLERS[entry.action];
+  const handler = deps.undo.get(entry.action);
   if (entry.undoable !== 1 || !handler || !entry.entity_id) throw conflict(ACTIVITY_NOT_UNDOABLE);
   if (entry.undone_by) throw conflict(ACTIVITY_ALREADY_UNDONE);
-  const actor = entry.actor_user_id ? await getUserSummary(ctx, entry.actor_user_id) : undefined;
+  const actor = entry.actor_user_id ? await deps.actors(ctx, entry.actor_user_id) : undefined;
   if (!actor) throw conflict('The account that made this change no longer exists: it cannot be undone.');
   const entityId = entry.entity_id;
   let undoId: string;

@@ -1,6 +1,7 @@
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { conflict } from '../../platform/errors.ts';
+import { AppError, conflict } from '../../platform/errors.ts';
+import type { Contribution, KindRegistry } from '../../platform/kind-registry.ts';
 
 /** What an undo handler is given: the entry's record, the state it recorded, and who made it. */
 export interface UndoRequest {
@@ -24,6 +25,17 @@ export interface UndoOutcome {
  * someone's later work.
  */
 export type UndoHandler = (ctx: AppContext, req: UndoRequest) => Promise<UndoOutcome>;
+
+/**
+ * The undoable actions of one app, by `action` (`task.created`, …): an entry is undoable only if its
+ * action has a handler here. The module that owns the record registers its handler (`tasks.undo.ts`,
+ * …); `app.ts` lists them, so the ledger imports none of the modules it can undo.
+ */
+export type UndoHandlers = KindRegistry<UndoHandler>;
+export type UndoContribution = Contribution<UndoHandler>;
+
+/** Who an entry's actor is now (the users module's lookup, wired by `app.ts`); undefined once gone. */
+export type ActorLookup = (ctx: AppContext, userId: string) => Promise<AuthUser | undefined>;
 
 /**
  * The fields of `recorded` whose current value differs, as a sentence for the 409 detail, or null when
@@ -59,3 +71,13 @@ export function assertUnchanged(
 /** A record the entry created that is gone: nothing to undo. */
 export const goneSince = (noun: string) =>
   conflict(`The ${noun} was deleted since: there is nothing to undo.`);
+
+/** A read that answers 409 "deleted since" when the record is gone (or no longer visible to the actor). */
+export async function readOrGone<T>(read: () => Promise<T>, noun: string): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 404) throw goneSince(noun);
+    throw err;
+  }
+}

@@ -1,4 +1,4 @@
-import type { RunEngineRegistry, StepHandler } from '../runs/engine/engine-registry.ts';
+import type { RunSteps, StepHandler } from '../runs/engine/engine-registry.ts';
 import { generateStrategicAdvice } from './advice-generation.service.ts';
 
 /**
@@ -24,6 +24,6 @@ export const strategicAdviceStep: StepHandler = async (s) => {
   return { output: `**${advice.advice_title ?? 'Strategic advice'}**\n\n${advice.content}` };
 };
 
-export function registerAdviceRunSteps(engine: RunEngineRegistry): void {
-  engine.registerStepKind('strategic_advice', strategicAdviceStep);
+export function registerAdviceRunSteps(steps: RunSteps): void {
+  steps.register('strategic_advice', strategicAdviceStep);
 }

@@ -9,6 +9,7 @@ import { badRequest, unauthorized } from '../../platform/errors.ts';
 import { limitMessages } from '../../platform/limits/limit-messages.ts';
 import { lockoutError } from '../../platform/limits/limits.ts';
 import { type ActivityVia, recordActivity } from '../activity/activity.ledger.ts';
+import { ssoSignUpLevel } from '../users/users.policy.ts';
 import { createSsoAccount, credentialsById, findCredentials } from '../users/users.service.ts';
 import { openSession } from './auth.service.ts';
 import * as repo from './oidc.repository.ts';
@@ -63,7 +64,7 @@ export async function accountFor(
       email,
       // No password is ever told to anyone: this account signs in through its provider.
       password: randomBytes(32).toString('base64url'),
-      user_level: allowed ? 'user' : 'waitlisted',
+      user_level: ssoSignUpLevel(allowed),
       first_name: typeof claims.given_name === 'string' ? claims.given_name.slice(0, 100) : null,
       last_name: typeof claims.family_name === 'string' ? claims.family_name.slice(0, 100) : null,
     },

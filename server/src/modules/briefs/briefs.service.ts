@@ -3,7 +3,7 @@ import type { TBrief, ZBriefListQuery } from '@cc/contract';
 import type { z } from 'zod';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { notFound } from '../../platform/errors.ts';
+import { ownedBy } from '../../platform/access.ts';
 import { getUserSummary } from '../users/users.service.ts';
 import { buildSections } from './briefs.facts.ts';
 import { sendBriefEmail } from './briefs.mailer.ts';
@@ -108,7 +108,5 @@ export async function listBriefs(
 
 /** A brief is its owner's alone: anyone else's is a 404, like one that does not exist. */
 export async function getBrief(ctx: AppContext, caller: AuthUser, id: string): Promise<TBrief> {
-  const row = await repo.findBrief(ctx.db, id);
-  if (!row || row.user_id !== caller.id) throw notFound('Brief not found');
-  return presentBrief(row);
+  return presentBrief(ownedBy(await repo.findBrief(ctx.db, id), caller.id, 'Brief not found'));
 }

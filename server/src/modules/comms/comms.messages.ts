@@ -4,7 +4,7 @@ import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import { recordActivity } from '../activity/activity.ledger.ts';
-import type { InboxHandler } from '../inbox/inbox.service.ts';
+import type { InboxHandler, InboxSources } from '../inbox/inbox.service.ts';
 import { getUserSummary } from '../users/users.service.ts';
 import { background } from './comms.background.ts';
 import { parseDraftSourceId, resolveDraftItem } from './comms.inbox.ts';
@@ -130,4 +130,9 @@ async function draftOwner(ctx: AppContext, sourceId: string) {
   const owner = await getUserSummary(ctx, userId);
   if (!owner) throw notFound(NO_SUGGESTION);
   return { threadId, owner };
+}
+
+/** The approvals inbox's `comms_draft` items are this module's (docs/architecture.md, "Registrations"). */
+export function registerCommsInboxSources(sources: InboxSources): void {
+  sources.register('comms_draft', commsDraftInboxHandler);
 }

@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import { nowIso, withTx } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { notFound } from '../../platform/errors.ts';
+import { ownedBy } from '../../platform/access.ts';
 import type { SseMessage } from '../../platform/realtime/sse.ts';
 import { presentConversation, presentMessage } from './conversations.presenter.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
@@ -25,9 +25,7 @@ export const conversationChannel = (id: string) => `conversation:${id}`;
 
 /** Conversations are private: anyone but the owner gets 404, as if it did not exist. */
 export async function ownConversation(ctx: AppContext, caller: AuthUser, id: string) {
-  const row = await repo.findConversation(ctx.db, id);
-  if (!row || row.user_id !== caller.id) throw notFound('Conversation not found');
-  return row;
+  return ownedBy(await repo.findConversation(ctx.db, id), caller.id, 'Conversation not found');
 }
 
 export async function listConversations(

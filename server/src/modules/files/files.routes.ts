@@ -11,11 +11,10 @@ import {
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser } from '../../platform/auth/authenticate.ts';
+import { type AuthUser, currentUser } from '../../platform/auth/authenticate.ts';
 import { preconditionOf } from '../../platform/concurrency.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
-import { ownConversation } from '../conversations/conversations.service.ts';
 import { checkStorageQuota, enforceUploadLimit } from './files.quota.ts';
 import * as files from './files.service.ts';
 import { contentDisposition } from './files.sniff.ts';
@@ -66,7 +65,16 @@ function malformedUpload(err: unknown): unknown {
   return badRequest('The upload could not be read: the multipart body is malformed or was cut short.');
 }
 
-export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+export interface FilesOptions {
+  ctx: AppContext;
+  /**
+   * Throws 404 unless the caller owns the conversation (the conversations module's check, wired by
+   * app.ts: conversations deletes its files, so this module must not import it back).
+   */
+  ownConversation: (ctx: AppContext, caller: AuthUser, conversationId: string) => Promise<unknown>;
+}
+
+export const filesRoutes: FastifyPluginAsyncZod<FilesOptions> = async (app, { ctx, ownConversation }) => {
   // Left-overs of a stopped server (half uploads, bytes whose row went) are removed before serving.
   app.addHook('onReady', async () => {
     const swept = await files

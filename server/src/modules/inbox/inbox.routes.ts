@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { registryOf } from '../../platform/kind-registry.ts';
 import { openSseStream } from '../../platform/realtime/sse.ts';
 import * as inbox from './inbox.service.ts';
 
@@ -21,7 +22,14 @@ const tags = ['inbox'];
 const INBOX_TABLES = ['inbox_items'];
 
 /** The approvals inbox: the caller's own items only (someone else's is 404). */
-export const inboxRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+export interface InboxOptions {
+  ctx: AppContext;
+  /** The sources' own actions (docs/architecture.md, "Registrations"): acting here = acting there. */
+  sources: readonly inbox.InboxSourceContribution[];
+}
+
+export const inboxRoutes: FastifyPluginAsyncZod<InboxOptions> = async (app, { ctx, sources }) => {
+  const handlers = registryOf('inbox source', sources);
   app.get(
     '/api/inbox/',
     {
@@ -76,7 +84,8 @@ export const inboxRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: ZInboxActionResponse, ...errors },
       },
     },
-    async (req) => inbox.approveInboxItem(ctx, currentUser(req), req.params.id, req.body.edits ?? {}),
+    async (req) =>
+      inbox.approveInboxItem(ctx, currentUser(req), req.params.id, req.body.edits ?? {}, handlers),
   );
 
   app.post(
@@ -90,7 +99,7 @@ export const inboxRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: ZInboxActionResponse, ...errors },
       },
     },
-    async (req) => inbox.rejectInboxItem(ctx, currentUser(req), req.params.id, req.body.reason),
+    async (req) => inbox.rejectInboxItem(ctx, currentUser(req), req.params.id, req.body.reason, handlers),
   );
 
   app.post(

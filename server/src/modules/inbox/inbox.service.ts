@@ -16,6 +16,7 @@ import type { InboxItemsTable } from '../../db/types.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';
+import type { Contribution, KindRegistry } from '../../platform/kind-registry.ts';
 import type { SseStreamOptions } from '../../platform/realtime/sse.ts';
 import { membershipLevelsOf } from '../organizations/memberships.service.ts';
 import { getUserSummary } from '../users/users.service.ts';
@@ -52,12 +53,12 @@ export interface InboxHandler {
   reject(ctx: AppContext, actor: AuthUser, sourceId: string, reason: string): Promise<void>;
 }
 
-// Handlers are plain functions of (ctx, …), the same for every app in the process: a module-wide map.
-const handlers = new Map<TInboxKind, InboxHandler>();
-
-export function registerInboxHandler(kind: TInboxKind, handler: InboxHandler): void {
-  handlers.set(kind, handler);
-}
+/**
+ * The sources of one app, by item kind: each source module registers its handler
+ * (`registerRunInboxSources`, …) and `app.ts` lists them, so the inbox imports none of its sources.
+ */
+export type InboxSources = KindRegistry<InboxHandler, TInboxKind>;
+export type InboxSourceContribution = Contribution<InboxHandler, TInboxKind>;
 
 /** The per-user bus channel: every change of someone's inbox is a note here (list and count reload). */
 export const inboxChannel = (userId: string) => `inbox:${userId}`;
@@ -143,8 +144,8 @@ async function pendingItem(ctx: AppContext, caller: AuthUser, id: string): Promi
   return item;
 }
 
-function handlerOf(item: InboxItemsTable): InboxHandler {
-  const handler = handlers.get(item.kind as TInboxKind);
+function handlerOf(sources: InboxSources, item: InboxItemsTable): InboxHandler {
+  const handler = sources.get(item.kind);
   if (!handler) throw conflict(`Items of kind ${item.kind} cannot be handled here; open the source.`);
   return handler;
 }
@@ -188,9 +189,10 @@ export async function approveInboxItem(
   caller: AuthUser,
   id: string,
   edits: Record<string, unknown>,
+  sources: InboxSources,
 ): Promise<TInboxActionResponse> {
   const item = await pendingItem(ctx, caller, id);
-  const handler = handlerOf(item);
+  const handler = handlerOf(sources, item);
   return act(ctx, caller, item, { status: 'approved', resolvedBy: caller.id }, () =>
     handler.approve(ctx, caller, item.source_id, edits),
   );
@@ -201,9 +203,10 @@ export async function rejectInboxItem(
   caller: AuthUser,
   id: string,
   reason: string,
+  sources: InboxSources,
 ): Promise<TInboxActionResponse> {
   const item = await pendingItem(ctx, caller, id);
-  const handler = handlerOf(item);
+  const handler = handlerOf(sources, item);
   return act(ctx, caller, item, { status: 'rejected', resolvedBy: caller.id, reason }, () =>
     handler.reject(ctx, caller, item.source_id, reason),
   );

@@ -2,11 +2,11 @@
 // global level alone: a `ceo` who is a plain member of an organization runs nothing there. The API's
 // `can_manage` / `can_edit` / `can_edit_account` flags and the checks of every write use these functions.
 
+import { isPlatformAdmin } from '../../platform/access.ts';
+
 type Caller = { id: string; user_level: string };
 
 const RANK: Record<string, number> = { user: 1, manager: 2, admin: 3 };
-
-export const isPlatformAdmin = (u: { user_level: string }) => u.user_level === 'admin';
 
 /** The caller's rights in an organization, given their membership level there (undefined: not a member). */
 export function organizationRights(caller: Caller, membership: string | undefined) {

@@ -24,7 +24,16 @@ const errors = { 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 409: ZErrorB
 const ZMemberParams = z.object({ id: ZId, userId: ZId });
 const tags = ['organizations'];
 
-export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+export interface OrganizationsOptions {
+  ctx: AppContext;
+  /** The users module's account functions (docs/architecture.md, "Registrations"). */
+  accounts: orgs.MemberAccounts;
+}
+
+export const organizationsRoutes: FastifyPluginAsyncZod<OrganizationsOptions> = async (
+  app,
+  { ctx, accounts },
+) => {
   await app.register(invitationsRoutes, { ctx });
 
   app.get(
@@ -95,7 +104,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
         response: { 200: z.array(ZOrgMember), ...errors },
       },
     },
-    async (req) => orgs.listMembers(ctx, currentUser(req), req.params.id),
+    async (req) => orgs.listMembers(ctx, currentUser(req), req.params.id, accounts),
   );
 
   app.post(
@@ -110,7 +119,9 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await orgs.addMember(ctx, currentUser(req), req.params.id, req.body, viaOf(req))),
+      reply
+        .code(201)
+        .send(await orgs.addMember(ctx, currentUser(req), req.params.id, req.body, viaOf(req), accounts)),
   );
 
   app.patch(
@@ -132,6 +143,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
         req.params.userId,
         req.body,
         viaOf(req),
+        accounts,
         preconditionOf(req),
       ),
   );

@@ -5,9 +5,8 @@ import { nowIso, withTx } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
+import { isPlatformAdmin } from '../../platform/access.ts';
 import { ANY_VERSION, nextVersion, type Precondition } from '../../platform/concurrency.ts';
-import { findAccountByEmail, updateAccount } from '../users/users.service.ts';
-import { pendingEmailsOf } from '../users/email-ownership.service.ts';
 import { newOneTimeSecret } from '../../platform/mail/app-mail.ts';
 import { sendInvitation } from './invitation-mail.ts';
 import { type ActivityVia, recordActivity } from '../activity/activity.ledger.ts';
@@ -16,12 +15,29 @@ import { setPrimaryOrganization } from './memberships.service.ts';
 import * as repo from './organizations.repository.ts';
 import {
   accountEditRefusal,
-  isPlatformAdmin,
   type MemberTarget,
   mayChangeMembership,
   mayGrantLevel,
   organizationRights,
 } from './organizations.policy.ts';
+
+/**
+ * What member administration needs of the accounts (the users module's functions, wired by app.ts):
+ * the users module places accounts in organizations, so this module must not import it back.
+ */
+export interface MemberAccounts {
+  /** The account that owns an e-mail, if any (an invitation is bound to it). */
+  findByEmail: (ctx: AppContext, email: string) => Promise<{ id: string } | undefined>;
+  /** A manager's edit of a managed account's fields; the users module's rules and ledger apply. */
+  update: (
+    ctx: AppContext,
+    userId: string,
+    fields: Omit<z.output<typeof ZUpdateOrgUserRequest>, 'org_access_level'>,
+    by: { actorId: string; via: ActivityVia; confirmEmailChange: boolean },
+  ) => Promise<void>;
+  /** Each account's e-mail change still waiting for the new address to confirm it. */
+  pendingEmails: (ctx: AppContext, userIds: readonly string[]) => Promise<Map<string, string>>;
+}
 
 const ORG_LIST_LIMIT = 200;
 type OrgAccess = 'user' | 'manager' | 'admin';
@@ -174,26 +190,43 @@ export async function deleteOrganization(
   });
 }
 
-export async function listMembers(ctx: AppContext, caller: AuthUser, orgId: string): Promise<TOrgMember[]> {
+export async function listMembers(
+  ctx: AppContext,
+  caller: AuthUser,
+  orgId: string,
+  accounts: MemberAccounts,
+): Promise<TOrgMember[]> {
   const a = await access(ctx, caller, orgId);
-  return presentMembers(ctx, caller, a, await repo.listMembers(ctx.db, orgId));
+  return presentMembers(ctx, caller, a, await repo.listMembers(ctx.db, orgId), accounts);
 }
 
 /** The rows with each account's e-mail change still waiting for the new address (shown to managers). */
-async function presentMembers(ctx: AppContext, caller: AuthUser, a: Access, rows: repo.MemberRow[]) {
-  const accounts = rows.flatMap((m) => (m.is_invite || !m.user_id ? [] : [m.user_id]));
-  const pending = a.canManage ? await pendingEmailsOf(ctx, accounts) : new Map<string, string>();
+async function presentMembers(
+  ctx: AppContext,
+  caller: AuthUser,
+  a: Access,
+  rows: repo.MemberRow[],
+  accounts: MemberAccounts,
+) {
+  const ids = rows.flatMap((m) => (m.is_invite || !m.user_id ? [] : [m.user_id]));
+  const pending = a.canManage ? await accounts.pendingEmails(ctx, ids) : new Map<string, string>();
   return rows.map((m) => ({
     ...presentMember(caller, a, m),
     pending_email: (m.user_id && !m.is_invite && pending.get(m.user_id)) || null,
   }));
 }
 
-async function memberView(ctx: AppContext, caller: AuthUser, orgId: string, memberId: string) {
+async function memberView(
+  ctx: AppContext,
+  caller: AuthUser,
+  orgId: string,
+  memberId: string,
+  accounts: MemberAccounts,
+) {
   const a = await access(ctx, caller, orgId);
   const [m] = await repo.listMembers(ctx.db, orgId, { memberId });
   if (!m) throw notFound('Member not found');
-  const [view] = await presentMembers(ctx, caller, a, [m]);
+  const [view] = await presentMembers(ctx, caller, a, [m], accounts);
   return view as TOrgMember;
 }
 
@@ -218,10 +251,11 @@ export async function addMember(
   orgId: string,
   body: z.output<typeof ZAddOrgUserRequest>,
   via: ActivityVia,
+  accounts: MemberAccounts,
 ): Promise<TOrgMember> {
   const a = await managerAccess(ctx, caller, orgId);
   assertMayGrant(caller, a, body.org_access_level);
-  const account = await findAccountByEmail(ctx, body.email);
+  const account = await accounts.findByEmail(ctx, body.email);
   // Every invitation gets a link, so the answer is the same whether an account owns the e-mail or not;
   // for an account-bound one the link only opens it for that account.
   const secret = newOneTimeSecret();
@@ -266,7 +300,7 @@ export async function addMember(
       after: { email: body.email, organization_id: orgId, org_access_level: body.org_access_level },
     });
   });
-  const view = await memberView(ctx, caller, orgId, id);
+  const view = await memberView(ctx, caller, orgId, id, accounts);
   const delivery = await sendInvitation(ctx, { to: body.email, org: a.org.name, by: caller }, secret.secret);
   return { ...view, ...delivery };
 }
@@ -290,6 +324,7 @@ export async function updateMember(
   userId: string,
   body: z.output<typeof ZUpdateOrgUserRequest>,
   via: ActivityVia,
+  accounts: MemberAccounts,
   pre: Precondition = ANY_VERSION,
 ): Promise<TOrgMember> {
   const a = await managerAccess(ctx, caller, orgId);
@@ -313,7 +348,7 @@ export async function updateMember(
     if (refusal) throw forbidden(refusal);
     // An organization admin's new e-mail for a managed account waits for that address to confirm it.
     const confirmEmailChange = !isPlatformAdmin(caller);
-    await updateAccount(ctx, m.user_id, account, { actorId: caller.id, via, confirmEmailChange });
+    await accounts.update(ctx, m.user_id, account, { actorId: caller.id, via, confirmEmailChange });
   }
   // The member row's version covers the account fields it shows, so any change moves it.
   if (levelChange || touchesAccount) {
@@ -336,7 +371,7 @@ export async function updateMember(
       }
     });
   }
-  return memberView(ctx, caller, orgId, m.id);
+  return memberView(ctx, caller, orgId, m.id, accounts);
 }
 
 export async function removeMember(

@@ -20,6 +20,7 @@ import {
 import type { ToolApprovalsTable } from '../../db/types.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { ownedBy } from '../../platform/access.ts';
 import { AppError, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { InboxHandler } from '../inbox/inbox.service.ts';
 import { presentApproval } from './engine/approval-view.ts';
@@ -43,11 +44,13 @@ export interface ToolCallEdits {
 
 /** The approval when the caller owns its run (and it belongs to `runId` when given); 404 otherwise. */
 async function ownApproval(ctx: AppContext, caller: AuthUser, approvalId: string, runId: string | null) {
-  const row = await approvals.findApproval(ctx.db, approvalId);
-  if (!row || row.user_id !== caller.id || (runId !== null && row.run_id !== runId))
-    throw notFound(APPROVAL_NOT_FOUND);
-  const run = await repo.findRun(ctx.db, row.run_id);
-  if (!run || run.user_id !== caller.id) throw notFound(APPROVAL_NOT_FOUND);
+  const found = await approvals.findApproval(ctx.db, approvalId);
+  const row = ownedBy(
+    runId === null || found?.run_id === runId ? found : undefined,
+    caller.id,
+    APPROVAL_NOT_FOUND,
+  );
+  const run = ownedBy(await repo.findRun(ctx.db, row.run_id), caller.id, APPROVAL_NOT_FOUND);
   return { row, run };
 }
 
@@ -56,8 +59,7 @@ export async function listRunApprovals(
   caller: AuthUser,
   runId: string,
 ): Promise<TToolApprovalList> {
-  const run = await repo.findRun(ctx.db, runId);
-  if (!run || run.user_id !== caller.id) throw notFound('Run not found');
+  ownedBy(await repo.findRun(ctx.db, runId), caller.id, 'Run not found');
   return { items: (await approvals.listApprovals(ctx.db, runId)).map(presentApproval) };
 }
 

@@ -85,7 +85,7 @@ it('a step kind is registered once: a second handler for it is refused', () => {
   engine.registerStepKind('strategic_advice', handler);
   expect(engine.stepHandler('strategic_advice')).toBe(handler);
   expect(() => engine.registerStepKind('strategic_advice', handler)).toThrow(
-    'Run step kind "strategic_advice" is registered twice',
+    'The run step kind "strategic_advice" is registered twice',
   );
   expect(engine.stepHandler('teleport')).toBeUndefined();
 });

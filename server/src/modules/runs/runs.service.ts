@@ -29,6 +29,7 @@ import * as repo from './engine/runs.repository.ts';
 import * as approvals from './engine/tool-approvals.repository.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { ownedBy } from '../../platform/access.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';
 import type { SseMessage } from '../../platform/realtime/sse.ts';
 import { ownConversation } from '../conversations/conversations.service.ts';
@@ -234,9 +235,11 @@ export async function startFlowRun(
 /** The run if it is the caller's and of this kind; anyone else gets 404 (never leak existence). */
 async function ownRun(ctx: AppContext, caller: AuthUser, kind: repo.RunKind, id: string) {
   const run = await repo.findRun(ctx.db, id);
-  if (!run || run.user_id !== caller.id || run.kind !== kind)
-    throw notFound(`${kind === 'crew' ? 'Crew' : 'Flow'} run not found`);
-  return run;
+  return ownedBy(
+    run?.kind === kind ? run : undefined,
+    caller.id,
+    `${kind === 'crew' ? 'Crew' : 'Flow'} run not found`,
+  );
 }
 
 export async function listRuns(

@@ -11,7 +11,8 @@ import type { z } from 'zod';
 import * as repo from './engine/runs.repository.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { forbidden, notFound } from '../../platform/errors.ts';
+import { ownedBy } from '../../platform/access.ts';
+import { forbidden } from '../../platform/errors.ts';
 import { startFlowRun } from './runs.service.ts';
 
 /**
@@ -41,8 +42,8 @@ export async function getStrategicFlowRun(
   caller: AuthUser,
   id: string,
 ): Promise<TAdviceGeneration> {
-  const run = await repo.findRun(ctx.db, id);
-  if (!run || run.user_id !== caller.id || run.kind !== 'flow') throw notFound('Run not found');
+  const found = await repo.findRun(ctx.db, id);
+  const run = ownedBy(found?.kind === 'flow' ? found : undefined, caller.id, 'Run not found');
   // The advice step logs the record it wrote; its id is the run's advice_id.
   const events = await repo.eventsAfter(ctx.db, id, 0, 500);
   let adviceId: string | null = null;

@@ -29,10 +29,11 @@ import { nowIso, withTx } from '../../db/index.ts';
 import type { TaskSuggestionsTable } from '../../db/types.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { conflict, forbidden, notFound } from '../../platform/errors.ts';
+import { ownedBy } from '../../platform/access.ts';
+import { conflict, forbidden } from '../../platform/errors.ts';
 import { recordActivity } from '../activity/activity.ledger.ts';
 import { membershipLevelsOf } from '../organizations/memberships.service.ts';
-import type { InboxHandler } from '../inbox/inbox.service.ts';
+import type { InboxHandler, InboxSources } from '../inbox/inbox.service.ts';
 import {
   approvedFromEdits,
   openSuggestionItem,
@@ -228,8 +229,7 @@ export async function generateSuggestions(
 }
 
 async function pendingOf(ctx: AppContext, caller: AuthUser, id: string): Promise<TaskSuggestionsTable> {
-  const row = await repo.findSuggestion(ctx.db, id);
-  if (!row || row.user_id !== caller.id) throw notFound('Suggestion not found');
+  const row = ownedBy(await repo.findSuggestion(ctx.db, id), caller.id, 'Suggestion not found');
   if (row.status !== 'pending') throw conflict(SUGGESTION_NOT_PENDING);
   return row;
 }
@@ -404,3 +404,8 @@ export const taskSuggestionInboxHandler: InboxHandler = {
     await rejectOwnSuggestion(ctx, owner, id, { reason });
   },
 };
+
+/** The approvals inbox's `task_suggestion` items are this module's (docs/architecture.md, "Registrations"). */
+export function registerTaskSuggestionInboxSources(sources: InboxSources): void {
+  sources.register('task_suggestion', taskSuggestionInboxHandler);
+}

@@ -1,9 +1,9 @@
 // Who may see and set spend. Everyone sees their own usage; only administrators see others': the
 // platform admin everything, an organization's admins their organization (its totals and members).
 
-type Caller = { id: string; user_level: string };
+import { isPlatformAdmin } from '../../platform/access.ts';
 
-export const isPlatformAdmin = (u: Caller) => u.user_level === 'admin';
+type Caller = { id: string; user_level: string };
 
 /** Rights over one organization's spend, given the caller's membership level there (undefined: none). */
 export function orgSpendRights(caller: Caller, membership: string | undefined) {

@@ -17,7 +17,8 @@ import { runConfirmThreshold, setRunConfirmThreshold, userNames } from '../users
 import { monthOf, monthRange, resetsOn, usageNow } from './usage-clock.ts';
 import { num, toMicros, toUsd } from './usage-money.ts';
 import { payingOrganization } from './usage-payer.ts';
-import { isPlatformAdmin, orgSpendRights } from './usage.policy.ts';
+import { isPlatformAdmin } from '../../platform/access.ts';
+import { orgSpendRights } from './usage.policy.ts';
 import * as repo from './usage.repository.ts';
 
 const COLUMN: Record<TUsageGroup, repo.GroupColumn> = {

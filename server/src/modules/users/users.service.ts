@@ -31,15 +31,19 @@ import {
 import { ANY_VERSION, type Precondition } from '../../platform/concurrency.ts';
 import * as repo from './users.repository.ts';
 import { presentUser } from './users.presenter.ts';
+import {
+  accountEditRefusal,
+  deletionRefusal,
+  maySeeCustomPrompts,
+  profileEditRefusal,
+  SIGN_UP_LEVEL,
+} from './users.policy.ts';
 import { requestEmailChange, sendVerificationLink } from './email-ownership.service.ts';
-
-const isAdmin = (u: { user_level: string }) => u.user_level === 'admin';
-const PROTECTED_LEVELS = new Set(['admin', 'ceo']);
 
 async function load(ctx: AppContext, id: string, viewer: { user_level: string }): Promise<TUser> {
   const row = await repo.findUserById(ctx.db, id);
   if (!row) throw notFound('User not found');
-  return presentUser(row, { withCustomPrompts: isAdmin(viewer) });
+  return presentUser(row, { withCustomPrompts: maySeeCustomPrompts(viewer) });
 }
 
 /** Creates the user and profile rows in the caller's transaction. */
@@ -103,13 +107,13 @@ export async function register(
   const id = await withTx(ctx.db, async (trx) => {
     const newId = await insertAccount(
       { ...ctx, db: trx },
-      { ...body, user_level: 'waitlisted', organization_id: null },
+      { ...body, user_level: SIGN_UP_LEVEL, organization_id: null },
     );
-    await recordUserCreated(trx, { actorId: newId, via }, newId, body.email, 'waitlisted', 'Signed up');
+    await recordUserCreated(trx, { actorId: newId, via }, newId, body.email, SIGN_UP_LEVEL, 'Signed up');
     return newId;
   });
   await sendVerificationLink(ctx, { id, email: body.email.toLowerCase(), first_name: body.first_name });
-  return load(ctx, id, { user_level: 'waitlisted' });
+  return load(ctx, id, { user_level: SIGN_UP_LEVEL });
 }
 
 /** A first single sign-on makes the account (its level decided by the caller from the e-mail's domain). */
@@ -193,13 +197,8 @@ export async function updateMe(
 ): Promise<TUser> {
   const input = body;
   if (pre !== ANY_VERSION) pre.check((await load(ctx, me.id, me)).updated_at);
-  // The level read back unchanged (a round-trip body) is fine; only a change is refused.
-  if (input.user_level !== undefined && input.user_level !== me.user_level) {
-    throw forbidden('You cannot change your own user level.');
-  }
-  if (input.custom_prompts !== undefined && !isAdmin(me)) {
-    throw forbidden('Only administrators can edit custom prompts.');
-  }
+  const refusal = profileEditRefusal(me, input);
+  if (refusal) throw forbidden(refusal);
   const { password, current_password, user_level: _l, ...fields } = input;
   let newHash: string | undefined;
   if (password !== undefined) {
@@ -269,7 +268,7 @@ export async function listUsers(
   q: { search?: string; skip: number; limit: number },
 ) {
   const rows = await repo.listUsers(ctx.db, q);
-  return rows.map((r) => presentUser(r, { withCustomPrompts: isAdmin(admin) }));
+  return rows.map((r) => presentUser(r, { withCustomPrompts: maySeeCustomPrompts(admin) }));
 }
 
 export async function adminCreateUser(
@@ -393,9 +392,8 @@ export async function adminUpdateUser(
 ) {
   const input = body;
   if (pre !== ANY_VERSION) pre.check((await load(ctx, id, admin)).updated_at);
-  if (id === admin.id && input.user_level !== undefined && input.user_level !== admin.user_level) {
-    throw forbidden('You cannot change your own user level.');
-  }
+  const refusal = accountEditRefusal(admin, id, input);
+  if (refusal) throw forbidden(refusal);
   await updateAccount(ctx, id, input, { actorId: admin.id, via });
   return load(ctx, id, admin);
 }
@@ -406,10 +404,10 @@ export async function adminDeleteUser(
   id: string,
   via: ActivityVia,
 ): Promise<void> {
-  if (id === admin.id) throw forbidden('You cannot delete your own account.');
   const target = await repo.findUserById(ctx.db, id);
   if (!target) throw notFound('User not found');
-  if (PROTECTED_LEVELS.has(target.user_level)) throw forbidden('Admin and CEO accounts cannot be deleted.');
+  const refusal = deletionRefusal(admin, target);
+  if (refusal) throw forbidden(refusal);
   // Sessions, profile, memberships and file rows cascade; the files' bytes are removed after.
   await deleteWithOwnedFiles(ctx, id, () =>
     withTx(ctx.db, async (trx) => {

@@ -1,6 +1,7 @@
 import type { MeterScope } from '../../../ai/metering/meter-scope.ts';
 import type { AuthUser } from '../../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../../platform/context.ts';
+import { type Contribution, KindRegistry } from '../../../platform/kind-registry.ts';
 import type { RunStep, StepOutput } from './definition.ts';
 import type { ApprovalGate } from './approval-gate.ts';
 import type { NewEvent, RunRow } from './runs.repository.ts';
@@ -91,9 +92,13 @@ export interface StepResult {
 
 export type StepHandler = (s: StepRun) => Promise<StepResult>;
 
+/** The step kinds of one app's engine; a module adds the kinds it owns (docs/architecture.md, "Registrations"). */
+export type RunSteps = KindRegistry<StepHandler>;
+export type RunStepContribution = Contribution<StepHandler>;
+
 /** The ports and step kinds of one app's run engine. */
 export class RunEngineRegistry {
-  private readonly kinds = new Map<string, StepHandler>();
+  readonly steps: RunSteps = new KindRegistry('run step kind');
 
   constructor(readonly ports: RunEnginePorts) {}
 
@@ -101,14 +106,13 @@ export class RunEngineRegistry {
     return this.ports.inbox ?? NO_INBOX;
   }
 
-  /** A module adds the step kind it owns (e.g. advice: `strategic_advice`); one handler per kind. */
+  /** The engine's own step kinds (`builtin-steps.ts`); one handler per kind. */
   registerStepKind(kind: string, handler: StepHandler): void {
-    if (this.kinds.has(kind)) throw new Error(`Run step kind "${kind}" is registered twice`);
-    this.kinds.set(kind, handler);
+    this.steps.register(kind, handler);
   }
 
   stepHandler(kind: string): StepHandler | undefined {
-    return this.kinds.get(kind);
+    return this.steps.get(kind);
   }
 }
 

@@ -2,14 +2,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { seedFactoryCatalogue } from '../../../db/seed/factory-catalogue.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { registerBuiltinSteps } from './builtin-steps.ts';
-import { createRunEngineRegistry, type RunEnginePorts, type RunEngineRegistry } from './engine-registry.ts';
+import { createRunEngineRegistry, type RunEnginePorts, type RunStepContribution } from './engine-registry.ts';
 import { RunWorker } from './worker.ts';
 
 export interface RunEngineOptions {
   ctx: AppContext;
   ports: RunEnginePorts;
   /** Each module that owns a step kind adds it (e.g. the advice module's `strategic_advice`). */
-  steps: ((engine: RunEngineRegistry) => void)[];
+  steps: readonly RunStepContribution[];
 }
 
 const workers = new WeakMap<AppContext, RunWorker>();
@@ -27,7 +27,7 @@ export function runWorkerOf(ctx: AppContext): RunWorker | undefined {
 export const runEnginePlugin: FastifyPluginAsync<RunEngineOptions> = async (app, { ctx, ports, steps }) => {
   const engine = createRunEngineRegistry(ctx, ports);
   registerBuiltinSteps(engine);
-  for (const register of steps) register(engine);
+  for (const contribute of steps) contribute(engine.steps);
   await seedFactoryCatalogue(ctx.db);
   const cfg = ctx.config.runs;
   const worker = new RunWorker(ctx, {
