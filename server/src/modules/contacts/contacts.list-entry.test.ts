@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { renderedAgain as renderedAgainIn, storedEntry } from '../../../test/list-entries.ts';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { expectListsFresh } from '../../../test/fresh-lists.ts';
 import { rendererOf } from './contacts.list-entry.ts';
 
 interface Contact {
@@ -38,6 +39,8 @@ apiSuite('contact list entries', () => {
     await t.addToOrg(owner, org, member, 'user');
   });
   afterAll(() => t.close());
+  // After each case's writes, every page equals its rows presented afresh (a stale entry would differ).
+  afterEach(() => expectListsFresh(t, [owner, manager, member]));
 
   const stored = (id: string) => storedEntry(t.ctx.db, 'contacts', id);
   const listed = async (u: TestUser, id: string): Promise<Contact> => {
