@@ -113,8 +113,8 @@ const LISTS = [
 /**
  * Each user's task, contact and goal pages, read through the API until the response cache answers
  * (a miss, then a hit), equal the pages presented afresh at every read. `query` applies to every list
- * (e.g. include_completed). A background render of forgotten entries between two reads writes the
- * table and so makes the next read a miss too: the reads go on until one is a hit.
+ * (e.g. include_completed). A background write landing between two reads makes the second a miss
+ * too: the reads go on (up to 20) until one is a hit.
  */
 export async function expectListsFresh(t: TestApp, users: readonly TestUser[], query: Query = {}) {
   const qs = new URLSearchParams(query).toString();
