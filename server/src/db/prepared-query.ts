@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { type Compilable, CompiledQuery } from 'kysely';
 import type { Db } from './index.ts';
 import { readWorkerOf } from './read-worker.ts';
@@ -57,9 +56,6 @@ function valueAt(p: Params, path: string): unknown {
   return (p[path.slice(0, dot)] as unknown[])[Number(path.slice(dot + 1))];
 }
 
-/** Checks in tests that the cached SQL and values are exactly what building the query anew gives. */
-const VERIFY = process.env.NODE_ENV === 'test';
-
 /**
  * A query that is built and compiled by Kysely once per shape and dialect, then run with new values.
  * Building and compiling a query is a large share of the cost of a hot request (a list page builds a
@@ -68,8 +64,8 @@ const VERIFY = process.env.NODE_ENV === 'test';
  * `build` receives stand-ins for string, number and array values: it may pass them to Kysely but not
  * inspect them (doing so throws, except for a comparison of two stand-ins, which is always unequal).
  * The shape is the presence of each value, the booleans and the array lengths: whatever else the SQL
- * depends on (e.g. whether two values are equal) is passed as a boolean. In tests every run is checked
- * against a fresh build with the real values.
+ * depends on (e.g. whether two values are equal) is passed as a boolean. prepared-queries.test.ts
+ * checks the queries in use against a fresh build with the real values.
  */
 export function preparedQuery<P extends Params, R>(
   build: (db: Db, p: P) => Compilable<R>,
@@ -92,14 +88,6 @@ export function preparedQuery<P extends Params, R>(
       byShape.set(shape, entry);
     }
     const bound = entry.params.map((v) => (v instanceof Slot ? valueAt(p, v.path) : v));
-    if (VERIFY) {
-      const fresh = build(db, p).compile();
-      if (fresh.sql !== entry.sql || !isDeepStrictEqual([...fresh.parameters], bound)) {
-        throw new Error(
-          `preparedQuery: the shape "${shape}" does not determine the SQL:\n${fresh.sql}\n${entry.sql}`,
-        );
-      }
-    }
     if (opts.offThread) {
       const read = readWorkerOf(db)?.all(entry.sql, bound);
       if (read) {

@@ -10,7 +10,7 @@ export abstract class TableClock {
   /** The last time everything counted as changed (a schema change, an unparsed write, another process). */
   private allChangedAt = 0;
   private readonly changedAt = new Map<string, number>();
-  /** Under tests: told the SQL of every read (the response cache checks what a route reads). */
+  /** Told the SQL of every read, where a test listens (what a cached route reads); null otherwise. */
   onRead: ((sql: string) => void) | null = null;
 
   /**

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { TableClock } from '../db/table-clock.ts';
 import { ReadCache } from './read-cache.ts';
@@ -14,19 +13,12 @@ declare module 'fastify' {
   }
 }
 
-/** Under tests every hit is also computed afresh and compared, and every table read is checked. */
-const VERIFY = process.env.NODE_ENV === 'test';
-
 interface Pending {
   key: string;
   stamp: number;
   tables: readonly string[];
   /** A hit: the body the route's handler answers with (see onRoute). */
   hit?: Buffer;
-  /** Under tests: the body a hit would have served. */
-  expected?: Buffer;
-  /** Under tests: the tables the handler read. */
-  reads?: Set<string>;
   /** This request is the one reading its key's page: tells the requests waiting for it (see preHandler). */
   finish?: () => void;
 }
@@ -36,9 +28,6 @@ const WAIT_FOR_READER_MS = 1000;
 
 const kPending = Symbol('responseCache');
 type CachingRequest = FastifyRequest & { [kPending]?: Pending };
-
-/** A table after FROM or JOIN; a set-returning function there (`from json_each(...)`) is not one. */
-const TABLE_REF = /\b(?:from|join)\s+["`]?([A-Za-z_]\w*)\b["`]?(?!\s*\()/g;
 
 /**
  * Serves the JSON body of a `config.cache` GET route from memory while every table it was read from
@@ -62,13 +51,6 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
   // Pages being read now, by key. When a write invalidates a busy page, the requests behind the first
   // miss wait for its read and look again instead of all reading the same page at once.
   const reading = new Map<string, Promise<void>>();
-  const reads = VERIFY ? new AsyncLocalStorage<Set<string>>() : null;
-  if (reads) {
-    changes.onRead = (sql) => {
-      const store = reads.getStore();
-      if (store) for (const m of sql.matchAll(TABLE_REF)) store.add(m[1]);
-    };
-  }
 
   app.addHook('onRoute', (route) => {
     const tables = route.config?.cache;
@@ -89,10 +71,7 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
         reply.type('application/json; charset=utf-8');
         return pending.hit;
       }
-      if (!reads) return handler.call(this, req, reply);
-      const seen = new Set<string>();
-      if (pending) pending.reads = seen;
-      return reads.run(seen, () => handler.call(this, req, reply));
+      return handler.call(this, req, reply);
     } as RouteHandlerMethod;
   });
 
@@ -107,12 +86,6 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
   app.addHook('preHandler', async (req, reply) => {
     const pending = (req as CachingRequest)[kPending];
     if (!pending || !req.user) return;
-    if (VERIFY) {
-      const unlogged = pending.tables.filter((t) => !changes.caches(t));
-      if (unlogged.length) {
-        throw new Error(`${req.routeOptions.url} caches ${unlogged.join(', ')}, whose writes are not logged`);
-      }
-    }
     // The UTC day is part of the key: a page may depend on it (a KPI turns stale on a given day), and
     // no write marks that, so yesterday's pages are never served today.
     const key = `${req.user.id}\n${new Date().toISOString().slice(0, 10)}\n${req.url}`;
@@ -141,42 +114,23 @@ export function registerResponseCache(app: FastifyInstance, changes: TableClock 
     }
     reply.header('x-cache', body === undefined ? 'miss' : 'hit');
     if (body === undefined) return;
-    if (VERIFY) {
-      pending.expected = body;
-      return;
-    }
     pending.hit = body;
   });
 
   app.addHook('onSend', async (req, reply, payload) => {
     const pending = (req as CachingRequest)[kPending];
     try {
-      return keep(req, reply, payload, pending);
+      return keep(reply, payload, pending);
     } finally {
       pending?.finish?.();
     }
   });
 
-  /** Keeps a fresh 200 body (and, under tests, checks it); returns the payload to send. */
-  function keep(req: FastifyRequest, reply: FastifyReply, payload: unknown, pending: Pending | undefined) {
+  /** Keeps a fresh 200 body; returns the payload to send. */
+  function keep(reply: FastifyReply, payload: unknown, pending: Pending | undefined) {
     if (!pending?.key || pending.hit || reply.statusCode !== 200 || typeof payload !== 'string')
       return payload;
-    if (pending.reads) {
-      const undeclared = [...pending.reads].filter((t) => !pending.tables.includes(t));
-      if (undeclared.length) {
-        throw new Error(
-          `${req.routeOptions.url} read ${undeclared.join(', ')}, not in its config.cache tables`,
-        );
-      }
-    }
     const body = Buffer.from(payload);
-    if (
-      pending.expected !== undefined &&
-      !pending.expected.equals(body) &&
-      cache.current(pending.stamp, pending.tables)
-    ) {
-      throw new Error(`the response cache served a stale body for ${req.url}`);
-    }
     cache.set(pending.key, pending.stamp, pending.tables, body, body.length);
     return body;
   }

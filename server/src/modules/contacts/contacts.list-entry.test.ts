@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { renderedAgain as renderedAgainIn, storedEntry } from '../../../test/list-entries.ts';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { expectListsFresh } from '../../../test/fresh-lists.ts';
 import { rendererOf } from './contacts.list-entry.ts';
 
 interface Contact {
@@ -38,6 +39,8 @@ apiSuite('contact list entries', () => {
     await t.addToOrg(owner, org, member, 'user');
   });
   afterAll(() => t.close());
+  // After each case's writes, every page equals its rows presented afresh (a stale entry would differ).
+  afterEach(() => expectListsFresh(t, [owner, manager, member]));
 
   const stored = (id: string) => storedEntry(t.ctx.db, 'contacts', id);
   const listed = async (u: TestUser, id: string): Promise<Contact> => {
@@ -111,6 +114,30 @@ apiSuite('contact list entries', () => {
     const now = await listed(owner, c.id);
     expect([now.is_user, now.linked_user_id]).toEqual([true, user.id]);
     expect(await stored(c.id)).toBe(before);
+  });
+
+  it('shows a share removed, a linked user deleted and a shared organization deleted at once', async () => {
+    const admin = await t.createUser('admin');
+    const gone = await t.createOrg(owner, 'Gone Co');
+    const linked = await t.createUser('user', { email: `linked-${Date.now()}@people.example` });
+    const c = await make({ name: 'Three Changes', emails: [linked.email], organization_id: org });
+    const share = await t.req({
+      method: 'PATCH',
+      url: `/api/contacts/${c.id}`,
+      token: owner.token,
+      body: { shared_org_ids: [org, gone] },
+    });
+    expect(share.statusCode, share.body).toBe(200);
+    const shared = async () => (await listed(owner, c.id)).shared_organizations.map((o) => o.id).sort();
+    expect(await shared()).toEqual([org, gone].sort());
+    expect((await listed(owner, c.id)).linked_user_id).toBe(linked.id);
+    // Each change below is a foreign key action or a trigger's work, not a write of the contact.
+    const deleted = await t.req({ method: 'DELETE', url: `/api/users/${linked.id}`, token: admin.token });
+    expect(deleted.statusCode).toBe(204);
+    expect((await listed(owner, c.id)).linked_user_id).toBeNull();
+    const orgGone = await t.req({ method: 'DELETE', url: `/api/organizations/${gone}`, token: owner.token });
+    expect(orgGone.statusCode, orgGone.body).toBeLessThan(300);
+    expect(await shared()).toEqual([org]);
   });
 
   it("links the user of the contact's first e-mail that belongs to one, in the contact's order", async () => {

@@ -149,14 +149,11 @@ function pageWithContacts(db: Db, p: ContactPageParams) {
     .orderBy('page.id');
 }
 
-/** The list query as built for these options (the query-plan tests read it). */
+/**
+ * A page as rows, built plainly for these options: the query-plan tests read it, and the list-entry
+ * tests present its rows afresh to compare a page of stored entries with.
+ */
 export const listContactsQuery = (db: Db, o: ContactListOptions) => pageWithContacts(db, pageParams(db, o));
-
-const contactPage = preparedQuery(pageWithContacts);
-
-export function listContacts(db: Db, o: ContactListOptions): Promise<ContactRow[]> {
-  return contactPage(db, pageParams(db, o));
-}
 
 /**
  * One page as stored list entries (contacts.list_json, NULL where forgotten) with what the read adds:

@@ -43,7 +43,8 @@ async function editable(ctx: AppContext, caller: AuthUser, id: string) {
   return c;
 }
 
-async function presentRows(ctx: AppContext, viewer: Viewer, rows: repo.ContactRow[]) {
+/** Contacts as the API shows them to this viewer (also what the list-entry tests compare a page with). */
+export async function presentRows(ctx: AppContext, viewer: Viewer, rows: repo.ContactRow[]) {
   const ids = rows.map((r) => r.id);
   const [shares, interactions] = await Promise.all([
     repo.sharesOf(ctx.db, ids),
@@ -85,12 +86,13 @@ export async function listContactsText(
   q: z.output<typeof ZContactListQuery>,
 ): Promise<string> {
   const viewer = await loadViewer(ctx, caller);
-  return listContactPage(
-    ctx,
-    viewer,
-    { userId: viewer.id, orgIds: viewer.orgIds, search: q.search, skip: q.skip, limit: q.limit },
-    (rows) => presentRows(ctx, viewer, rows),
-  );
+  return listContactPage(ctx, viewer, {
+    userId: viewer.id,
+    orgIds: viewer.orgIds,
+    search: q.search,
+    skip: q.skip,
+    limit: q.limit,
+  });
 }
 
 /** A page of contacts (for callers other than the REST route, which sends {@link listContactsText}). */

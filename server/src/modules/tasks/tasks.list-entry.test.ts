@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { renderedAgain as renderedAgainIn, storedEntry } from '../../../test/list-entries.ts';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { expectListsFresh } from '../../../test/fresh-lists.ts';
 import { viewerOf } from '../../platform/viewer.ts';
 import { rendererOf } from './tasks.list-entry.ts';
 import { rightsNeedShares, taskRights } from './tasks.policy.ts';
@@ -39,6 +40,8 @@ apiSuite('task list entries', () => {
     await t.addToOrg(ceo, org, member, 'user');
   });
   afterAll(() => t.close());
+  // After each case's writes, every page equals its rows presented afresh (a stale entry would differ).
+  afterEach(() => expectListsFresh(t, [admin, ceo, member], { include_completed: 'true' }));
 
   const stored = (id: string) => storedEntry(t.ctx.db, 'tasks', id);
   const list = async (u: TestUser): Promise<Task[]> => {

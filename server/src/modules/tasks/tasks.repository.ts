@@ -253,10 +253,11 @@ function pageWithTasks(db: Db, p: TaskPageParams) {
     .orderBy('page.id');
 }
 
-/** The list query as built for these options (the query-plan tests read it). */
+/**
+ * A page as rows, built plainly for these options: the query-plan tests read it, and the list-entry
+ * tests present its rows afresh to compare a page of stored entries with.
+ */
 export const listTasksQuery = (db: Db, o: TaskListOptions) => pageWithTasks(db, pageParams(db, o));
-
-const taskPage = preparedQuery(pageWithTasks);
 
 /**
  * The task's shared organization ids as one comma-separated text (task_shares primary key), so a page
@@ -270,13 +271,6 @@ function sharedOrgList(db: Db) {
     : sql<
         string | null
       >`(select group_concat(s.organization_id, ',') from task_shares s where s.task_id = tasks.id)`;
-}
-
-export type TaskListRow = TaskRow & { shared_org_list: string | null };
-
-/** A page of tasks; `shared_org_list` carries their shared organization ids (see sharedIdsOf). */
-export function listTasks(db: Db, o: TaskListOptions): Promise<TaskListRow[]> {
-  return taskPage(db, pageParams(db, o));
 }
 
 /**

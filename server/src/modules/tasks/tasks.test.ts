@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, TEST_DB, type TestApp, type TestUser } from '../../../test/helpers.ts';
+import { expectListsFresh } from '../../../test/fresh-lists.ts';
 import {
   expectIndexedPlan,
   expectMergedIndexBranches,
@@ -54,6 +55,12 @@ apiSuite('tasks', () => {
     await t.addToOrg(ceo, orgA, waitlisted, 'user');
   });
   afterAll(() => t.close());
+  // After each case's writes, every list page equals its rows presented afresh (stored entries).
+  afterEach(() =>
+    expectListsFresh(t, [ceo, assignee, colleague, manager, ceoMember, outsider], {
+      include_completed: 'true',
+    }),
+  );
 
   const create = (u: TestUser | undefined, body: Record<string, unknown>) =>
     t.req({ method: 'POST', url: '/api/tasks/', token: u?.token, body });
