@@ -15,6 +15,25 @@ export async function countPending(db: Db, userId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/**
+ * One page of the caller's pending items with the total, read by ONE statement (`count(*) over ()`):
+ * two statements on two pool connections could straddle an approval's commit, and a page would then
+ * disagree with its own total. A page past the end has no row to carry the total: it is counted.
+ */
+export async function pendingPage(
+  db: Db,
+  userId: string,
+  skip: number,
+  limit: number,
+): Promise<{ rows: InboxItemsTable[]; total: number }> {
+  const found = await listPendingQuery(db, userId, skip, limit)
+    .select((eb) => eb.fn.countAll<number>().over().as('page_total'))
+    .execute();
+  if (found.length === 0) return { rows: [], total: skip === 0 ? 0 : await countPending(db, userId) };
+  const total = Number(found[0].page_total);
+  return { rows: found.map(({ page_total: _, ...row }) => row as InboxItemsTable), total };
+}
+
 /** The caller's pending items, oldest first (the same index, in its order). */
 export function listPendingQuery(db: Db, userId: string, skip: number, limit: number) {
   return db

@@ -106,10 +106,7 @@ export async function listInbox(
   caller: AuthUser,
   page: { skip: number; limit: number },
 ): Promise<TInboxList> {
-  const [rows, total] = await Promise.all([
-    repo.listPendingQuery(ctx.db, caller.id, page.skip, page.limit).execute(),
-    repo.countPending(ctx.db, caller.id),
-  ]);
+  const { rows, total } = await repo.pendingPage(ctx.db, caller.id, page.skip, page.limit);
   return { items: rows.map(presentInboxItem), total };
 }
 
@@ -119,10 +116,7 @@ export async function listInbox(
  */
 export async function firstInboxPageOf(ctx: AppContext, userId: string): Promise<TInboxList> {
   const page = ZInboxListQuery.parse({});
-  const [rows, total] = await Promise.all([
-    repo.listPendingQuery(ctx.db, userId, page.skip, page.limit).execute(),
-    repo.countPending(ctx.db, userId),
-  ]);
+  const { rows, total } = await repo.pendingPage(ctx.db, userId, page.skip, page.limit);
   return { items: rows.map(presentInboxItem), total };
 }
 
