@@ -31,6 +31,8 @@ export interface BenchSettings {
   runs: number;
   /** Seconds of unmeasured load before the runs. */
   warmup: number;
+  /** Rounds of a product/floor pair, product and floor in turn (BENCH_ROUNDS, ≥ 5 for a verdict). */
+  rounds: number;
   /** Seconds of each control run measured alongside a budgeted route (see `measure`'s `pairedControl`). */
   controlPair: number;
   /**
@@ -66,6 +68,7 @@ export function loadSettings(): BenchSettings {
     duration: num('BENCH_DURATION', 10, 1),
     runs: Math.round(num('BENCH_RUNS', 3, 1)),
     warmup: num('BENCH_WARMUP', 2, 0),
+    rounds: Math.round(num('BENCH_ROUNDS', 5, 1)),
     controlPair: num('BENCH_CONTROL_PAIR_S', 5, 1),
     latencyRepeats: Math.round(num('BENCH_LATENCY_REPEATS', 3, 1)),
     connections: Math.round(num('BENCH_CONNECTIONS', 32, 1)),

@@ -8,6 +8,7 @@ const settings = {
   runs: 1,
   warmup: 0,
   controlPair: 1,
+  rounds: 1,
   latencyRepeats: 1,
   connections: 2,
   authConnections: 1,

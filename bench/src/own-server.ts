@@ -77,6 +77,8 @@ export async function startOwnServer(opts: {
   env?: Record<string, string>;
   withoutEnv?: readonly string[];
   databaseUrl?: string;
+  /** Run server/src/main.ts through tsx instead of the build (the bench's tests, which run before any build). */
+  fromSource?: boolean;
 }): Promise<OwnServer> {
   const dir = mkdtempSync(path.join(tmpdir(), `cc-bench-${opts.name}-`));
   const port = await freePort();
@@ -85,7 +87,9 @@ export async function startOwnServer(opts: {
   for (const key of opts.withoutEnv ?? []) delete inherited[key];
   const child: ChildProcess = spawn(
     process.execPath,
-    [...serverNodeArgs(), path.join(REPO_ROOT, 'server', 'dist', 'main.js')],
+    opts.fromSource
+      ? [...serverNodeArgs(), '--import', 'tsx', path.join(REPO_ROOT, 'server', 'src', 'main.ts')]
+      : [...serverNodeArgs(), path.join(REPO_ROOT, 'server', 'dist', 'main.js')],
     {
       cwd: REPO_ROOT,
       // BENCH_SERVER_STDOUT=<file>: the servers' stdout appended there (e.g. BENCH_NODE_ARGS=--trace-gc-nvp).
@@ -165,4 +169,21 @@ export function readEvents(
       idx = buffer.indexOf('\n\n');
     }
   });
+}
+
+/** Sign-ins in flight at once (argon2id is deliberately slow; the machine has few cores). */
+const SIGN_IN_CONCURRENCY = 4;
+
+/** Access tokens for these demo-password users, in their order. */
+export async function signInAll(baseURL: string, emails: readonly string[]): Promise<string[]> {
+  const tokens: string[] = new Array(emails.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < emails.length) {
+      const i = next++;
+      tokens[i] = await signIn(baseURL, emails[i] as string);
+    }
+  };
+  await Promise.all(Array.from({ length: SIGN_IN_CONCURRENCY }, worker));
+  return tokens;
 }
