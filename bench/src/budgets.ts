@@ -17,43 +17,6 @@ export interface BudgetCheck {
   pass: boolean;
 }
 
-/** A list budget: throughput as a share of the control route, and p99 latency. */
-export interface ListBudget {
-  minRatio: number;
-  maxP99: number;
-}
-
-/**
- * The list budgets per engine. SQLite: ARCHITECTURE.md section 8 (≥ 15 % of control, p99 ≤ 25 ms);
- * the same for the realistic misses (issue #18). PostgreSQL (issue #18): ≥ 10 %, p99 ≤ 40 ms, for the
- * cached and the miss runs alike.
- */
-export const LIST_BUDGETS: Record<Engine, ListBudget> = {
-  sqlite: { minRatio: 0.15, maxP99: 25 },
-  postgres: { minRatio: 0.1, maxP99: 40 },
-};
-
-const pctText = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
-
-/** Checks an HTTP figure against a ratio + p99 budget (no answer within the run fails it). */
-export function httpBudget(r: HttpResult, b: ListBudget, name = `${r.method} ${r.path}`): BudgetCheck {
-  const answered = r.requests > 0 && r.non2xx === 0 && r.errors === 0;
-  const ratio = r.ratio_to_control ?? 0;
-  const pass = answered && ratio >= b.minRatio && r.p99_ms <= b.maxP99;
-  const figure = !answered
-    ? r.requests > 0
-      ? `${r.non2xx} non-2xx, ${r.errors} errors: not valid`
-      : `no answer within the ${r.duration_s} s run`
-    : `${pctText(ratio)}, p99 ${r.p99_ms} ms`;
-  return {
-    group: r.group,
-    name,
-    budget: `≥ ${b.minRatio * 100} % of control, p99 ≤ ${b.maxP99} ms`,
-    figure,
-    pass,
-  };
-}
-
 const x = (ratio: number) => `${Number.isFinite(ratio) ? ratio.toFixed(2) : '-'}×`;
 
 /** Whether every run of a pair answered with 2xx only (else its figures are not valid). */

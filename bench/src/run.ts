@@ -242,9 +242,8 @@ async function main(): Promise<number> {
           .filter((h) => h.group === 'control')
           .map((h) => `${h.engine} ${h.req_per_sec.toLocaleString('en-US')} req/s (p99 ${h.p99_ms} ms)`)
           .join(', ') || 'not measured'
-      }. The workspace list, miss and write rows are compared with a ${settings.controlPair} s control run ` +
-        `measured just before each of their runs (the median of the pairs' ratios; the control's req/s of ` +
-        `each pair are in latest.json as control_runs); the other ratios are to the control at the start.`,
+      } (printed only). Budgets are ratios to floors measured in the same run, product and floor in turn for ` +
+        `${settings.rounds} rounds of ${settings.duration} s; the verdict is the median of the per-round ratios (CPU per request unless named).`,
       '',
       budgetMarkdown(out.budgets),
       '',
