@@ -1,5 +1,4 @@
 import type { Engine } from './config.ts';
-import type { HttpResult } from './http.ts';
 import type { PairResult } from './interleave.ts';
 import type { BundleResult, LighthouseResult } from './scenarios/types.ts';
 

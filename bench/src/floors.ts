@@ -31,8 +31,8 @@ export async function startFloor(
       env: {
         ...process.env,
         PORT: String(port),
-        DATABASE_URL: opts.databaseUrl ?? '',
-        JWT_SECRET: opts.secret ?? '',
+        ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
+        ...(opts.secret ? { JWT_SECRET: opts.secret } : {}),
         ...opts.env,
       },
     },
