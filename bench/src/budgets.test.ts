@@ -8,6 +8,7 @@ import {
   cpuBudget,
   layerCheck,
   layerMarkdown,
+  latencyLayerCheck,
   rpsBudget,
 } from './budgets.ts';
 import { pairResult, type RunFigures } from './interleave.ts';
@@ -62,18 +63,35 @@ describe('speed layers', () => {
   it('a layer pays for itself when off costs ≥ 1.5× the CPU of on (or on serves ≥ 1.5× the req/s)', () => {
     // Measured as "on" against "off": on costs 0.5× → off costs 2× of on.
     expect(layerCheck('read cache', 'READ_CACHE_MB=0', 'list hit', pair(0.5))).toMatchObject({
-      cpu_off_over_on: 2,
+      off_over_on: 2,
+      measure: 'CPU/req',
       pays: true,
     });
     expect(layerCheck('read worker', 'SQLITE_READ_WORKER=false', 'list miss', pair(0.8)).pays).toBe(false);
+  });
+
+  it('a latency layer compares the figure off with the figure on', () => {
+    expect(
+      latencyLayerCheck('stream pool', 'PG_STREAM_POOL_SIZE=0', 'fan-out', 'p99', 40, 100),
+    ).toMatchObject({
+      off_over_on: 2.5,
+      rps_on_over_off: null,
+      pays: true,
+      note: 'p99 on 40 ms, off 100 ms',
+    });
+    expect(latencyLayerCheck('stream pool', 'PG_STREAM_POOL_SIZE=0', 'fan-out', 'p99', 40, 50).pays).toBe(
+      false,
+    );
   });
 
   it('prints one markdown row per layer with its verdict', () => {
     const lines = layerMarkdown([
       { ...layerCheck('read cache', 'READ_CACHE_MB=0', 'list hit', pair(0.5)), engine: 'sqlite' },
     ]).split('\n');
-    expect(lines[0]).toBe('| engine | layer | switch | row | CPU off/on | req/s on/off | ≥ 1.5× |');
-    expect(lines[2]).toBe('| sqlite | read cache | READ_CACHE_MB=0 | list hit | 2.00× | 2.00× | yes |');
+    expect(lines[0]).toBe('| engine | layer | switch | row | off/on | req/s on/off | ≥ 1.5× |');
+    expect(lines[2]).toBe(
+      '| sqlite | read cache | READ_CACHE_MB=0 | list hit | 2.00× CPU/req | 2.00× | yes |',
+    );
   });
 });
 

@@ -99,7 +99,8 @@ export function alarm(name: string, what: string, product: number, floor: number
 
 /**
  * One speed layer's on/off pair (issue 48 §2): the row it claims to speed up, measured with the layer
- * on and off in the same run; it pays for itself when off costs ≥ 1.5× the CPU per request of on.
+ * on and off in the same run; it pays for itself when off costs ≥ 1.5× what on costs (CPU per request,
+ * or the row's latency for a latency row), or on serves ≥ 1.5× the req/s.
  */
 export interface LayerCheck {
   engine?: string | null;
@@ -107,9 +108,12 @@ export interface LayerCheck {
   /** The switch, e.g. `READ_CACHE_MB=0`. */
   switch: string;
   row: string;
-  /** CPU per request with the layer off / on (median of the per-round ratios), and req/s on / off. */
-  cpu_off_over_on: number;
-  rps_on_over_off: number;
+  /** What `off_over_on` compares: CPU per request, or a latency figure such as `p99`. */
+  measure: string;
+  /** The figure with the layer off over the figure with it on (median of the per-round ratios). */
+  off_over_on: number;
+  /** req/s on / off (null for a latency row). */
+  rps_on_over_off: number | null;
   pays: boolean;
   note?: string;
 }
@@ -128,14 +132,37 @@ export function layerCheck(
     layer,
     switch: sw,
     row,
-    cpu_off_over_on: gain,
+    measure: 'CPU/req',
+    off_over_on: gain,
     rps_on_over_off: rps,
     pays: validPair(onVsOff) && (gain >= 1.5 || rps >= 1.5),
     ...(note ? { note } : {}),
   };
 }
 
-const LAYER_HEAD = ['engine', 'layer', 'switch', 'row', 'CPU off/on', 'req/s on/off', '≥ 1.5×'];
+/** The layer row of a latency figure measured with the layer on and off in turn. */
+export function latencyLayerCheck(
+  layer: string,
+  sw: string,
+  row: string,
+  label: string,
+  on: number,
+  off: number,
+): LayerCheck {
+  const gain = Math.round((off / on) * 100) / 100;
+  return {
+    layer,
+    switch: sw,
+    row,
+    measure: label,
+    off_over_on: gain,
+    rps_on_over_off: null,
+    pays: Number.isFinite(gain) && gain >= 1.5,
+    note: `${label} on ${on} ms, off ${off} ms`,
+  };
+}
+
+const LAYER_HEAD = ['engine', 'layer', 'switch', 'row', 'off/on', 'req/s on/off', '≥ 1.5×'];
 
 function layerRows(layers: LayerCheck[]): string[][] {
   return layers.map((l) => [
@@ -143,8 +170,8 @@ function layerRows(layers: LayerCheck[]): string[][] {
     l.layer,
     l.switch,
     l.row + (l.note ? ` (${l.note})` : ''),
-    x(l.cpu_off_over_on),
-    x(l.rps_on_over_off),
+    `${x(l.off_over_on)} ${l.measure}`,
+    l.rps_on_over_off === null ? '-' : x(l.rps_on_over_off),
     l.pays ? 'yes' : 'no',
   ]);
 }
