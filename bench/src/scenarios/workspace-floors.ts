@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { alarm, type BudgetCheck, cpuBudget, type LayerCheck, layerCheck, rpsBudget } from '../budgets.ts';
+import {
+  alarm,
+  type BudgetCheck,
+  cpuBudget,
+  type LayerCheck,
+  latencyBudget,
+  layerCheck,
+  rpsBudget,
+} from '../budgets.ts';
 import type { Engine } from '../config.ts';
 import { type FloorServer, startFloor } from '../floors.ts';
 import type { HttpTarget } from '../http.ts';
@@ -22,7 +30,9 @@ import { seedWorkspace } from './workspace-seed.ts';
  *   product with its read cache off, against the list floor: CPU/req ≤ 1.2× (SQLite), ≤ 1.3× (PostgreSQL);
  * - durable task write against the write floor: CPU/req ≤ 1.5× / ≤ 1.6×;
  * - GET /api/users/me (the product as configured by default) against the auth floor: ≥ 0.6× its req/s.
- * Each floor's body is first checked byte-identical with the product's for all 200 users.
+ * Each floor's body is first checked byte-identical with the product's for all 200 users. The
+ * product's event-loop delay over the list pairs and over the write pair is held to p99 ≤ 50 ms (it
+ * also spans the floor's turns, when the product idles).
  * Then the on/off pair of each speed layer with a switch, on the row it claims to speed up.
  */
 
@@ -36,6 +46,8 @@ export const FLOOR_LISTS = [
 const LIST_MAX: Record<Engine, number> = { sqlite: 1.2, postgres: 1.3 };
 const WRITE_MAX: Record<Engine, number> = { sqlite: 1.5, postgres: 1.6 };
 const ME_MIN = 0.6;
+/** Section 8: the event loop under list and write load (monitorEventLoopDelay p99). */
+const LOOP_P99_MS = 50;
 
 const TASK_BODY = JSON.stringify({
   title: 'Bench write',
@@ -151,6 +163,7 @@ export const workspaceFloors: ScenarioGroup = {
         return same.differences.length === 0;
       };
 
+      await s.miss.loopDelay();
       for (const list of FLOOR_LISTS) {
         const name = `list miss ${list.name} (200 users, caches off)`;
         await bodiesMatch(name, s.floors.list, list.path);
@@ -176,6 +189,11 @@ export const workspaceFloors: ScenarioGroup = {
           engine: ctx.engine,
         });
       }
+
+      const listLoop = await s.miss.loopDelay();
+      budgets.push(
+        latencyBudget(this.name, 'event loop during the list misses', 'p99', listLoop.p99_ms, LOOP_P99_MS),
+      );
 
       {
         const name = 'authenticated trivial route';
@@ -248,11 +266,16 @@ export const workspaceFloors: ScenarioGroup = {
           headers: { ...busy, 'content-type': 'application/json' },
           body: TASK_BODY,
         };
+        await s.product.loopDelay();
         const pair = await interleave(
           side('product', s.product, target),
           side('write floor', s.floors.write, target),
           run,
           backends,
+        );
+        const writeLoop = await s.product.loopDelay();
+        budgets.push(
+          latencyBudget(this.name, 'event loop during the writes', 'p99', writeLoop.p99_ms, LOOP_P99_MS),
         );
         pairs.push({ name, pair });
         budgets.push(
