@@ -78,11 +78,11 @@ export interface PairResult {
 const mid = (runs: RunFigures[], key: keyof RunFigures) => median(runs.map((r) => r[key]));
 const mediansOf = (runs: RunFigures[]): RunFigures => ({
   req_per_sec: Math.round(mid(runs, 'req_per_sec')),
-  p50_ms: mid(runs, 'p50_ms'),
-  p99_ms: mid(runs, 'p99_ms'),
+  p50_ms: Math.round(mid(runs, 'p50_ms') * 10) / 10,
+  p99_ms: Math.round(mid(runs, 'p99_ms') * 10) / 10,
   requests: mid(runs, 'requests'),
   bad: Math.max(0, ...runs.map((r) => r.bad)),
-  cpu_ms_per_req: mid(runs, 'cpu_ms_per_req'),
+  cpu_ms_per_req: Math.round(mid(runs, 'cpu_ms_per_req') * 1000) / 1000,
 });
 
 /** The pair's ratios: each round's product figure over the floor's of the same round, then the median. */
