@@ -17,7 +17,7 @@ import {
 import Fastify from 'fastify';
 import type { ContactInteractionsTable, GoalKpisTable } from '../../server/src/db/types.ts';
 import { contactRights } from '../../server/src/modules/contacts/contacts.policy.ts';
-import { presentContact } from '../../server/src/modules/contacts/contacts.presenter.ts';
+import { parseList, presentContact } from '../../server/src/modules/contacts/contacts.presenter.ts';
 import type { ContactRow, ShareRow } from '../../server/src/modules/contacts/contacts.repository.ts';
 import { goalRights } from '../../server/src/modules/goals/goals.policy.ts';
 import { type KpiTrend, presentGoal } from '../../server/src/modules/goals/goals.presenter.ts';
@@ -160,8 +160,8 @@ async function contactsPage(db: FloorDb, u: FloorUser): Promise<string> {
   const ids = rows.map((r) => r.id);
   const shares = new Map<string, ShareRow[]>(ids.map((id) => [id, []]));
   const interactions = new Map<string, ContactInteractionsTable[]>(ids.map((id) => [id, []]));
-  const emails = rows.map((r) => (JSON.parse(r.emails) as unknown[]).filter((e) => typeof e === 'string'));
-  const allEmails = [...new Set(emails.flat() as string[])];
+  const emails = rows.map((r) => parseList(r.emails));
+  const allEmails = [...new Set(emails.flat())];
   if (ids.length) {
     const [shareRows, interactionRows] = await Promise.all([
       db.all<ShareRow>(
