@@ -1,72 +1,110 @@
 import { describe, expect, it } from 'vitest';
 import {
+  alarm,
   budgetMarkdown,
   budgetSummary,
   budgetsFromNotes,
   budgetTable,
-  httpBudget,
-  LIST_BUDGETS,
+  cpuBudget,
+  layerCheck,
+  layerMarkdown,
+  latencyLayerCheck,
+  rpsBudget,
 } from './budgets.ts';
-import type { HttpResult } from './http.ts';
+import { pairResult, type RunFigures } from './interleave.ts';
 
-function result(over: Partial<HttpResult>): HttpResult {
-  return {
-    group: 'workspace-lists',
-    name: 'tasks',
-    method: 'GET',
-    path: '/api/tasks/?limit=50',
-    connections: 32,
-    duration_s: 10,
-    req_per_sec: 3000,
-    p50_ms: 5,
-    p99_ms: 20,
-    requests: 30_000,
-    non2xx: 0,
-    errors: 0,
-    timeouts: 0,
-    steal_pct: null,
-    ratio_to_control: 0.2,
-    probe_status: 200,
-    runs: [],
-    ...over,
-  };
-}
+const run = (cpu: number, rps: number, over: Partial<RunFigures> = {}): RunFigures => ({
+  req_per_sec: rps,
+  p50_ms: 2,
+  p99_ms: 10,
+  requests: rps * 5,
+  bad: 0,
+  cpu_ms_per_req: cpu,
+  ...over,
+});
 
-describe('list budgets', () => {
-  it('are the figures of ARCHITECTURE.md section 8 per engine', () => {
-    expect(LIST_BUDGETS.sqlite).toEqual({ minRatio: 0.15, maxP99: 25 });
-    expect(LIST_BUDGETS.postgres).toEqual({ minRatio: 0.1, maxP99: 40 });
+/** Product and floor over three rounds, the product costing `ratio`× the floor's CPU in each. */
+const pair = (ratio: number, over: Partial<RunFigures> = {}) =>
+  pairResult(
+    [run(ratio, 1000 / ratio, over), run(ratio * 2, 500 / ratio, over), run(ratio, 1000 / ratio, over)],
+    [run(1, 1000), run(2, 500), run(1, 1000)],
+  );
+
+describe('floor budgets', () => {
+  it('pass when the median per-round CPU ratio is within the budget, with the other ratios beside it', () => {
+    const ok = cpuBudget('lists', 'GET tasks', 'list floor', pair(1.15), 1.2);
+    expect(ok).toMatchObject({ pass: true, budget: 'CPU/req ≤ 1.2× the list floor' });
+    expect(ok.figure).toMatch(/^CPU 1\.15× \(req\/s 0\.87×, p99 1\.00×; CPU\/req 1\.15 vs 1 ms/);
+    expect(cpuBudget('lists', 'GET tasks', 'list floor', pair(1.25), 1.2).pass).toBe(false);
+    expect(cpuBudget('lists', 'GET tasks', 'list floor', pair(1.25), 1.3).pass).toBe(true);
   });
 
-  it('pass only when both the share of control and p99 are within the budget', () => {
-    const b = LIST_BUDGETS.sqlite;
-    expect(httpBudget(result({}), b)).toMatchObject({
+  it('fail a pair with any non-2xx or error, whatever its ratio', () => {
+    const bad = cpuBudget('lists', 'GET tasks', 'list floor', pair(1, { bad: 3 }), 1.2);
+    expect(bad.pass).toBe(false);
+    expect(bad.figure).toMatch(/^not valid/);
+  });
+
+  it('a throughput budget holds the req/s ratio to its minimum', () => {
+    expect(rpsBudget('lists', 'me', 'auth floor', pair(1.6), 0.6)).toMatchObject({
       pass: true,
-      budget: '≥ 15 % of control, p99 ≤ 25 ms',
-      figure: '20.0 %, p99 20 ms',
+      budget: 'req/s ≥ 0.6× the auth floor',
     });
-    expect(httpBudget(result({ ratio_to_control: 0.149 }), b).pass).toBe(false);
-    expect(httpBudget(result({ p99_ms: 26 }), b).pass).toBe(false);
-    expect(httpBudget(result({ p99_ms: 26 }), LIST_BUDGETS.postgres).pass).toBe(true);
+    expect(rpsBudget('lists', 'me', 'auth floor', pair(1.7), 0.6).pass).toBe(false);
   });
 
-  it('fail a run with errors or no answer, whatever its latency says', () => {
-    const b = LIST_BUDGETS.sqlite;
-    expect(httpBudget(result({ non2xx: 3 }), b)).toMatchObject({
-      pass: false,
-      figure: '3 non-2xx, 0 errors: not valid',
+  it('an absolute figure is an alarm only past twice the floor', () => {
+    expect(alarm('tasks', 'p99 ms', 20, 10)).toBeNull();
+    expect(alarm('tasks', 'p99 ms', 21, 10)).toBe("ALARM tasks: p99 ms 21 is over twice the floor's 10");
+  });
+});
+
+describe('speed layers', () => {
+  it('a layer pays for itself when off costs ≥ 1.5× the CPU of on (or on serves ≥ 1.5× the req/s)', () => {
+    // Measured as "on" against "off": on costs 0.5× → off costs 2× of on.
+    expect(layerCheck('read cache', 'READ_CACHE_MB=0', 'list hit', pair(0.5))).toMatchObject({
+      off_over_on: 2,
+      measure: 'CPU/req',
+      pays: true,
     });
-    expect(httpBudget(result({ requests: 0, p99_ms: 0 }), b)).toMatchObject({
-      pass: false,
-      figure: 'no answer within the 10 s run',
+    expect(layerCheck('read worker', 'SQLITE_READ_WORKER=false', 'list miss', pair(0.8)).pays).toBe(false);
+  });
+
+  it('a latency layer compares the figure off with the figure on', () => {
+    expect(
+      latencyLayerCheck('stream pool', 'PG_STREAM_POOL_SIZE=0', 'fan-out', 'p99', 40, 100),
+    ).toMatchObject({
+      off_over_on: 2.5,
+      rps_on_over_off: null,
+      pays: true,
+      note: 'p99 on 40 ms, off 100 ms',
     });
+    expect(latencyLayerCheck('stream pool', 'PG_STREAM_POOL_SIZE=0', 'fan-out', 'p99', 40, 50).pays).toBe(
+      false,
+    );
+  });
+
+  it('prints one markdown row per layer with its verdict', () => {
+    const lines = layerMarkdown([
+      { ...layerCheck('read cache', 'READ_CACHE_MB=0', 'list hit', pair(0.5)), engine: 'sqlite' },
+    ]).split('\n');
+    expect(lines[0]).toBe('| engine | layer | switch | row | off/on | req/s on/off | ≥ 1.5× |');
+    expect(lines[2]).toBe(
+      '| sqlite | read cache | READ_CACHE_MB=0 | list hit | 2.00× CPU/req | 2.00× | yes |',
+    );
   });
 });
 
 describe('the budget table', () => {
   const checks = [
-    { ...httpBudget(result({}), LIST_BUDGETS.sqlite, 'GET tasks | first page'), engine: 'sqlite' as const },
-    { ...httpBudget(result({ p99_ms: 90 }), LIST_BUDGETS.postgres), engine: 'postgres' as const },
+    {
+      ...cpuBudget('workspace-lists', 'GET tasks | first page', 'list floor', pair(1.1), 1.2),
+      engine: 'sqlite' as const,
+    },
+    {
+      ...cpuBudget('workspace-lists', 'GET /api/tasks/?limit=50', 'list floor', pair(1.5), 1.3),
+      engine: 'postgres' as const,
+    },
     {
       group: 'bundle-size',
       name: '/ initial JS',
@@ -81,8 +119,8 @@ describe('the budget table', () => {
     const lines = budgetMarkdown(checks).split('\n');
     expect(lines[0]).toBe('| engine | group | measured | budget | figure | verdict |');
     expect(lines[1]).toBe('|---|---|---|---|---|---|');
-    expect(lines[2]).toBe(
-      '| sqlite | workspace-lists | GET tasks \\| first page | ≥ 15 % of control, p99 ≤ 25 ms | 20.0 %, p99 20 ms | pass |',
+    expect(lines[2]).toMatch(
+      /^\| sqlite \| workspace-lists \| GET tasks \\\| first page \| CPU\/req ≤ 1\.2× the list floor \| CPU 1\.10× .* \| pass \|$/,
     );
     expect(lines[3]).toContain('| postgres | workspace-lists | GET /api/tasks/?limit=50 |');
     expect(lines[3]).toMatch(/\| FAIL \|$/);
@@ -92,7 +130,7 @@ describe('the budget table', () => {
   it('for the terminal: the same rows in aligned columns, and a summary', () => {
     const lines = budgetTable(checks).split('\n');
     expect(lines).toHaveLength(5);
-    expect(lines[0].indexOf('budget')).toBe(lines[2].indexOf('≥ 15 %'));
+    expect(lines[0].indexOf('budget')).toBe(lines[2].indexOf('CPU/req ≤'));
     expect(lines[3].endsWith('FAIL')).toBe(true);
     expect(budgetSummary(checks)).toBe('2 of 3 budgets pass (1 FAIL)');
   });

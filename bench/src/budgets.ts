@@ -1,5 +1,5 @@
 import type { Engine } from './config.ts';
-import type { HttpResult } from './http.ts';
+import type { PairResult } from './interleave.ts';
 import type { BundleResult, LighthouseResult } from './scenarios/types.ts';
 
 /** One budget of the bench, its figure in this run and whether the figure is within it. */
@@ -16,41 +16,174 @@ export interface BudgetCheck {
   pass: boolean;
 }
 
-/** A list budget: throughput as a share of the control route, and p99 latency. */
-export interface ListBudget {
-  minRatio: number;
-  maxP99: number;
+const x = (ratio: number) => `${Number.isFinite(ratio) ? ratio.toFixed(2) : '-'}×`;
+
+/** Whether every run of a pair answered with 2xx only (else its figures are not valid). */
+const validPair = (p: PairResult) =>
+  [...p.product, ...p.floor].every((r) => r.requests > 0 && r.bad === 0) && Number.isFinite(p.cpu_ratio);
+
+/** What a pair printed beside its verdict: the other ratios and both sides' own CPU per request. */
+export const pairFigures = (p: PairResult) =>
+  `req/s ${x(p.rps_ratio)}, p99 ${x(p.p99_ratio)}; CPU/req ${p.product_median.cpu_ms_per_req} vs ` +
+  `${p.floor_median.cpu_ms_per_req} ms, p99 ${p.product_median.p99_ms} vs ${p.floor_median.p99_ms} ms, ` +
+  `${p.product.length} rounds`;
+
+/** A floor budget on CPU per request: the median of the per-round ratios ≤ `max`. */
+export function cpuBudget(
+  group: string,
+  name: string,
+  floor: string,
+  p: PairResult,
+  max: number,
+): BudgetCheck {
+  const valid = validPair(p);
+  return {
+    group,
+    name,
+    budget: `CPU/req ≤ ${max}× the ${floor}`,
+    figure: valid
+      ? `CPU ${x(p.cpu_ratio)} (${pairFigures(p)})`
+      : `not valid: non-2xx or errors (${pairFigures(p)})`,
+    pass: valid && p.cpu_ratio <= max,
+  };
+}
+
+/** A floor budget on throughput: the median of the per-round req/s ratios ≥ `min`. */
+export function rpsBudget(
+  group: string,
+  name: string,
+  floor: string,
+  p: PairResult,
+  min: number,
+): BudgetCheck {
+  const valid = validPair(p);
+  return {
+    group,
+    name,
+    budget: `req/s ≥ ${min}× the ${floor}`,
+    figure: valid
+      ? `req/s ${x(p.rps_ratio)} (CPU ${x(p.cpu_ratio)}; ${pairFigures(p)})`
+      : 'not valid: non-2xx or errors',
+    pass: valid && p.rps_ratio >= min,
+  };
+}
+
+/** A floor budget on a latency figure (first token, fan-out p99): product ≤ `max`× the floor's. */
+export function latencyRatioBudget(
+  group: string,
+  name: string,
+  floor: string,
+  label: string,
+  product: number,
+  floorFigure: number,
+  max: number,
+): BudgetCheck {
+  const ratio = product / floorFigure;
+  const ok = Number.isFinite(ratio) && ratio <= max;
+  return {
+    group,
+    name,
+    budget: `${label} ≤ ${max}× the ${floor}'s`,
+    figure: `${x(ratio)} (${product} vs ${floorFigure} ms)`,
+    pass: ok,
+  };
 }
 
 /**
- * The list budgets per engine. SQLite: ARCHITECTURE.md section 8 (≥ 15 % of control, p99 ≤ 25 ms);
- * the same for the realistic misses (issue #18). PostgreSQL (issue #18): ≥ 10 %, p99 ≤ 40 ms, for the
- * cached and the miss runs alike.
+ * The alarm of an absolute figure: printed (never a verdict) when the product's figure is more than
+ * twice the floor's own in the same run.
  */
-export const LIST_BUDGETS: Record<Engine, ListBudget> = {
-  sqlite: { minRatio: 0.15, maxP99: 25 },
-  postgres: { minRatio: 0.1, maxP99: 40 },
-};
+export function alarm(name: string, what: string, product: number, floor: number): string | null {
+  return product > 2 * floor ? `ALARM ${name}: ${what} ${product} is over twice the floor's ${floor}` : null;
+}
 
-const pctText = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
+/**
+ * One speed layer's on/off pair (issue 48 §2): the row it claims to speed up, measured with the layer
+ * on and off in the same run; it pays for itself when off costs ≥ 1.5× what on costs (CPU per request,
+ * or the row's latency for a latency row), or on serves ≥ 1.5× the req/s.
+ */
+export interface LayerCheck {
+  engine?: string | null;
+  layer: string;
+  /** The switch, e.g. `READ_CACHE_MB=0`. */
+  switch: string;
+  row: string;
+  /** What `off_over_on` compares: CPU per request, or a latency figure such as `p99`. */
+  measure: string;
+  /** The figure with the layer off over the figure with it on (median of the per-round ratios). */
+  off_over_on: number;
+  /** req/s on / off (null for a latency row). */
+  rps_on_over_off: number | null;
+  pays: boolean;
+  note?: string;
+}
 
-/** Checks an HTTP figure against a ratio + p99 budget (no answer within the run fails it). */
-export function httpBudget(r: HttpResult, b: ListBudget, name = `${r.method} ${r.path}`): BudgetCheck {
-  const answered = r.requests > 0 && r.non2xx === 0 && r.errors === 0;
-  const ratio = r.ratio_to_control ?? 0;
-  const pass = answered && ratio >= b.minRatio && r.p99_ms <= b.maxP99;
-  const figure = !answered
-    ? r.requests > 0
-      ? `${r.non2xx} non-2xx, ${r.errors} errors: not valid`
-      : `no answer within the ${r.duration_s} s run`
-    : `${pctText(ratio)}, p99 ${r.p99_ms} ms`;
+/** The layer row of an interleaved pair measured with the layer on (product) and off (floor side). */
+export function layerCheck(
+  layer: string,
+  sw: string,
+  row: string,
+  onVsOff: PairResult,
+  note?: string,
+): LayerCheck {
+  const gain = Math.round((1 / onVsOff.cpu_ratio) * 100) / 100;
+  const rps = onVsOff.rps_ratio;
   return {
-    group: r.group,
-    name,
-    budget: `≥ ${b.minRatio * 100} % of control, p99 ≤ ${b.maxP99} ms`,
-    figure,
-    pass,
+    layer,
+    switch: sw,
+    row,
+    measure: 'CPU/req',
+    off_over_on: gain,
+    rps_on_over_off: rps,
+    pays: validPair(onVsOff) && (gain >= 1.5 || rps >= 1.5),
+    ...(note ? { note } : {}),
   };
+}
+
+/** The layer row of a latency figure measured with the layer on and off in turn. */
+export function latencyLayerCheck(
+  layer: string,
+  sw: string,
+  row: string,
+  label: string,
+  on: number,
+  off: number,
+): LayerCheck {
+  const gain = Math.round((off / on) * 100) / 100;
+  return {
+    layer,
+    switch: sw,
+    row,
+    measure: label,
+    off_over_on: gain,
+    rps_on_over_off: null,
+    pays: Number.isFinite(gain) && gain >= 1.5,
+    note: `${label} on ${on} ms, off ${off} ms`,
+  };
+}
+
+const LAYER_HEAD = ['engine', 'layer', 'switch', 'row', 'off/on', 'req/s on/off', '≥ 1.5×'];
+
+function layerRows(layers: LayerCheck[]): string[][] {
+  return layers.map((l) => [
+    l.engine ?? 'any',
+    l.layer,
+    l.switch,
+    l.row + (l.note ? ` (${l.note})` : ''),
+    `${x(l.off_over_on)} ${l.measure}`,
+    l.rps_on_over_off === null ? '-' : x(l.rps_on_over_off),
+    l.pays ? 'yes' : 'no',
+  ]);
+}
+
+/** The layers table for the terminal. */
+export function layerTable(layers: LayerCheck[]): string {
+  return aligned(LAYER_HEAD, layerRows(layers));
+}
+
+/** The layers table as markdown, for the issue note. */
+export function layerMarkdown(layers: LayerCheck[]): string {
+  return markdown(LAYER_HEAD, layerRows(layers));
 }
 
 /** A latency-only budget (p-th percentile ≤ max ms). */
@@ -105,23 +238,30 @@ function rows(checks: BudgetCheck[]): string[][] {
 
 const HEAD = ['engine', 'group', 'measured', 'budget', 'figure', 'verdict'];
 
-/** The budget table for the terminal (aligned columns). */
-export function budgetTable(checks: BudgetCheck[]): string {
-  const body = rows(checks);
-  const widths = HEAD.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+function aligned(head: string[], body: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const fmt = (cells: string[]) =>
     cells
       .map((c, i) => c.padEnd(widths[i]))
       .join('  ')
       .trimEnd();
-  return [fmt(HEAD), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(fmt)].join('\n');
+  return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(fmt)].join('\n');
+}
+
+function markdown(head: string[], body: string[][]): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
+  return [line(head), `|${head.map(() => '---').join('|')}|`, ...body.map(line)].join('\n');
+}
+
+/** The budget table for the terminal (aligned columns). */
+export function budgetTable(checks: BudgetCheck[]): string {
+  return aligned(HEAD, rows(checks));
 }
 
 /** The same table as markdown (pipes in cells escaped), for the issue note. */
 export function budgetMarkdown(checks: BudgetCheck[]): string {
-  const cell = (s: string) => s.replace(/\|/g, '\\|');
-  const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
-  return [line(HEAD), `|${HEAD.map(() => '---').join('|')}|`, ...rows(checks).map(line)].join('\n');
+  return markdown(HEAD, rows(checks));
 }
 
 /** "12 of 14 budgets pass" (and which engines were skipped, from the notes). */

@@ -31,8 +31,8 @@ export interface BenchSettings {
   runs: number;
   /** Seconds of unmeasured load before the runs. */
   warmup: number;
-  /** Seconds of each control run measured alongside a budgeted route (see `measure`'s `pairedControl`). */
-  controlPair: number;
+  /** Rounds of a product/floor pair, product and floor in turn (BENCH_ROUNDS, ≥ 5 for a verdict). */
+  rounds: number;
   /**
    * How many times a latency group repeats its measured burst or fan-out (BENCH_LATENCY_REPEATS, 3):
    * the median repeat is reported against the budget, as the median of the HTTP runs is.
@@ -66,7 +66,7 @@ export function loadSettings(): BenchSettings {
     duration: num('BENCH_DURATION', 10, 1),
     runs: Math.round(num('BENCH_RUNS', 3, 1)),
     warmup: num('BENCH_WARMUP', 2, 0),
-    controlPair: num('BENCH_CONTROL_PAIR_S', 5, 1),
+    rounds: Math.round(num('BENCH_ROUNDS', 5, 1)),
     latencyRepeats: Math.round(num('BENCH_LATENCY_REPEATS', 3, 1)),
     connections: Math.round(num('BENCH_CONNECTIONS', 32, 1)),
     authConnections: Math.round(num('BENCH_AUTH_CONNECTIONS', 8, 1)),

@@ -39,13 +39,8 @@ export interface HttpResult extends RunFigures {
   path: string;
   connections: number;
   duration_s: number;
-  /**
-   * req/s of this route divided by req/s of the control route: with a paired control, the median of
-   * each run's ratio to the control run just before it; else the engine's control measured at start.
-   */
+  /** req/s of this route divided by req/s of the engine's control route measured at start (printed only). */
   ratio_to_control: number | null;
-  /** With a paired control: req/s of the control run before each run, in order. */
-  control_runs?: number[];
   /** Status of one probe request before the load, so a 401/404 benchmark is never mistaken for data. */
   probe_status: number;
   runs: RunFigures[];
@@ -114,16 +109,9 @@ export function medianRun(runs: RunFigures[]): RunFigures {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
-/** The median of numbers (for an even count, the lower middle one). */
-const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-
 /**
- * Warm-up, then `settings.runs` measured runs of `settings.duration` seconds; reports the median.
- * `pairedControl`: before each run, a control run of `settings.controlPair` seconds (the control's
- * route and connections) on the same server, and the ratio is the median of each run's ratio to the
- * control just before it. The control route's rate on this VM moves by half from one minute to the
- * next (docs/decisions/, "The control route measured beside each budgeted route"), so a ratio to a
- * control measured minutes earlier says as much about the minute as about the route.
+ * Warm-up, then `settings.runs` measured runs of `settings.duration` seconds; reports the median,
+ * with its req/s beside the control route's (printed only: budgets are ratios to floors, interleave.ts).
  */
 export async function measure(
   baseURL: string,
@@ -131,7 +119,6 @@ export async function measure(
   t: HttpTarget,
   settings: BenchSettings,
   control: HttpResult | null,
-  opts: { pairedControl?: boolean } = {},
 ): Promise<HttpResult> {
   const connections = t.connections ?? settings.connections;
   const probe = await fetch(baseURL + t.path, {
@@ -147,30 +134,13 @@ export async function measure(
   }
   if (settings.warmup > 0) await once(baseURL, t, connections, settings.warmup);
   const runs: RunFigures[] = [];
-  const paired = opts.pairedControl && control ? control : null;
-  const controlRuns: number[] = [];
-  const controlTarget = paired && {
-    name: paired.name,
-    method: paired.method as HttpTarget['method'],
-    path: paired.path,
-  };
   for (let i = 0; i < settings.runs; i++) {
-    if (controlTarget && paired) {
-      const c = await once(baseURL, controlTarget, paired.connections, settings.controlPair);
-      controlRuns.push(Math.round(c.requests.average));
-    }
     const before = cpuTicks();
     const r = await once(baseURL, t, connections, settings.duration);
     runs.push(figures(r, stealBetween(before, cpuTicks())));
   }
   const median = medianRun(runs);
-  const ratio = paired
-    ? controlRuns.every((c) => c > 0)
-      ? medianOf(runs.map((r, i) => r.req_per_sec / controlRuns[i]))
-      : null
-    : control && control.req_per_sec > 0
-      ? median.req_per_sec / control.req_per_sec
-      : null;
+  const ratio = control && control.req_per_sec > 0 ? median.req_per_sec / control.req_per_sec : null;
   const result: HttpResult = {
     group,
     name: t.name,
@@ -182,13 +152,11 @@ export async function measure(
     ratio_to_control: ratio === null ? null : Math.round(ratio * 1000) / 1000,
     probe_status: probe.status,
     runs,
-    ...(paired ? { control_runs: controlRuns } : {}),
     note: t.note,
   };
   const bad = median.non2xx + median.errors;
   console.log(
     `  ${t.method.padEnd(4)} ${t.path.padEnd(22)} ${String(median.req_per_sec).padStart(7)} req/s  p99 ${median.p99_ms} ms` +
-      (paired ? `  (control alongside ${controlRuns.join(' / ')} req/s)` : '') +
       (bad ? `  (${median.non2xx} non-2xx, ${median.errors} errors)` : ''),
   );
   return result;

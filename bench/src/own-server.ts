@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, openSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import type http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -58,11 +58,39 @@ export function serverNodeArgs(): string[] {
   return (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 }
 
+export interface LoopDelay {
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+}
+
+/** Preloaded into every bench server process: reports its event-loop delay on SIGUSR2 (bench-only). */
+export const LOOP_PROBE = path.join(REPO_ROOT, 'bench', 'probes', 'loop-delay.mjs');
+
+/**
+ * The event-loop delay of a server started with LOOP_PROBE since the previous call (the first call
+ * only starts the count): the server writes it to `file` on SIGUSR2.
+ */
+export function loopDelayOf(child: ChildProcess, file: string): () => Promise<LoopDelay> {
+  return async () => {
+    const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    child.kill('SIGUSR2');
+    for (let i = 0; i < 100; i++) {
+      await sleep(20);
+      const now = existsSync(file) ? readFileSync(file, 'utf8') : '';
+      if (now && now !== before) return JSON.parse(now) as LoopDelay;
+    }
+    throw new Error('the bench server did not report its event-loop delay');
+  };
+}
+
 export interface OwnServer {
   baseURL: string;
   pid: number;
   /** Its DATABASE_URL. */
   databaseUrl: string;
+  /** Its event-loop delay since the previous call (the first call only starts the count). */
+  loopDelay: () => Promise<LoopDelay>;
   stop: () => Promise<void>;
 }
 
@@ -77,6 +105,8 @@ export async function startOwnServer(opts: {
   env?: Record<string, string>;
   withoutEnv?: readonly string[];
   databaseUrl?: string;
+  /** Run server/src/main.ts through tsx instead of the build (the bench's tests, which run before any build). */
+  fromSource?: boolean;
 }): Promise<OwnServer> {
   const dir = mkdtempSync(path.join(tmpdir(), `cc-bench-${opts.name}-`));
   const port = await freePort();
@@ -85,7 +115,14 @@ export async function startOwnServer(opts: {
   for (const key of opts.withoutEnv ?? []) delete inherited[key];
   const child: ChildProcess = spawn(
     process.execPath,
-    [...serverNodeArgs(), path.join(REPO_ROOT, 'server', 'dist', 'main.js')],
+    [
+      ...serverNodeArgs(),
+      '--import',
+      LOOP_PROBE,
+      ...(opts.fromSource
+        ? ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'src', 'main.ts')]
+        : [path.join(REPO_ROOT, 'server', 'dist', 'main.js')]),
+    ],
     {
       cwd: REPO_ROOT,
       // BENCH_SERVER_STDOUT=<file>: the servers' stdout appended there (e.g. BENCH_NODE_ARGS=--trace-gc-nvp).
@@ -94,7 +131,12 @@ export async function startOwnServer(opts: {
         process.env.BENCH_SERVER_STDOUT ? openSync(process.env.BENCH_SERVER_STDOUT, 'a') : 'ignore',
         'inherit',
       ],
-      env: { ...inherited, ...benchServerEnv(port, dir, databaseUrl), ...opts.env },
+      env: {
+        ...inherited,
+        ...benchServerEnv(port, dir, databaseUrl),
+        BENCH_LOOP_FILE: path.join(dir, 'loop-delay.json'),
+        ...opts.env,
+      },
     },
   );
   const baseURL = `http://127.0.0.1:${port}`;
@@ -110,7 +152,13 @@ export async function startOwnServer(opts: {
   while (Date.now() < deadline && child.exitCode === null) {
     try {
       if ((await fetch(`${baseURL}/healthz`)).status === 200)
-        return { baseURL, pid: child.pid ?? 0, databaseUrl, stop };
+        return {
+          baseURL,
+          pid: child.pid ?? 0,
+          databaseUrl,
+          loopDelay: loopDelayOf(child, path.join(dir, 'loop-delay.json')),
+          stop,
+        };
     } catch {
       // not yet
     }
@@ -165,4 +213,21 @@ export function readEvents(
       idx = buffer.indexOf('\n\n');
     }
   });
+}
+
+/** Sign-ins in flight at once (argon2id is deliberately slow; the machine has few cores). */
+const SIGN_IN_CONCURRENCY = 4;
+
+/** Access tokens for these demo-password users, in their order. */
+export async function signInAll(baseURL: string, emails: readonly string[]): Promise<string[]> {
+  const tokens: string[] = new Array(emails.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < emails.length) {
+      const i = next++;
+      tokens[i] = await signIn(baseURL, emails[i] as string);
+    }
+  };
+  await Promise.all(Array.from({ length: SIGN_IN_CONCURRENCY }, worker));
+  return tokens;
 }

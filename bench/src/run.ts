@@ -16,6 +16,9 @@ import {
   budgetsFromNotes,
   budgetTable,
   bundleBudget,
+  type LayerCheck,
+  layerMarkdown,
+  layerTable,
   lighthouseBudget,
 } from './budgets.ts';
 import {
@@ -50,6 +53,7 @@ interface Collected {
   bundles: BundleResult[];
   lighthouse: LighthouseResult[];
   budgets: BudgetCheck[];
+  layers: LayerCheck[];
   notes: string[];
   failed: boolean;
 }
@@ -123,6 +127,7 @@ async function runEngine(
             engine: null,
           })),
         );
+        out.layers.push(...(r.layers ?? []).map((l) => ({ ...l, engine: budgetEngine })));
         out.notes.push(...(r.notes ?? []).map((n) => `${prefix}: ${n}`));
       } catch (err) {
         out.failed = true;
@@ -159,7 +164,15 @@ async function main(): Promise<number> {
       `groups: ${groups.map((g) => g.name).join(', ')}`,
   );
 
-  const out: Collected = { http: [], bundles: [], lighthouse: [], budgets: [], notes: [], failed: false };
+  const out: Collected = {
+    http: [],
+    bundles: [],
+    lighthouse: [],
+    budgets: [],
+    layers: [],
+    notes: [],
+    failed: false,
+  };
   const measured: Engine[] = [];
   for (const engine of settings.engines) {
     const adminUrl = engine === 'postgres' ? postgresAdminUrl() : null;
@@ -210,6 +223,7 @@ async function main(): Promise<number> {
     engines: measured,
     budgets: out.budgets,
     budget_summary: budgetSummary(out.budgets),
+    layers: out.layers,
     http: out.http,
     bundles: out.bundles,
     lighthouse: out.lighthouse,
@@ -228,13 +242,16 @@ async function main(): Promise<number> {
           .filter((h) => h.group === 'control')
           .map((h) => `${h.engine} ${h.req_per_sec.toLocaleString('en-US')} req/s (p99 ${h.p99_ms} ms)`)
           .join(', ') || 'not measured'
-      }. The workspace list, miss and write rows are compared with a ${settings.controlPair} s control run ` +
-        `measured just before each of their runs (the median of the pairs' ratios; the control's req/s of ` +
-        `each pair are in latest.json as control_runs); the other ratios are to the control at the start.`,
+      } (printed only). Budgets are ratios to floors measured in the same run, product and floor in turn for ` +
+        `${settings.rounds} rounds of ${settings.duration} s; the verdict is the median of the per-round ratios (CPU per request unless named).`,
       '',
       budgetMarkdown(out.budgets),
       '',
       budgetSummary(out.budgets),
+      '',
+      `Speed layers, each on/off in the same run (a layer pays for itself at ≥ 1.5× on its row):`,
+      '',
+      out.layers.length ? layerMarkdown(out.layers) : 'no layer measured in this run',
       '',
     ].join('\n'),
   );
@@ -242,6 +259,7 @@ async function main(): Promise<number> {
   if (out.http.length) console.log(`\n${httpTable(out.http)}`);
   if (out.bundles.length) console.log(`\n${bundleTable(out.bundles)}`);
   if (out.notes.length) console.log(`\nnotes:\n${out.notes.map((n) => `  - ${n}`).join('\n')}`);
+  if (out.layers.length) console.log(`\nspeed layers (on/off in the same run):\n${layerTable(out.layers)}`);
   console.log(`\nbudgets:\n${budgetTable(out.budgets)}\n\n${budgetSummary(out.budgets)}`);
   const rel = (f: string) => path.relative(process.cwd(), f) || f;
   console.log(`\nwritten: ${rel(RESULTS_FILE)}, ${rel(RESULTS_MD_FILE)}`);

@@ -1,10 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './config.ts';
 import { freshDatabaseUrl } from './engine.ts';
-import { benchServerEnv, freePort, serverNodeArgs, sleep } from './own-server.ts';
+import {
+  benchServerEnv,
+  freePort,
+  LOOP_PROBE,
+  type LoopDelay,
+  loopDelayOf,
+  serverNodeArgs,
+  sleep,
+} from './own-server.ts';
+
+export type { LoopDelay };
 
 export interface BenchServer {
   baseURL: string;
@@ -17,15 +27,6 @@ export interface BenchServer {
   loopDelay: () => Promise<LoopDelay>;
   stop: () => Promise<void>;
 }
-
-export interface LoopDelay {
-  p50_ms: number;
-  p99_ms: number;
-  max_ms: number;
-}
-
-/** Preloaded into the server process: reports its event-loop delay on SIGUSR2 (bench-only). */
-const LOOP_PROBE = path.join(REPO_ROOT, 'bench', 'probes', 'loop-delay.mjs');
 
 /**
  * Starts the built server (`node server/dist/main.js`) on a free loopback port with a fresh database
@@ -73,16 +74,7 @@ export async function startServer(): Promise<BenchServer> {
     rmSync(tmpDir, { recursive: true, force: true });
   };
 
-  const loopDelay = async (): Promise<LoopDelay> => {
-    const before = existsSync(loopFile) ? readFileSync(loopFile, 'utf8') : '';
-    child.kill('SIGUSR2');
-    for (let i = 0; i < 100; i++) {
-      await sleep(20);
-      const now = existsSync(loopFile) ? readFileSync(loopFile, 'utf8') : '';
-      if (now && now !== before) return JSON.parse(now) as LoopDelay;
-    }
-    throw new Error('the bench server did not report its event-loop delay');
-  };
+  const loopDelay = loopDelayOf(child, loopFile);
 
   const baseURL = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;

@@ -4,38 +4,38 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { providerFetch } from '../../../server/src/ai/net/provider-fetch.ts';
 import { runToolLoop } from '../../../server/src/ai/tool-loop.ts';
 import { type MockOpenAI, startMockOpenAI } from '../../../server/test/mock-openai.ts';
+import { type BudgetCheck, latencyRatioBudget } from '../budgets.ts';
+import { type FloorServer, startFloor } from '../floors.ts';
 import { measure } from '../http.ts';
+import { BackendCpu, median, processCpuMs } from '../interleave.ts';
 import { startMockModelProcess, type UpstreamTimes } from '../mock-model-process.ts';
 import { openSeedDb } from '../seed-db.ts';
 import { pct as rankPct, readEvents, signIn, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
-import { eachRepeat, medianRepeat } from '../repeats.ts';
 import { collectBenchGarbage, type QuietWait, quietNote, waitForQuietMachine } from '../quiet-client.ts';
 
 /**
- * Chat (issue 4, ARCHITECTURE.md section 8):
+ * Chat (issue 4, issue 48, ARCHITECTURE.md section 8):
  * 1. Long conversation: the latest page (50) of a 5,000-message conversation, among 10k conversations,
- *    under load on the shared bench server — p99 ≤ 20 ms, ≤ 64 KB.
- * 2. Streaming overhead: a server of its own pointed at the mock OpenAI-compatible model
- *    (OPENAI_BASE_URL), which runs in this process and notes when it received each model request and
- *    when it wrote each chunk. Each turn (POST /chat) carries a unique marker, so its model request is
- *    found; the deltas arrive on the conversation's SSE stream. What the app adds is measured against
- *    the same turn read straight from the mock by this process over raw HTTP (what a client sees with
- *    no server in between): to the first token, p50(POST → first delta) minus p50(request → first
- *    chunk) (sequential, ≤ 5 ms); to each chunk, p50 of (SSE arrival − the moment the model wrote it)
- *    minus the same for the direct read (≤ 1 ms); at 50 concurrent streams, p99 of that (≤ 30 ms).
- *    The model layer's own share (the app's model and tool loop in this process against the same mock,
- *    no server) is printed beside it, so a reader sees which part of the figure is the model call's.
+ *    under load on the shared bench server — ≤ 64 KB (its p99 is printed; no floor reads it yet).
+ * 2. Streaming against the chat floor (bench/floors/chat-floor.ts, a minimal SSE proxy of the same
+ *    mock model stream): a server of its own pointed at the mock OpenAI-compatible model
+ *    (OPENAI_BASE_URL), which notes when it received each model request and wrote each chunk. Each
+ *    turn carries a unique marker, so its model request is found; the app's deltas arrive on the
+ *    conversation's SSE stream, the floor's on its POST's response. Sequential turns, direct from the
+ *    mock, through the model layer alone, through the app and through the floor in turn: what the app
+ *    adds to the model's own first token ≤ 4× what the floor adds. Then 50 turns at once, app and floor
+ *    in turn for BENCH_ROUNDS rounds: first token p50 ≤ 2× the floor's and CPU per turn (the server
+ *    process, plus its PostgreSQL backends) ≤ 2.5× the floor's, each the median of the per-round ratios.
+ *    The per-chunk figures are printed, with an alarm past twice the floor's.
  */
 const LONG_MESSAGES = 5000;
 const CONVERSATIONS = 10_000;
-const PAGE_P99_BUDGET_MS = 20;
 const PAGE_BYTES_BUDGET = 64 * 1024;
-const TTFT_BUDGET_MS = 5;
-const CHUNK_BUDGET_MS = 1;
-const CONCURRENT_P99_BUDGET_MS = 30;
-/** Issue 18: 50 turns at once, the first token reaches each client p50 ≤ 50 ms after its POST. */
-const BURST_FIRST_TOKEN_BUDGET_MS = 50;
+/** Section 8, against the chat floor (medians of per-round ratios for the burst). */
+const SEQUENTIAL_ADDED_MAX = 4;
+const BURST_FIRST_TOKEN_MAX = 2;
+const BURST_CPU_MAX = 2.5;
 const CHUNKS = 20;
 const CHUNK_DELAY_MS = 15;
 const SEQUENTIAL_TURNS = 30;
@@ -277,6 +277,44 @@ function directTurn(mock: MockOpenAI): Promise<RawTiming> {
   });
 }
 
+/** One turn through the chat floor: its deltas arrive on the POST's own response. */
+function floorTurn(floorURL: string, lookup: (marker: string) => Promise<UpstreamTimes>): Promise<RawTiming> {
+  const marker = `bench-floor-${randomUUID()}`;
+  const body = JSON.stringify({ message: `Hi ${marker}` });
+  return new Promise((resolve, reject) => {
+    const arrivals: number[] = [];
+    const sent = performance.now();
+    const req = http.request(
+      `${floorURL}/chat`,
+      {
+        method: 'POST',
+        agent: keepAlive,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`chat floor: ${res.statusCode}`));
+        readEvents(res, (_data, at, event) => {
+          if (event === 'delta') arrivals.push(at);
+        });
+        res.on('end', () => {
+          lookup(marker).then(
+            (upstream) =>
+              resolve({
+                first: arrivals[0] - sent,
+                chunks: upstream.contentSentAt.map((at, i) => arrivals[i] - at),
+                toModel: upstream.receivedAt - sent,
+                firstChunkOut: arrivals[0] - upstream.contentSentAt[0],
+              }),
+            reject,
+          );
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** The turn through the model layer alone: the app's provider and tool loop, no server. */
 async function modelLayerTurn(mock: MockOpenAI): Promise<RawTiming> {
   const marker = `bench-model-${randomUUID()}`;
@@ -320,88 +358,249 @@ async function createConversation(baseURL: string, token: string): Promise<strin
   return ((await res.json()) as { id: string }).id;
 }
 
-/** n keep-alive connections to the server left open in the agent's pool, for the next n requests. */
-async function openConnections(baseURL: string, n: number): Promise<void> {
-  await Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<void>((resolve, reject) => {
-          http
-            .get(`${baseURL}/healthz`, { agent: keepAlive }, (res) => {
-              res.resume();
-              res.on('end', resolve);
-            })
-            .on('error', reject);
-        }),
-    ),
-  );
+/** CPU (ms) a server process and the PostgreSQL backends serving it have used so far. */
+async function cpuNow(pid: number, backends: BackendCpu | null): Promise<Map<number, number>> {
+  const pids = [pid, ...((await backends?.pids()) ?? [])];
+  return new Map(pids.map((p) => [p, processCpuMs(p)]));
 }
 
-/**
- * CONCURRENT_STREAMS turns sent at once, each in a conversation of its own followed by its stream.
- * The model here is a process of its own (a model is another machine in production): with the mock
- * in this process, its receipt of each request waited on this process's own work for the fifty
- * clients, which is no part of what a user sees. A server of its own, warmed by a few turns first.
- */
-export async function burstOfTurns(email: string): Promise<Burst> {
-  return (await burstsOfTurns(email, 1))[0] as Burst;
+async function cpuSince(before: Map<number, number>, backends: BackendCpu | null): Promise<number> {
+  const pids = new Set([...before.keys(), ...((await backends?.pids()) ?? [])]);
+  let ms = 0;
+  for (const p of pids) ms += Math.max(0, processCpuMs(p) - (before.get(p) ?? 0));
+  return ms;
 }
 
-/** One burst: each turn's timings, and how long the machine took to be quiet before it. */
+/** One side's burst: each turn's timings, the server's CPU per turn, and the wait for a quiet machine. */
 export interface Burst {
   apps: RawTiming[];
+  cpuPerTurnMs: number;
   quiet: QuietWait;
 }
 
-/** `repeats` bursts on the same server, each in fresh conversations followed by fresh streams. */
-export async function burstsOfTurns(email: string, repeats: number): Promise<Burst[]> {
+/** One round: the app's burst, then the chat floor's on the same model process. */
+export interface BurstRound {
+  app: Burst;
+  floor: Burst;
+}
+
+/**
+ * CONCURRENT_STREAMS turns sent at once, each in a conversation of its own followed by its stream,
+ * then as many turns at once through the chat floor, `rounds` times in turn. The model here is a
+ * process of its own (a model is another machine in production): with the mock in this process, its
+ * receipt of each request waited on this process's own work for the fifty clients, which is no part
+ * of what a user sees. A server of its own, warmed by a few turns first (the floor too).
+ */
+export async function burstsOfTurns(email: string, rounds: number): Promise<BurstRound[]> {
   const model = await startMockModelProcess();
   const server = await startOwnServer({
     name: 'chat-burst',
     env: { OPENAI_BASE_URL: model.url },
     withoutEnv: ['OPENAI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
   });
+  const floor = await startFloor('chat-floor', { env: { MODEL_URL: model.url } });
+  const backends = await BackendCpu.open(server.databaseUrl);
   const lookup = async (marker: string) => streamedAll(await model.find(marker));
   try {
     const token = await signIn(server.baseURL, email);
     const warmId = await createConversation(server.baseURL, token);
     const warm = await openAppStream(server.baseURL, warmId, token);
     for (let i = 0; i < 5; i++) {
-      await model.script(replies(1));
+      await model.script(replies(2));
       await appTurn(server.baseURL, warmId, token, warm, lookup);
+      await floorTurn(floor.baseURL, lookup);
     }
     warm.close();
-    const bursts: Burst[] = [];
-    for (let r = 0; r < repeats; r++) {
+    const out: BurstRound[] = [];
+    for (let r = 0; r < rounds; r++) {
       const ids = await Promise.all(
         Array.from({ length: CONCURRENT_STREAMS }, () => createConversation(server.baseURL, token)),
       );
       const streams = await Promise.all(ids.map((cid) => openAppStream(server.baseURL, cid, token)));
       await model.script(replies(CONCURRENT_STREAMS));
-      const quiet = await waitForQuietMachine();
-      // BURST_WARM=1 (probe switch; the bench measures fresh connections): no accept in the figure.
-      if (process.env.BURST_WARM === '1') await openConnections(server.baseURL, CONCURRENT_STREAMS);
+      let quiet = await waitForQuietMachine();
       collectBenchGarbage();
+      let before = await cpuNow(server.pid, backends);
       const apps = await Promise.all(
         ids.map((cid, i) => appTurn(server.baseURL, cid, token, streams[i], lookup)),
       );
+      const app = { apps, quiet, cpuPerTurnMs: (await cpuSince(before, backends)) / CONCURRENT_STREAMS };
       for (const s of streams) s.close();
-      bursts.push({ apps, quiet });
+      await model.script(replies(CONCURRENT_STREAMS));
+      quiet = await waitForQuietMachine();
+      collectBenchGarbage();
+      before = await cpuNow(floor.pid, null);
+      const floorTurns = await Promise.all(
+        Array.from({ length: CONCURRENT_STREAMS }, () => floorTurn(floor.baseURL, lookup)),
+      );
+      const floored = {
+        apps: floorTurns,
+        quiet,
+        cpuPerTurnMs: (await cpuSince(before, null)) / CONCURRENT_STREAMS,
+      };
+      out.push({ app, floor: floored });
     }
-    return bursts;
+    return out;
   } finally {
+    await backends?.close();
+    await floor.stop();
     await server.stop();
     await model.close();
   }
 }
 
+const round2 = (ms: number) => Math.round(ms * 100) / 100;
+const p50Of = (turns: RawTiming[], of: 'first' | 'chunks') =>
+  pct(
+    turns.flatMap((t) => (of === 'first' ? [t.first] : t.chunks)),
+    50,
+  );
+
+/** Sequential turns direct, through the model layer, the app and the floor in turn, against the floor. */
+async function sequentialTurns(ceo: string, notes: string[], budgets: BudgetCheck[]): Promise<number> {
+  const mock = await startMockOpenAI({ models: ['gpt-5-chat'] });
+  // Model keys of this machine are dropped: the app must talk to the mock.
+  const server = await startOwnServer({
+    name: 'chat',
+    env: { OPENAI_BASE_URL: mock.url },
+    withoutEnv: ['OPENAI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
+  });
+  let floor: FloorServer | null = null;
+  try {
+    floor = await startFloor('chat-floor', { env: { MODEL_URL: mock.url } });
+    const appToken = await signIn(server.baseURL, ceo);
+    const newConversation = () => createConversation(server.baseURL, appToken);
+    const lookup = inProcess(mock);
+
+    // Warm up every path.
+    const warmId = await newConversation();
+    const warm = await openAppStream(server.baseURL, warmId, appToken);
+    for (let i = 0; i < 3; i++) {
+      script(mock, 4);
+      await directTurn(mock);
+      await modelLayerTurn(mock);
+      await appTurn(server.baseURL, warmId, appToken, warm, lookup);
+      await floorTurn(floor.baseURL, lookup);
+    }
+    warm.close();
+
+    // The four paths interleaved, so the machine's moods hit them alike.
+    const direct: RawTiming[] = [];
+    const sdk: RawTiming[] = [];
+    const app: RawTiming[] = [];
+    const floored: RawTiming[] = [];
+    const id = await newConversation();
+    const stream = await openAppStream(server.baseURL, id, appToken);
+    for (let i = 0; i < SEQUENTIAL_TURNS; i++) {
+      script(mock, 4);
+      direct.push(await directTurn(mock));
+      sdk.push(await modelLayerTurn(mock));
+      app.push(await appTurn(server.baseURL, id, appToken, stream, lookup));
+      floored.push(await floorTurn(floor.baseURL, lookup));
+    }
+    stream.close();
+    const directFirst = p50Of(direct, 'first');
+    const directChunk = p50Of(direct, 'chunks');
+    const appAdded = round2(p50Of(app, 'first') - directFirst);
+    const floorAdded = round2(p50Of(floored, 'first') - directFirst);
+    const appChunk = round2(p50Of(app, 'chunks') - directChunk);
+    const floorChunk = round2(p50Of(floored, 'chunks') - directChunk);
+    notes.push(
+      `direct from the mock (raw HTTP, no server): first token p50 ${directFirst} ms, chunk latency p50 ${directChunk} ms`,
+      `first token added (sequential): app p50 ${appAdded} ms, chat floor ${floorAdded} ms, the model layer alone ` +
+        `${round2(p50Of(sdk, 'first') - directFirst)} ms; app POST → model request p50 ${round2(
+          pct(
+            app.map((t) => t.toModel ?? 0),
+            50,
+          ),
+        )} ms`,
+      `per-chunk added latency (sequential): app p50 ${appChunk} ms, chat floor ${floorChunk} ms` +
+        (appChunk > 2 * Math.max(floorChunk, 0.01) ? ' (ALARM: over twice the floor)' : ''),
+    );
+    budgets.push(
+      latencyRatioBudget(
+        'chat',
+        'chat sequential: added to the model first token',
+        'chat floor',
+        'added p50',
+        appAdded,
+        floorAdded,
+        SEQUENTIAL_ADDED_MAX,
+      ),
+    );
+    return directChunk;
+  } finally {
+    await floor?.stop();
+    await server.stop();
+    await mock.close();
+  }
+}
+
+/** 50 turns at once, app and floor in turn for `rounds` rounds: first token p50 and CPU per turn. */
+async function burstRounds(
+  ceo: string,
+  rounds: number,
+  directChunk: number,
+  notes: string[],
+  budgets: BudgetCheck[],
+) {
+  const results = await burstsOfTurns(ceo, rounds);
+  const firstP50 = (b: Burst) =>
+    pct(
+      b.apps.map((a) => a.first),
+      50,
+    );
+  const chunkP99 = (b: Burst) =>
+    pct(
+      b.apps.flatMap((a) => a.chunks.map((ms) => ms - directChunk)),
+      99,
+    );
+  const firstRatio = round2(median(results.map((r) => firstP50(r.app) / firstP50(r.floor))));
+  const cpuRatio = round2(median(results.map((r) => r.app.cpuPerTurnMs / r.floor.cpuPerTurnMs)));
+  const each = (f: (b: Burst) => number) =>
+    results.map((r) => `${round2(f(r.app))}/${round2(f(r.floor))}`).join(', ');
+  notes.push(
+    `${CONCURRENT_STREAMS} turns at once, ${results.length} rounds (app/floor): first token p50 ${each(firstP50)} ms; ` +
+      `CPU per turn ${each((b) => b.cpuPerTurnMs)} ms; per-chunk added p99 ${each(chunkP99)} ms; ` +
+      `app POST → model request p50 ${each((b) =>
+        pct(
+          b.apps.map((a) => a.toModel ?? Number.NaN),
+          50,
+        ),
+      )} ms; ${quietNote(results[0].app.quiet)}`,
+  );
+  const row = (name: string, budget: string, ratio: number, max: number, figure: string): BudgetCheck => ({
+    group: 'chat',
+    name,
+    budget,
+    figure: `${ratio.toFixed(2)}× (${figure})`,
+    pass: Number.isFinite(ratio) && ratio <= max,
+  });
+  budgets.push(
+    row(
+      `chat: ${CONCURRENT_STREAMS} turns at once, first token`,
+      `p50 ≤ ${BURST_FIRST_TOKEN_MAX}× the chat floor's`,
+      firstRatio,
+      BURST_FIRST_TOKEN_MAX,
+      `median of ${results.length} rounds' ratios; p50 app/floor ${each(firstP50)} ms`,
+    ),
+    row(
+      `chat: ${CONCURRENT_STREAMS} turns at once, CPU per turn`,
+      `≤ ${BURST_CPU_MAX}× the chat floor's`,
+      cpuRatio,
+      BURST_CPU_MAX,
+      `median of ${results.length} rounds' ratios; app/floor ${each((b) => b.cpuPerTurnMs)} ms`,
+    ),
+  );
+}
+
 export const chat: ScenarioGroup = {
   name: 'chat',
   description:
-    'chat: latest page of a 5,000-message conversation; time to first token and per-chunk overhead over the mock model',
+    'chat: latest page of a 5,000-message conversation; first token and CPU per turn against the chat floor',
   async run(ctx) {
     const notes: string[] = [];
+    const budgets: BudgetCheck[] = [];
     // 1. The long conversation, on the shared server.
     const ceo = 'ceo@demo.example';
     const longId = await seedLongConversation(ctx.databaseUrl, ceo);
@@ -428,116 +627,19 @@ export const chat: ScenarioGroup = {
       ctx.settings,
       ctx.control,
     );
-    notes.push(
-      `long conversation: latest page ${pageBytes} bytes (budget ${PAGE_BYTES_BUDGET}): ${pageBytes <= PAGE_BYTES_BUDGET ? 'PASS' : 'FAIL'}; ` +
-        `p99 ${pageResult.p99_ms} ms (budget ${PAGE_P99_BUDGET_MS}): ${pageResult.p99_ms <= PAGE_P99_BUDGET_MS ? 'PASS' : 'FAIL'}`,
-    );
-
-    // 2. Streaming over the mock model.
-    const mock = await startMockOpenAI({ models: ['gpt-5-chat'] });
-    // Model keys of this machine are dropped: the app must talk to the mock.
-    const server = await startOwnServer({
-      name: 'chat',
-      env: { OPENAI_BASE_URL: mock.url },
-      withoutEnv: ['OPENAI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
+    notes.push(`long conversation: latest page ${pageBytes} bytes, p99 ${pageResult.p99_ms} ms under load`);
+    budgets.push({
+      group: 'chat',
+      name: 'long conversation: the latest 50 of 5,000 messages',
+      budget: `≤ ${PAGE_BYTES_BUDGET} bytes`,
+      figure: `${pageBytes} bytes`,
+      pass: pageRes.status === 200 && pageBytes <= PAGE_BYTES_BUDGET,
     });
-    try {
-      const appToken = await signIn(server.baseURL, ceo);
-      const newConversation = () => createConversation(server.baseURL, appToken);
 
-      // Warm up every path.
-      const warmId = await newConversation();
-      const warm = await openAppStream(server.baseURL, warmId, appToken);
-      for (let i = 0; i < 3; i++) {
-        script(mock, 3);
-        await directTurn(mock);
-        await modelLayerTurn(mock);
-        await appTurn(server.baseURL, warmId, appToken, warm, inProcess(mock));
-      }
-      warm.close();
-
-      // Sequential turns, the three paths interleaved so the machine's moods hit them alike.
-      const direct: RawTiming[] = [];
-      const sdk: RawTiming[] = [];
-      const app: RawTiming[] = [];
-      const id = await newConversation();
-      const stream = await openAppStream(server.baseURL, id, appToken);
-      for (let i = 0; i < SEQUENTIAL_TURNS; i++) {
-        script(mock, 3);
-        direct.push(await directTurn(mock));
-        sdk.push(await modelLayerTurn(mock));
-        app.push(await appTurn(server.baseURL, id, appToken, stream, inProcess(mock)));
-      }
-      stream.close();
-      const p50 = (turns: RawTiming[], of: 'first' | 'chunks') =>
-        pct(
-          turns.flatMap((t) => (of === 'first' ? [t.first] : t.chunks)),
-          50,
-        );
-      const round = (ms: number) => Math.round(ms * 100) / 100;
-      const directFirst = p50(direct, 'first');
-      const directChunk = p50(direct, 'chunks');
-      const ttftAdded = round(p50(app, 'first') - directFirst);
-      const chunkAdded = round(p50(app, 'chunks') - directChunk);
-      notes.push(
-        `direct from the mock (raw HTTP, no app): first token p50 ${directFirst} ms, chunk latency p50 ${directChunk} ms`,
-        `first token added by the app (sequential): p50 ${ttftAdded} ms (budget ${TTFT_BUDGET_MS}): ${ttftAdded <= TTFT_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
-          `of it the model layer alone (no server): ${round(p50(sdk, 'first') - directFirst)} ms; ` +
-          `POST → model request p50 ${round(
-            pct(
-              app.map((t) => t.toModel ?? 0),
-              50,
-            ),
-          )} ms, ` +
-          `model's first chunk → client p50 ${round(
-            pct(
-              app.map((t) => t.firstChunkOut ?? 0),
-              50,
-            ),
-          )} ms`,
-        `per-chunk added latency (sequential): p50 ${chunkAdded} ms (budget ${CHUNK_BUDGET_MS}): ${chunkAdded <= CHUNK_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
-          `of it the model layer alone: ${round(p50(sdk, 'chunks') - directChunk)} ms; app p99 ${pct(
-            app.flatMap((t) => t.chunks),
-            99,
-          )} ms`,
-      );
-
-      // Repeated on the same server; each budget is checked against its median burst.
-      const bursts = (await burstsOfTurns(ceo, ctx.settings.latencyRepeats)).map((b) => {
-        const concurrent = b.apps.flatMap((a) => a.chunks.map((ms) => ms - directChunk));
-        return {
-          ...b,
-          concurrent,
-          chunkP99: pct(concurrent, 99),
-          first: pct(
-            b.apps.map((a) => a.first),
-            50,
-          ),
-        };
-      });
-      const byChunk = medianRepeat(bursts, (b) => b.chunkP99);
-      const byFirst = medianRepeat(bursts, (b) => b.first);
-      const cP99 = byChunk.chunkP99;
-      const burstFirst = byFirst.first;
-      notes.push(
-        `per-chunk added latency at ${CONCURRENT_STREAMS} concurrent streams, median of ${bursts.length} bursts: p50 ${pct(byChunk.concurrent, 50)} ms, p99 ${cP99} ms (budget ${CONCURRENT_P99_BUDGET_MS}): ${cP99 <= CONCURRENT_P99_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
-          `each burst's per-chunk p99: ${eachRepeat(bursts.map((b) => b.chunkP99))}`,
-        `first token of ${CONCURRENT_STREAMS} turns sent at once, median of ${bursts.length} bursts: p50 ${burstFirst} ms after the POST (budget ${BURST_FIRST_TOKEN_BUDGET_MS}): ${burstFirst <= BURST_FIRST_TOKEN_BUDGET_MS ? 'PASS' : 'FAIL'}; ` +
-          `each burst's first-token p50: ${eachRepeat(bursts.map((b) => b.first))}; ` +
-          `${quietNote(byFirst.quiet)}; of that burst POST → model request p50 ${pct(
-            byFirst.apps.map((a) => a.toModel ?? Number.NaN),
-            50,
-          )} ms, ` +
-          `model's first chunk → client p50 ${pct(
-            byFirst.apps.map((a) => a.firstChunkOut ?? Number.NaN),
-            50,
-          )} ms`,
-      );
-    } finally {
-      await server.stop();
-      await mock.close();
-    }
+    // 2. Streaming over the mock model, against the chat floor.
+    const directChunk = await sequentialTurns(ceo, notes, budgets);
+    await burstRounds(ceo, ctx.settings.rounds, directChunk, notes, budgets);
     for (const n of notes) console.log(`  ${n}`);
-    return { http: [pageResult, listResult], notes };
+    return { http: [pageResult, listResult], notes, budgets };
   },
 };

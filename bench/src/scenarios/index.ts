@@ -8,14 +8,14 @@ import { lighthouseGroup } from './lighthouse.ts';
 import { runsBench } from './runs.ts';
 import type { ScenarioGroup } from './types.ts';
 import { usageBench } from './usage.ts';
-import { workspaceLists } from './workspace-lists.ts';
+import { workspaceFloors } from './workspace-floors.ts';
 
 /** Every scenario group, in the order they run. Add a group: one file in this folder, one line here. */
 export const GROUPS: ScenarioGroup[] = [
   authUsersOrgs,
   bundleSize,
   lighthouseGroup,
-  workspaceLists,
+  workspaceFloors,
   briefBench,
   runsBench,
   files,

@@ -1,4 +1,4 @@
-import type { BudgetCheck } from '../budgets.ts';
+import type { BudgetCheck, LayerCheck } from '../budgets.ts';
 import type { BenchSettings, Engine } from '../config.ts';
 import type { HttpResult } from '../http.ts';
 import type { LoopDelay } from '../server.ts';
@@ -54,6 +54,8 @@ export interface LighthouseResult {
 export interface GroupResult {
   /** Every budget the group checks, with its figure: the bench's one table (budgets.ts). */
   budgets?: BudgetCheck[];
+  /** The on/off pairs of the speed layers this group measured (issue 48 §2). */
+  layers?: LayerCheck[];
   http?: HttpResult[];
   bundles?: BundleResult[];
   lighthouse?: LighthouseResult[];

@@ -8,9 +8,9 @@ import { openSeedDb, type SeedDb } from '../seed-db.ts';
  * either engine.
  */
 
-/** Seed sizes (the issue's figures). */
-const SIZES = {
-  users: 1_000,
+/** Seed sizes (ARCHITECTURE.md section 8: 10k users, 100k tasks, 20k contacts, 50k notes). */
+export const SIZES = {
+  users: 10_000,
   organizations: 50,
   tasks: 100_000,
   contacts: 20_000,
@@ -85,16 +85,33 @@ export interface Seeded {
  * connection reload the schema and the statistics (the first ANALYZE creates sqlite_stat1, a schema
  * change). Every seeded user's password is the demo password.
  */
-export async function seedWorkspace(databaseUrl: string): Promise<Seeded> {
+export async function seedWorkspace(databaseUrl: string, sizes: Sizes = SIZES): Promise<Seeded> {
   const db = await openSeedDb(databaseUrl);
   try {
-    return await seedInto(db);
+    return await seedInto(db, sizes);
   } finally {
     await db.close();
   }
 }
 
-async function seedInto(db: SeedDb): Promise<Seeded> {
+export type Sizes = typeof SIZES;
+
+/** How many of `total` records the i-th of `users` users gets: every count spread evenly, none lost. */
+const shareOf = (total: number, users: number, i: number) =>
+  Math.floor(((i + 1) * total) / users) - Math.floor((i * total) / users);
+
+/**
+ * Every `users / ROTATION_USERS`-th user; one in ten of them a ceo (the ceos are every 50th user),
+ * the others from the middle of each step: a spread of organizations, workloads and levels.
+ */
+export function rotationIndexes(users: number): number[] {
+  const step = Math.max(1, Math.floor(users / ROTATION_USERS));
+  return Array.from({ length: Math.min(ROTATION_USERS, users) }, (_, k) =>
+    k % 10 === 0 ? k * step : k * step + Math.floor(step / 2),
+  );
+}
+
+async function seedInto(db: SeedDb, sizes: Sizes): Promise<Seeded> {
   const started = performance.now();
   const r = prng(20_240_601);
   const hash = (
@@ -197,7 +214,7 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
     counts[table]++;
   };
 
-  const orgIds = Array.from({ length: SIZES.organizations }, () => randomUUID());
+  const orgIds = Array.from({ length: sizes.organizations }, () => randomUUID());
   // Skewed organization sizes: organization k is picked with weight 1/(k+1).
   const weights = orgIds.map((_, k) => 1 / (k + 1));
   const total = weights.reduce((a, b) => a + b, 0);
@@ -209,7 +226,7 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
     }
     return weights.length - 1;
   };
-  const users = Array.from({ length: SIZES.users }, (_, i) => {
+  const users = Array.from({ length: sizes.users }, (_, i) => {
     const first = pickOrg();
     let second = r.next() < 0.5 ? pickOrg() : -1;
     if (second === first) second = -1;
@@ -242,7 +259,7 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
   }
   const byId = new Map<string, (typeof users)[number]>(users.map((u) => [u.id, u]));
   const listEntries: Record<'tasks' | 'contacts', [string, string][]> = { tasks: [], contacts: [] };
-  for (let i = 0; i < SIZES.tasks; i++) {
+  for (let i = 0; i < sizes.tasks; i++) {
     const u = r.pick(users);
     const created = past(365);
     const id = randomUUID();
@@ -296,84 +313,73 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
       add('task_shares', id, orgIds[shareOrg], iso(created), task[5], task[9], task[4], task[3]);
     }
   }
-
-  {
-    const perUser = SIZES.contacts / SIZES.users;
-    for (const u of users) {
-      for (let j = 0; j < perUser; j++) {
-        const id = randomUUID();
-        const created = past(365);
-        const name = `${r.pick(FIRST)} ${r.pick(LAST)}`;
-        // A contact filed under an organization is shared with it (as the service does on create).
-        const org = r.next() < 0.25 ? orgIds[r.pick(u.orgs)] : null;
-        const email = `${name.toLowerCase().replace(' ', '.')}.${j}@partner${r.int(200)}.example`;
-        const contact = {
-          id,
-          user_id: u.id,
-          organization_id: org,
-          name,
-          role: r.pick(ROLES),
-          avatar_initial: name.charAt(0),
-          emails: JSON.stringify([email]),
-          phones: JSON.stringify(
-            r.next() < 0.6 ? [`+1 415 555 ${String(r.int(10_000)).padStart(4, '0')}`] : [],
-          ),
-          notes: r.next() < 0.4 ? LOREM.slice(0, 80) : null,
-          created_at: iso(created),
-          updated_at: iso(created),
-          owner_email: u.email,
-          owner_first_name: u.first,
-          owner_last_name: u.last,
-        };
-        // The contact's list entry, as the server renders it when it writes a contact (0027).
-        const shares = org
-          ? [{ contact_id: id, organization_id: org, name: orgNames.get(org) as string }]
-          : [];
-        const { owner_email: _e, owner_first_name: _f, owner_last_name: _l, ...columns } = contact;
-        add('contacts', ...Object.values(columns));
-        listEntries.contacts.push([id, contactListJson(contact, shares, [])]);
-        if (org) add('contact_shares', id, org, iso(created), name.toLowerCase());
-      }
+  for (const [i, u] of users.entries()) {
+    for (let j = 0; j < shareOf(sizes.contacts, sizes.users, i); j++) {
+      const id = randomUUID();
+      const created = past(365);
+      const name = `${r.pick(FIRST)} ${r.pick(LAST)}`;
+      // A contact filed under an organization is shared with it (as the service does on create).
+      const org = r.next() < 0.25 ? orgIds[r.pick(u.orgs)] : null;
+      const email = `${name.toLowerCase().replace(' ', '.')}.${j}@partner${r.int(200)}.example`;
+      const contact = {
+        id,
+        user_id: u.id,
+        organization_id: org,
+        name,
+        role: r.pick(ROLES),
+        avatar_initial: name.charAt(0),
+        emails: JSON.stringify([email]),
+        phones: JSON.stringify(
+          r.next() < 0.6 ? [`+1 415 555 ${String(r.int(10_000)).padStart(4, '0')}`] : [],
+        ),
+        notes: r.next() < 0.4 ? LOREM.slice(0, 80) : null,
+        created_at: iso(created),
+        updated_at: iso(created),
+        owner_email: u.email,
+        owner_first_name: u.first,
+        owner_last_name: u.last,
+      };
+      // The contact's list entry, as the server renders it when it writes a contact (0027).
+      const shares = org ? [{ contact_id: id, organization_id: org, name: orgNames.get(org) as string }] : [];
+      const { owner_email: _e, owner_first_name: _f, owner_last_name: _l, ...columns } = contact;
+      add('contacts', ...Object.values(columns));
+      listEntries.contacts.push([id, contactListJson(contact, shares, [])]);
+      if (org) add('contact_shares', id, org, iso(created), name.toLowerCase());
     }
   }
-
-  {
-    const notesPerUser = SIZES.notes / SIZES.users;
-    const goalsPerUser = SIZES.goals / SIZES.users;
-    for (const u of users) {
-      for (let j = 0; j < notesPerUser; j++) {
-        const created = past(365);
-        add(
-          'journals',
-          randomUUID(),
-          u.id,
-          `Note ${j + 1}. ${LOREM.slice(0, 100 + r.int(100))}`,
-          day(created),
-          iso(created),
-          iso(created),
-        );
-      }
-      for (let j = 0; j < goalsPerUser; j++) {
-        const id = randomUUID();
-        const created = past(300);
-        const object = r.pick(OBJECTS);
-        add(
-          'strategic_goals',
-          id,
-          u.id,
-          orgIds[r.pick(u.orgs)],
-          `Improve ${object} (${j + 1})`,
-          `Make measurable progress on the ${object} this half.`,
-          day(created + (30 + r.int(300)) * DAY),
-          r.pick(GOAL_STATUSES),
-          iso(created),
-          iso(created),
-        );
-        const kpis = 1 + r.int(3);
-        for (let p = 0; p < kpis; p++) {
-          const target = 10 + r.int(990);
-          add('goal_kpis', randomUUID(), id, p, `KPI ${p + 1}`, r.int(target), target, r.pick(KPI_UNITS));
-        }
+  for (const [i, u] of users.entries()) {
+    for (let j = 0; j < shareOf(sizes.notes, sizes.users, i); j++) {
+      const created = past(365);
+      add(
+        'journals',
+        randomUUID(),
+        u.id,
+        `Note ${j + 1}. ${LOREM.slice(0, 100 + r.int(100))}`,
+        day(created),
+        iso(created),
+        iso(created),
+      );
+    }
+    for (let j = 0; j < shareOf(sizes.goals, sizes.users, i); j++) {
+      const id = randomUUID();
+      const created = past(300);
+      const object = r.pick(OBJECTS);
+      add(
+        'strategic_goals',
+        id,
+        u.id,
+        orgIds[r.pick(u.orgs)],
+        `Improve ${object} (${j + 1})`,
+        `Make measurable progress on the ${object} this half.`,
+        day(created + (30 + r.int(300)) * DAY),
+        r.pick(GOAL_STATUSES),
+        iso(created),
+        iso(created),
+      );
+      const kpis = 1 + r.int(3);
+      for (let p = 0; p < kpis; p++) {
+        const target = 10 + r.int(990);
+        add('goal_kpis', randomUUID(), id, p, `KPI ${p + 1}`, r.int(target), target, r.pick(KPI_UNITS));
       }
     }
   }
@@ -428,8 +434,7 @@ async function seedInto(db: SeedDb): Promise<Seeded> {
     heavy,
     visibleGoals,
     busiestOrgShares: Number(busiest.n),
-    // Every fifth seeded user (ceos among them): a spread of organizations and workloads.
-    rotation: users.filter((_, i) => i % (SIZES.users / ROTATION_USERS) === 0).map((u) => u.email),
+    rotation: rotationIndexes(users.length).map((i) => users[i].email),
   };
 }
 
