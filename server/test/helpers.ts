@@ -58,6 +58,24 @@ export interface TestUser {
   token: string;
 }
 
+/**
+ * Waits (up to 2 s) until no connection to the database is left. A closed app's pool has ended its
+ * connections but their backends may still be going; dropped WITH (FORCE) at that moment they are
+ * terminated "by administrator command", and the pool reports each as an idle connection lost (a
+ * warning in the test output, for nothing). What is still connected after the wait is forced.
+ */
+async function connectionsGone(admin: pg.Client, database: string): Promise<void> {
+  const deadline = Date.now() + 2000;
+  while (Date.now() < deadline) {
+    const { rows } = await admin.query<{ n: number }>(
+      'select count(*)::int as n from pg_stat_activity where datname = $1',
+      [database],
+    );
+    if (rows[0].n === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 export async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
   if (TEST_DB === 'postgres') {
     const name = `t_${randomUUID().replace(/-/g, '')}`;
@@ -72,8 +90,12 @@ export async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Pro
       drop: async () => {
         const c = new pg.Client({ connectionString: pgAdminUrl });
         await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
+        try {
+          await connectionsGone(c, name);
+          await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        } finally {
+          await c.end();
+        }
       },
     };
   }

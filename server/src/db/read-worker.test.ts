@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heldFlushes } from '../../test/held-flushes.ts';
+import { captureWarnings } from '../../test/expected-warnings.ts';
 import { createTestApp, TEST_DB, type TestApp, type TestUser } from '../../test/helpers.ts';
 import { loadConfig } from '../config.ts';
 import type { SyncFn } from './durability.ts';
@@ -76,7 +77,15 @@ describe.skipIf(TEST_DB !== 'sqlite')('list pages read on a thread of their own 
     await titles(); // the worker is running
     const worker = (reads as unknown as { worker: { terminate(): Promise<number> } | null }).worker;
     expect(worker).not.toBeNull();
-    await worker?.terminate();
+    const warnings = captureWarnings();
+    try {
+      await worker?.terminate();
+      expect(await warnings.next(/read worker/)).toBe(
+        'SQLite read worker stopped (exited with code 1); pages are read on the main thread',
+      );
+    } finally {
+      warnings.restore();
+    }
     await create('after the worker');
     const before = reads.reads;
     expect(await titles()).toEqual(['after the worker', 'first', 'second']);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { captureWarnings } from '../../test/expected-warnings.ts';
 import { TEST_DB } from '../../test/helpers.ts';
 import { createDb } from './index.ts';
 import { WalCheckpointer } from './wal-checkpointer.ts';
@@ -101,12 +102,18 @@ describe.skipIf(TEST_DB !== 'sqlite')('WAL checkpoints off the event loop (SQLit
     const cp = new WalCheckpointer(db, { commitsPerRound: 1, restartFrames: 64 });
     // The worker opens the database by its path: moved away, its connection fails.
     fs.renameSync(file, path.join(dir, 'moved.db'));
-    const warned = new Promise<string>((resolve) => process.once('warning', (w) => resolve(w.message)));
-    db.prepare('insert into rows (body) values (?)').run(Buffer.from('x'));
-    cp.committed();
-    expect(await warned).toMatch(/checkpoint worker failed \(cannot open .*app\.db: /);
-    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
-    await cp.close();
-    db.close();
+    const warnings = captureWarnings();
+    try {
+      db.prepare('insert into rows (body) values (?)').run(Buffer.from('x'));
+      cp.committed();
+      expect(await warnings.next(/checkpoint worker/)).toMatch(
+        /checkpoint worker failed \(cannot open .*app\.db: /,
+      );
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+      await cp.close();
+      db.close();
+    } finally {
+      warnings.restore();
+    }
   });
 });

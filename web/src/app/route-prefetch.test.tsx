@@ -1,16 +1,28 @@
-import type { TBrief, TGoal } from '@cc/contract';
+import type { TBrief, TConversation, TGoal } from '@cc/contract';
 import { QueryClient } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { todaysBriefQuery } from '../features/brief/queries';
+import { briefsQuery, todaysBriefQuery } from '../features/brief/queries';
 import { dashboardKeys } from '../features/dashboard/queries';
+import { conversationsQuery } from '../lib/queries/conversations';
 import { makeUser } from '../test/fixtures';
 import { mockApi } from '../test/mock-api';
 import { renderApp } from '../test/render';
 import { RequireAuth } from './guards';
 import type { RouteHandle } from './route-prefetch';
+import { routes } from './router';
 import { prefetchCeoDashboard } from './routes/ceo-dashboard-prefetch';
+
+/** The `handle` of the app's route at `/app/<path>` (routes nest without their parents' paths). */
+function handleOf(path: string): RouteHandle | undefined {
+  const walk = (list: RouteObject[]): RouteObject | undefined =>
+    list.reduce<RouteObject | undefined>(
+      (hit, r) => hit ?? (r.path === path ? r : walk(r.children ?? [])),
+      undefined,
+    );
+  return walk(routes)?.handle as RouteHandle | undefined;
+}
 
 /** A signed-in area whose one page carries `prefetch` (a spy) and renders a marker text. */
 function areaWith(prefetch: NonNullable<RouteHandle['prefetch']>): RouteObject[] {
@@ -86,6 +98,26 @@ describe('route prefetch', () => {
       '/api/briefs/',
     ]) {
       expect(api.callsTo('GET', path), path).toHaveLength(1);
+    }
+  });
+
+  it("the Brief page's route prefetches the history the page opens, under the page's key", async () => {
+    const briefs = [{ id: 'b1' }, { id: 'b0' }] as TBrief[];
+    const api = mockApi({ 'GET /api/briefs/': { body: briefs } });
+    const client = new QueryClient();
+    handleOf('brief')?.prefetch?.(client);
+    await waitFor(() => expect(client.getQueryData(briefsQuery().queryKey)).toEqual(briefs));
+    expect(api.calls).toHaveLength(1);
+  });
+
+  it('the Run and Conversations routes prefetch the conversation list both pages render', async () => {
+    const list = [{ id: 'c1', name: 'Plan' }] as TConversation[];
+    for (const path of ['run', 'conversations']) {
+      const api = mockApi({ 'GET /api/conversations/': { body: list } });
+      const client = new QueryClient();
+      handleOf(path)?.prefetch?.(client);
+      await waitFor(() => expect(client.getQueryData(conversationsQuery().queryKey), path).toEqual(list));
+      expect(api.calls, path).toHaveLength(1);
     }
   });
 });

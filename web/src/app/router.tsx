@@ -5,6 +5,7 @@ import { RequireAuth, RequireLevel } from './guards';
 import { RouteError } from './route-error';
 import type { RouteHandle } from './route-prefetch';
 import { loadCeoDashboardRoute, prefetchCeoDashboard } from './routes/ceo-dashboard-prefetch';
+import { prefetchBrief, prefetchConversations } from './routes/page-prefetch';
 import { ADMIN_LEVELS, FACTORY_LEVELS } from '../lib/access';
 
 // Every page is its own chunk: the public pages never download the signed-in app.
@@ -21,13 +22,13 @@ const CeoDashboardPage = lazy(loadCeoDashboardRoute);
 const BriefPage = lazy(() => import('../features/brief/pages/brief-page'));
 const StrategyPage = lazy(() => import('../features/strategy/pages/strategy-page'));
 const MyTasksPage = lazy(() => import('./routes/my-tasks-route'));
-const RunPage = lazy(() => import('../features/run/pages/run-page'));
-const ConversationsPage = lazy(() => import('../features/run/pages/conversations-page'));
+const RunPage = lazy(() => import('../features/conversations/pages/run-page'));
+const ConversationsPage = lazy(() => import('../features/conversations/pages/conversations-page'));
 const ConversationPage = lazy(() => import('./routes/conversation-route'));
-const TestRunPage = lazy(() => import('../features/run-controls/pages/test-run-page'));
+const TestRunPage = lazy(() => import('../features/runs/pages/test-run-page'));
 const InboxPage = lazy(() => import('../features/inbox/pages/inbox-page'));
-const RunDetailPage = lazy(() => import('../features/run-controls/pages/run-detail-page'));
-const RunLinkPage = lazy(() => import('../features/run-controls/pages/run-link-page'));
+const RunDetailPage = lazy(() => import('../features/runs/pages/run-detail-page'));
+const RunLinkPage = lazy(() => import('../features/runs/pages/run-link-page'));
 const NotesPage = lazy(() => import('../features/notes/pages/notes-page'));
 const FilesPage = lazy(() => import('../features/files/pages/files-page'));
 const CommsPage = lazy(() => import('../features/comms/pages/comms-page'));
@@ -75,11 +76,23 @@ export const routes: RouteObject[] = [
                 element: <CeoDashboardPage />,
                 handle: { prefetch: prefetchCeoDashboard } satisfies RouteHandle,
               },
-              { path: 'brief', element: <BriefPage /> },
+              {
+                path: 'brief',
+                element: <BriefPage />,
+                handle: { prefetch: prefetchBrief } satisfies RouteHandle,
+              },
               { path: 'strategy', element: <StrategyPage /> },
               { path: 'my-tasks', element: <MyTasksPage /> },
-              { path: 'run', element: <RunPage /> },
-              { path: 'conversations', element: <ConversationsPage /> },
+              {
+                path: 'run',
+                element: <RunPage />,
+                handle: { prefetch: prefetchConversations } satisfies RouteHandle,
+              },
+              {
+                path: 'conversations',
+                element: <ConversationsPage />,
+                handle: { prefetch: prefetchConversations } satisfies RouteHandle,
+              },
               { path: 'conversations/:conversationId', element: <ConversationPage /> },
               { path: 'test-run', element: <TestRunPage /> },
               { path: 'inbox', element: <InboxPage /> },

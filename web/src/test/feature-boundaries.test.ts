@@ -62,10 +62,10 @@ const importing = (spec: string) => `import { x } from '${spec}';\nexport { x };
 describe('web feature boundaries (biome.json)', () => {
   it('refuses an import of another feature at every folder depth, static, dynamic and re-exported', () => {
     const planted = {
-      'web/src/features/tasks/plant-a.ts': importing('../run/api'),
+      'web/src/features/tasks/plant-a.ts': importing('../conversations/api'),
       'web/src/features/tasks/components/plant-b.tsx': importing('../../organization/api'),
       'web/src/features/tasks/components/deep/plant-c.ts': `export { y } from '../../../files/api';\n`,
-      'web/src/features/tasks/components/deep/er/plant-d.ts': `export const z = () => import('../../../../run/api');\n`,
+      'web/src/features/tasks/components/deep/er/plant-d.ts': `export const z = () => import('../../../../runs/api');\n`,
     };
     expect(violations(planted).sort()).toEqual(Object.keys(planted).sort());
   });
@@ -77,7 +77,7 @@ describe('web feature boundaries (biome.json)', () => {
         'web/src/features/tasks/components/ok-b.tsx': `${importing('../api')}${importing('../../../components/ui/button').replace(/x/g, 'y')}`,
         'web/src/features/tasks/components/deep/ok-c.ts': `${importing('../../api')}${importing('../task-card').replace(/x/g, 'y')}${importing('../../../../lib/queries/users').replace(/x/g, 'z')}`,
         'web/src/features/tasks/ok-d.ts': importing('@cc/contract'),
-        'web/src/app/routes/ok-e.tsx': `${importing('../../features/tasks/api')}${importing('../../features/run/api').replace(/x/g, 'y')}`,
+        'web/src/app/routes/ok-e.tsx': `${importing('../../features/tasks/api')}${importing('../../features/conversations/api').replace(/x/g, 'y')}`,
       }),
     ).toEqual([]);
   });

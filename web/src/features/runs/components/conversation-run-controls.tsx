@@ -3,7 +3,7 @@ import { HeaderRunControls } from './header-controls';
 
 /**
  * The crew and flow controls of a conversation. The conversation route hands them to the conversation
- * page (features/run), which renders them in two places: the header (the "Crew: Inactive" badge and
+ * page (features/conversations), which renders them in two places: the header (the "Crew: Inactive" badge and
  * the crew/flow picker) and above the composer (the "Crew running..." banner, questions for a person,
  * the live timeline and Stop). Both halves share one run per conversation (session-store.ts).
  */

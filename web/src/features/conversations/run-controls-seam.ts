@@ -16,7 +16,7 @@ export interface RunControlsSlotProps {
 }
 
 /**
- * The crew and flow controls are a feature of their own (features/run-controls); the route that shows
+ * The crew and flow controls are a feature of their own (features/runs); the route that shows
  * a conversation passes them in, so this feature does not import another one. Absent: no run controls.
  */
 export type RenderRunControls = (props: RunControlsSlotProps) => ReactNode;
