@@ -1,0 +1,102 @@
+import { type DAVCalendar, DAVClient, type DAVObject } from 'tsdav';
+import { guardedProviderFetch } from '../../ai/net/guarded-provider-fetch.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { expandCalendar } from './calendar-expand.ts';
+import { ConnectionError } from './connections.outbound.ts';
+import { hrefsOfConnection, replaceEventsOfObjects } from './connections.repository.ts';
+import { calendarWindow, type SyncJob } from './connections.sync-types.ts';
+import { eventRows } from './sync-ics.ts';
+
+/** The CalDAV cursor: each calendar's sync-token (RFC 6578), by the calendar's URL. */
+interface CaldavState {
+  tokens: Record<string, string>;
+}
+
+/**
+ * A signed-in CalDAV client whose every request goes through the outbound address policy (each
+ * request's host is checked; a redirect is an error, never followed with the credentials).
+ */
+export async function caldavClient(
+  ctx: AppContext,
+  url: string,
+  username: string,
+  password: string,
+): Promise<DAVClient> {
+  const client = new DAVClient({
+    serverUrl: url,
+    credentials: { username, password },
+    authMethod: 'Basic',
+    defaultAccountType: 'caldav',
+    fetch: guardedProviderFetch(ctx.config.ai.httpAllowlist),
+  });
+  try {
+    await client.login();
+  } catch (err) {
+    if (/401|403|unauthori[sz]ed|invalid credentials/i.test(String((err as Error)?.message))) {
+      throw new ConnectionError(`${new URL(url).host} refused the user name or password.`);
+    }
+    throw err;
+  }
+  return client;
+}
+
+/**
+ * Syncs every calendar of the account: the first time (or when the server forgot the token) each
+ * calendar is read whole; afterwards only what changed since its sync-token (created, changed and
+ * deleted objects). Each object's occurrences are replaced in one transaction.
+ */
+export async function syncCaldav(job: SyncJob): Promise<void> {
+  const { ctx, row } = job;
+  const client = await caldavClient(ctx, row.url ?? '', row.username ?? '', job.secret);
+  const state = parseState(row.sync_state);
+  const calendars = await client.fetchCalendars();
+  const next: CaldavState = { tokens: {} };
+  const window = calendarWindow(ctx);
+  const rowsOf = (objects: DAVObject[]) =>
+    objects.flatMap((o) => {
+      if (typeof o.data !== 'string') return [];
+      try {
+        return eventRows(job, expandCalendar(o.data, window.from, window.until), o.url);
+      } catch {
+        return []; // one unreadable object never stops the rest of the calendar
+      }
+    });
+  for (const calendar of calendars) {
+    if (job.signal.aborted) throw new ConnectionError('The sync was stopped.');
+    const token = state.tokens[calendar.url];
+    const synced = token ? await changesSince(client, calendar, token) : null;
+    if (synced) {
+      const changed = [...synced.objects.created, ...synced.objects.updated];
+      const hrefs = [...changed, ...synced.objects.deleted].map((o) => o.url);
+      await replaceEventsOfObjects(ctx.db, row.id, hrefs, rowsOf(changed));
+      next.tokens[calendar.url] = synced.syncToken ?? token;
+    } else {
+      const objects = await client.fetchCalendarObjects({ calendar });
+      const known = (await hrefsOfConnection(ctx.db, row.id)).filter((h) => h.startsWith(calendar.url));
+      await replaceEventsOfObjects(ctx.db, row.id, [...known, ...objects.map((o) => o.url)], rowsOf(objects));
+      if (calendar.syncToken) next.tokens[calendar.url] = calendar.syncToken;
+    }
+  }
+  await job.synced(JSON.stringify(next), null);
+}
+
+/** The changes since `token`, or null when the server no longer knows it (read the calendar whole). */
+async function changesSince(client: DAVClient, calendar: DAVCalendar, token: string) {
+  try {
+    return await client.smartCollectionSyncDetailed({
+      collection: { ...calendar, syncToken: token, objects: [] },
+      method: 'webdav',
+    });
+  } catch {
+    return null;
+  }
+}
+
+function parseState(text: string | null): CaldavState {
+  try {
+    const parsed = JSON.parse(text ?? '') as CaldavState;
+    return parsed && typeof parsed.tokens === 'object' ? parsed : { tokens: {} };
+  } catch {
+    return { tokens: {} };
+  }
+}
