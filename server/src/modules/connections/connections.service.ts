@@ -142,7 +142,11 @@ export async function updateConnection(
     Object.assign(patch, { sync_state: null, failures: 0, last_error: null, next_sync_at: nowIso() });
   }
   await repo.updateConnection(ctx.db, row.id, patch);
-  if (restart) await ctx.bus.publish(CONNECTIONS_WAKE, { id: row.id });
+  if (restart) {
+    // A session under the old settings ends; the connection is claimed afresh with the new ones.
+    await ctx.bus.publish(nudgeChannel(row.id), { restart: true });
+    await ctx.bus.publish(CONNECTIONS_WAKE, { id: row.id });
+  }
   return presentConnection({ ...row, ...patch });
 }
 
@@ -170,8 +174,8 @@ export async function deleteConnection(
       before: { kind: row.kind, name: row.name, host: row.host, ...removed },
     });
   });
-  // Another instance syncing it stops at its next lease renewal; a waiting IMAP session at once.
-  await ctx.bus.publish(nudgeChannel(row.id), {});
+  // A sync of it on another instance stops at once (or at its next lease renewal).
+  await ctx.bus.publish(nudgeChannel(row.id), { restart: true });
 }
 
 /** POST /api/connections/{id}/sync: due now; a session waiting for mail checks at once. */

@@ -93,6 +93,12 @@ export class ConnectionSyncWorker {
 
   private execute(row: repo.ConnectionRow): void {
     const controller = new AbortController();
+    const nudges = new EventTarget();
+    // "Sync now" wakes a waiting session; a changed or deleted connection ends it (claimed afresh).
+    const unsubscribe = this.ctx.bus.subscribe(nudgeChannel(row.id), (p) => {
+      if (p.restart) controller.abort(new Error('changed'));
+      else nudges.dispatchEvent(new Event('nudge'));
+    });
     const leaseMs = this.ctx.config.connections.leaseMs;
     const renewal = setInterval(
       () => {
@@ -107,20 +113,20 @@ export class ConnectionSyncWorker {
       Math.max(250, Math.floor(leaseMs / 3)),
     );
     renewal.unref();
-    const done = this.sync(row, controller.signal)
+    const done = this.sync(row, controller.signal, nudges)
       .catch((err) => this.log({ err, connectionId: row.id }, 'connections worker: sync failed unexpectedly'))
       .finally(() => {
         clearInterval(renewal);
+        unsubscribe();
         this.running.delete(row.id);
         if (!this.stopped) this.kick();
       });
     this.running.set(row.id, { controller, done });
   }
 
-  private async sync(row: repo.ConnectionRow, signal: AbortSignal): Promise<void> {
+  private async sync(row: repo.ConnectionRow, signal: AbortSignal, nudges: EventTarget): Promise<void> {
     const { ctx } = this;
     const interval = ctx.config.connections.syncIntervalMs;
-    const unsubscribers: (() => void)[] = [];
     const job: SyncJob = {
       ctx,
       row,
@@ -135,9 +141,7 @@ export class ConnectionSyncWorker {
           failures: 0,
         }),
       nudged: () =>
-        new Promise<void>((resolve) => {
-          unsubscribers.push(ctx.bus.subscribe(nudgeChannel(row.id), () => resolve()));
-        }),
+        new Promise<void>((resolve) => nudges.addEventListener('nudge', () => resolve(), { once: true })),
     };
     try {
       const secret = row.secret_sealed ? openSecret(ctx.config.secretsKey, row.secret_sealed) : null;
@@ -169,8 +173,6 @@ export class ConnectionSyncWorker {
         next_sync_at: new Date(Date.now() + (signal.aborted ? 0 : backoffMs(failures))).toISOString(),
         updated_at: nowIso(),
       });
-    } finally {
-      for (const u of unsubscribers) u();
     }
   }
 
