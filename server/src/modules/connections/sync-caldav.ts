@@ -1,4 +1,4 @@
-import { type DAVCalendar, DAVClient, type DAVObject } from 'tsdav';
+import { calendarMultiGet, type DAVCalendar, DAVClient, type DAVObject } from 'tsdav';
 import { guardedProviderFetch } from '../../ai/net/guarded-provider-fetch.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { expandCalendar } from './calendar-expand.ts';
@@ -80,15 +80,18 @@ export async function syncCaldav(job: SyncJob): Promise<void> {
   await job.synced(JSON.stringify(next), null);
 }
 
-/** The changes since `token`, or null when the server no longer knows it (read the calendar whole). */
+/** The changes since `token`, or null when the server no longer honours it (read the calendar whole). */
 async function changesSince(client: DAVClient, calendar: DAVCalendar, token: string) {
   try {
     return await client.smartCollectionSyncDetailed({
-      collection: { ...calendar, syncToken: token, objects: [] },
+      // The changed objects are read with a calendar-multiget (with the client's credentials).
+      collection: { ...calendar, syncToken: token, objects: [], objectMultiGet: calendarMultiGet },
       method: 'webdav',
     });
-  } catch {
-    return null;
+  } catch (err) {
+    // RFC 6578: a token the server no longer honours is refused (403/409 valid-sync-token, or 410).
+    if (/Collection sync failed: (403|409|410)\b/.test(String((err as Error)?.message))) return null;
+    throw err;
   }
 }
 
