@@ -26,7 +26,7 @@ export interface DovecotServer {
   password: string;
   /** Appends a raw RFC 822 message to INBOX as a second login sharing the same mailbox. */
   seed(raw: string, opts?: { date?: Date }): Promise<void>;
-  /** Every command line the product's login sent (Dovecot's rawlog of that user). */
+  /** Every command line the product's login sent after signing in (Dovecot's rawlog of that user). */
   productCommands(): string[];
   stop(): Promise<void>;
 }
@@ -130,10 +130,14 @@ service imap-login {
     productCommands() {
       const logDir = path.join(dir, 'rawlog', 'exec');
       if (!existsSync(logDir)) return [];
-      return readdirSync(logDir)
-        .filter((f) => f.endsWith('.in'))
-        .flatMap((f) => readFileSync(path.join(logDir, f), 'utf8').split(/\r?\n/))
-        .filter(Boolean);
+      return (
+        readdirSync(logDir)
+          .filter((f) => f.endsWith('.in'))
+          .flatMap((f) => readFileSync(path.join(logDir, f), 'utf8').split(/\r?\n/))
+          // Each line starts with the time it was read ("1795955273.648712 8 EXAMINE INBOX").
+          .map((line) => line.replace(/^\d+\.\d+ /, ''))
+          .filter(Boolean)
+      );
     },
     stop,
   };
