@@ -28,6 +28,8 @@ export interface DovecotServer {
   seed(raw: string, opts?: { date?: Date }): Promise<void>;
   /** Every command line the product's login sent after signing in (Dovecot's rawlog of that user). */
   productCommands(): string[];
+  /** How many times the product's login signed in (one rawlog per session). */
+  productSessions(): number;
   stop(): Promise<void>;
 }
 
@@ -126,6 +128,10 @@ service imap-login {
       } finally {
         await client.logout();
       }
+    },
+    productSessions() {
+      const logDir = path.join(dir, 'rawlog', 'exec');
+      return existsSync(logDir) ? readdirSync(logDir).filter((f) => f.endsWith('.in')).length : 0;
     },
     productCommands() {
       const logDir = path.join(dir, 'rawlog', 'exec');
