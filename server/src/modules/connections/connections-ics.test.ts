@@ -214,6 +214,14 @@ apiSuite('connections: an ICS address', () => {
       `Could not reach ${new URL(gone.url).host}: the server did not answer.`,
     );
     expect(await events(c.id)).toHaveLength(2);
+    // Backed off: the failures since the last success are counted and the next attempt waits for them.
+    const row = await t.ctx.db
+      .selectFrom('connections')
+      .select(['failures', 'next_sync_at', 'updated_at'])
+      .where('id', '=', c.id)
+      .executeTakeFirstOrThrow();
+    expect(row.failures).toBe(1);
+    expect(Date.parse(row.next_sync_at) - Date.parse(row.updated_at)).toBeGreaterThanOrEqual(59_000);
   });
 
   it('answers Test with what it found, without importing', async () => {
