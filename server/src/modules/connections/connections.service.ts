@@ -241,7 +241,7 @@ async function probe(
     return `The calendar address works: ${n} ${n === 1 ? 'entry' : 'entries'} in the coming weeks.`;
   }
   if (row.kind === 'caldav') {
-    const client = await caldavClient(ctx, row.url ?? '', row.username ?? '', secret);
+    const client = await caldavClient(ctx, row.url ?? '', row.username ?? '', secret, signal);
     const n = (await client.fetchCalendars()).length;
     return `Signed in to ${row.host}: ${n} ${n === 1 ? 'calendar' : 'calendars'} found.`;
   }

@@ -12,22 +12,36 @@ interface CaldavState {
   tokens: Record<string, string>;
 }
 
+/** The longest one CalDAV request may take (a calendar of years answers a REPORT in seconds). */
+const REQUEST_TIMEOUT_MS = 60_000;
+
 /**
  * A signed-in CalDAV client whose every request goes through the outbound address policy (each
- * request's host is checked; a redirect is an error, never followed with the credentials).
+ * request's host is checked; a redirect is an error, never followed with the credentials) and ends
+ * when `signal` aborts (shutdown, a deleted connection) or after a minute.
  */
 export async function caldavClient(
   ctx: AppContext,
   url: string,
   username: string,
   password: string,
+  signal: AbortSignal,
 ): Promise<DAVClient> {
+  const guarded = guardedProviderFetch(ctx.config.ai.httpAllowlist);
   const client = new DAVClient({
     serverUrl: url,
     credentials: { username, password },
     authMethod: 'Basic',
     defaultAccountType: 'caldav',
-    fetch: guardedProviderFetch(ctx.config.ai.httpAllowlist),
+    fetch: (input, init = {}) =>
+      guarded(input, {
+        ...init,
+        signal: AbortSignal.any([
+          signal,
+          AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          ...(init.signal ? [init.signal] : []),
+        ]),
+      }),
   });
   try {
     await client.login();
@@ -47,7 +61,7 @@ export async function caldavClient(
  */
 export async function syncCaldav(job: SyncJob): Promise<void> {
   const { ctx, row } = job;
-  const client = await caldavClient(ctx, row.url ?? '', row.username ?? '', job.secret);
+  const client = await caldavClient(ctx, row.url ?? '', row.username ?? '', job.secret, job.signal);
   const state = parseState(row.sync_state);
   const calendars = await client.fetchCalendars();
   const next: CaldavState = { tokens: {} };
