@@ -129,4 +129,29 @@ apiSuite('connections: a CalDAV account (a real Radicale)', () => {
     expect(JSON.stringify(failed)).not.toContain('wrong-password');
     expect(await titles(c.id)).toEqual(['edit:Budget call (moved)', 'new:Hiring panel']);
   });
+
+  it('reads a calendar whole again when the server refuses its sync-token', async () => {
+    let since = new Date().toISOString();
+    const c = await addConnection(t, owner, {
+      kind: 'caldav',
+      name: 'Radicale again',
+      url: radicale.url,
+      username: radicale.user,
+      password: radicale.password,
+    });
+    await waitForConnection(t, owner, c.id, syncedAfter(since));
+    const before = await titles(c.id);
+    expect(before.length).toBeGreaterThan(0);
+    // Forgotten here, and a token the server never gave: only a whole read brings the events back.
+    await t.ctx.db.deleteFrom('calendar_events').where('connection_id', '=', c.id).execute();
+    await t.ctx.db
+      .updateTable('connections')
+      .set({ sync_state: JSON.stringify({ tokens: { [calendar]: 'http://radicale.org/ns/sync/unknown' } }) })
+      .where('id', '=', c.id)
+      .execute();
+    since = new Date().toISOString();
+    await t.req({ method: 'POST', url: `/api/connections/${c.id}/sync`, token: owner.token });
+    expect((await waitForConnection(t, owner, c.id, syncedAfter(since))).status).toBe('connected');
+    expect(await titles(c.id)).toEqual(before);
+  });
 });

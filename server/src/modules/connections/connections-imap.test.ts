@@ -114,6 +114,8 @@ apiSuite('connections: an IMAP mailbox (a real Dovecot), read-only', () => {
       has_password: true,
     });
     expect(JSON.stringify(c)).not.toContain(dovecot.password);
+    const tested = await t.req({ method: 'POST', url: `/api/connections/${c.id}/test`, token: owner.token });
+    expect(tested.json()).toEqual({ ok: true, detail: 'Signed in to 127.0.0.1.' });
     expect(await waitForConnection(t, owner, c.id, syncedAfter(since))).toMatchObject({
       status: 'connected',
       last_error: null,

@@ -185,16 +185,6 @@ export async function replaceAllEvents(
   });
 }
 
-export function eventsOfConnection(db: Db, connectionId: string): Promise<CalendarEventRow[]> {
-  return db
-    .selectFrom('calendar_events')
-    .selectAll()
-    .where('connection_id', '=', connectionId)
-    .orderBy('starts_at')
-    .orderBy('uid')
-    .execute();
-}
-
 // ---- imported mail ----
 
 export async function insertMail(db: Db, rows: MailMessageRow[]): Promise<void> {
@@ -222,14 +212,5 @@ export async function deleteMailBefore(db: Db, connectionId: string, before: str
     .deleteFrom('mail_messages')
     .where('connection_id', '=', connectionId)
     .where('sent_at', '<', before)
-    .execute();
-}
-
-export function mailOfConnection(db: Db, connectionId: string): Promise<MailMessageRow[]> {
-  return db
-    .selectFrom('mail_messages')
-    .selectAll()
-    .where('connection_id', '=', connectionId)
-    .orderBy('uid')
     .execute();
 }
