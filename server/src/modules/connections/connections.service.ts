@@ -13,24 +13,16 @@ import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, type FieldProblem } from '../../platform/errors.ts';
-import { openSecret, sealSecret } from '../../platform/secrets/secret-box.ts';
+import { sealSecret } from '../../platform/secrets/secret-box.ts';
 import { type ActivityVia, recordActivity } from '../activity/activity.ledger.ts';
-import { calendarWindow } from './connections.sync-types.ts';
-import { ConnectionError, describeFailure } from './connections.outbound.ts';
 import { assertSeesConnection } from './connections.policy.ts';
+import { probeConnection } from './connections.probe.ts';
 import { presentConnection } from './connections.presenter.ts';
 import * as repo from './connections.repository.ts';
 import { CONNECTIONS_WAKE, connectionWorkerOf, nudgeChannel } from './connections.worker.ts';
-import { expandCalendar } from './calendar-expand.ts';
-import { caldavClient } from './sync-caldav.ts';
-import { fetchIcs } from './sync-ics.ts';
-import { imapSession } from './sync-imap.ts';
 
 type CreateBody = z.output<typeof ZCreateConnectionRequest>;
 type UpdateBody = z.output<typeof ZUpdateConnectionRequest>;
-
-/** How long "Test" may take before it answers that the server did not answer. */
-const TEST_TIMEOUT_MS = 20_000;
 
 /** GET /api/connections/: the caller's own connections, oldest first. */
 export async function listConnections(ctx: AppContext, caller: AuthUser): Promise<TConnection[]> {
@@ -197,55 +189,5 @@ export async function testConnection(
   caller: AuthUser,
   id: string,
 ): Promise<TConnectionTestResult> {
-  const row = await ownConnection(ctx, caller, id);
-  const secret = row.secret_sealed ? openSecret(ctx.config.secretsKey, row.secret_sealed) : null;
-  if (secret === null) {
-    return {
-      ok: false,
-      detail: "The stored credentials can no longer be read (the server's key changed): enter them again.",
-    };
-  }
-  const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
-  try {
-    const detail = await Promise.race([
-      probe(ctx, row, secret, signal),
-      new Promise<never>((_, reject) =>
-        signal.addEventListener('abort', () =>
-          reject(new ConnectionError(`${row.host} did not answer in time.`)),
-        ),
-      ),
-    ]);
-    return { ok: true, detail };
-  } catch (err) {
-    return { ok: false, detail: describeFailure(err, row.host) };
-  }
-}
-
-async function probe(
-  ctx: AppContext,
-  row: repo.ConnectionRow,
-  secret: string,
-  signal: AbortSignal,
-): Promise<string> {
-  if (row.kind === 'ics') {
-    const job = {
-      ctx,
-      row,
-      secret,
-      signal,
-      synced: async () => {},
-      nudged: () => new Promise<void>(() => {}),
-    };
-    const { from, until } = calendarWindow(ctx);
-    const n = expandCalendar(await fetchIcs(job), from, until).length;
-    return `The calendar address works: ${n} ${n === 1 ? 'entry' : 'entries'} in the coming weeks.`;
-  }
-  if (row.kind === 'caldav') {
-    const client = await caldavClient(ctx, row.url ?? '', row.username ?? '', secret, signal);
-    const n = (await client.fetchCalendars()).length;
-    return `Signed in to ${row.host}: ${n} ${n === 1 ? 'calendar' : 'calendars'} found.`;
-  }
-  const client = await imapSession(ctx, row.host, row.port ?? 993, row.tls !== 0, row.username ?? '', secret);
-  await client.logout().catch(() => client.close());
-  return `Signed in to ${row.host}.`;
+  return probeConnection(ctx, await ownConnection(ctx, caller, id));
 }
