@@ -13,6 +13,8 @@ export type TConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
 /** How many days of mail an IMAP connection keeps, unless the person chose otherwise. */
 export const DEFAULT_MAIL_DAYS = 30;
+/** Connections one person may have (each is synced in the background; a handful is the real need). */
+export const MAX_CONNECTIONS_PER_PERSON = 20;
 export const MAX_MAIL_DAYS = 365;
 
 export const ZConnection = z.object({

@@ -1,3 +1,4 @@
+import { MAX_CONNECTIONS_PER_PERSON } from '@cc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiSuite, createTestApp, type TestApp, type TestUser } from '../../../test/helpers.ts';
 import {
@@ -271,5 +272,28 @@ apiSuite('connections: an ICS address', () => {
     expect(failed.last_error).toContain('AI_HTTP_ALLOWLIST');
     expect(probe.hits()).toBe(0);
     await probe.close();
+  });
+
+  it('refuses a connection beyond the most one person may have, storing nothing', async () => {
+    const busy = await t.createUser('user');
+    for (let i = 0; i < MAX_CONNECTIONS_PER_PERSON; i++) {
+      await addConnection(t, busy, { kind: 'ics', name: `Calendar ${i}`, url: `${feed.url}?n=${i}` });
+    }
+    const res = await t.req({
+      method: 'POST',
+      url: '/api/connections/',
+      token: busy.token,
+      body: { kind: 'ics', name: 'One more', url: feed.url },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toBe(
+      `You have ${MAX_CONNECTIONS_PER_PERSON} connections, the most one person may have: disconnect one first.`,
+    );
+    const rows = await t.ctx.db
+      .selectFrom('connections')
+      .select('id')
+      .where('user_id', '=', busy.id)
+      .execute();
+    expect(rows).toHaveLength(MAX_CONNECTIONS_PER_PERSON);
   });
 });

@@ -7,8 +7,8 @@ export type ConnectionRow = ConnectionsTable;
 export type CalendarEventRow = CalendarEventsTable;
 export type MailMessageRow = MailMessagesTable;
 
-/** A person has a handful of connections; the list is capped, not paged. */
-export const MAX_CONNECTIONS_LISTED = 100;
+/** A person has at most MAX_CONNECTIONS_PER_PERSON connections; the list is capped, not paged. */
+const MAX_CONNECTIONS_LISTED = 100;
 
 export function listConnections(db: Db, userId: string): Promise<ConnectionRow[]> {
   return db
@@ -19,6 +19,15 @@ export function listConnections(db: Db, userId: string): Promise<ConnectionRow[]
     .orderBy('id')
     .limit(MAX_CONNECTIONS_LISTED)
     .execute();
+}
+
+export async function countConnections(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('connections')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export function findConnection(db: Db, id: string): Promise<ConnectionRow | undefined> {

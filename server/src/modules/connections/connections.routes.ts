@@ -14,7 +14,14 @@ import { viaOf } from '../activity/activity.ledger.ts';
 import * as connections from './connections.service.ts';
 import { registerConnectionWorker } from './connections.worker.ts';
 
-const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 422: ZErrorBody };
+const errors = {
+  400: ZErrorBody,
+  401: ZErrorBody,
+  403: ZErrorBody,
+  404: ZErrorBody,
+  409: ZErrorBody,
+  422: ZErrorBody,
+};
 const tags = ['connections'];
 
 /** Profile → Connections (issue 49): the caller's calendars and mailboxes; the sync worker runs beside. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   CONNECTION_FIELDS,
   DEFAULT_MAIL_DAYS,
+  MAX_CONNECTIONS_PER_PERSON,
   type TConnection,
   type TConnectionKind,
   type TConnectionTestResult,
@@ -12,7 +13,7 @@ import type { z } from 'zod';
 import { nowIso } from '../../db/index.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { AppError, type FieldProblem } from '../../platform/errors.ts';
+import { AppError, conflict, type FieldProblem } from '../../platform/errors.ts';
 import { sealSecret } from '../../platform/secrets/secret-box.ts';
 import { type ActivityVia, recordActivity } from '../activity/activity.ledger.ts';
 import { assertSeesConnection } from './connections.policy.ts';
@@ -43,6 +44,11 @@ export async function createConnection(
   body: CreateBody,
   via: ActivityVia,
 ): Promise<TConnection> {
+  if ((await repo.countConnections(ctx.db, caller.id)) >= MAX_CONNECTIONS_PER_PERSON) {
+    throw conflict(
+      `You have ${MAX_CONNECTIONS_PER_PERSON} connections, the most one person may have: disconnect one first.`,
+    );
+  }
   const now = nowIso();
   const secret = body.kind === 'ics' ? body.url : body.password;
   const row: repo.ConnectionRow = {
