@@ -25,6 +25,8 @@ const LABELS: Record<string, string> = {
   'invitation.accepted': 'Invitation accepted',
   'invitation.declined': 'Invitation declined',
   'activity.undone': 'Change undone',
+  'connection.created': 'Connection added',
+  'connection.deleted': 'Connection removed with what it imported',
 };
 
 const words = (s: string) => s.replace(/[_-]+/g, ' ').trim();

@@ -116,6 +116,13 @@ export const API_KEY_ROUTE_RULES: Readonly<Record<string, ApiKeyRouteRule>> = {
   'POST /api/inbox/{id}/approve': 'no key',
   'POST /api/inbox/{id}/delegate': 'no key',
   'POST /api/inbox/{id}/reject': 'no key',
+  // Connections hold mail and calendar credentials: a signed-in person only.
+  'GET /api/connections/': 'no key',
+  'POST /api/connections/': 'no key',
+  'PATCH /api/connections/{id}': 'no key',
+  'DELETE /api/connections/{id}': 'no key',
+  'POST /api/connections/{id}/test': 'no key',
+  'POST /api/connections/{id}/sync': 'no key',
   'GET /api/journals': ['read:notes'],
   'POST /api/journals': ['write:notes'],
   'GET /api/journals/{id}': ['read:notes'],

@@ -20,6 +20,7 @@ export * from './wording.ts';
 export * from './run-questions.ts';
 export * from './goals.ts';
 export * from './inbox.ts';
+export * from './connections.ts';
 export * from './journals.ts';
 export * from './kpi-checkins.ts';
 export * from './memory.ts';

@@ -18,6 +18,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { registerCommsInboxSources } from './modules/comms/comms.messages.ts';
 import { briefsRoutes } from './modules/briefs/briefs.routes.ts';
 import { commsRoutes } from './modules/comms/comms.routes.ts';
+import { connectionsRoutes } from './modules/connections/connections.routes.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
 import { appendConversationMessage, ownConversation } from './modules/conversations/conversations.service.ts';
@@ -215,6 +216,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(contactsRoutes, { ctx });
   await app.register(modelsRoutes, { ctx });
   await app.register(memoryRoutes, { ctx });
+  await app.register(connectionsRoutes, { ctx });
   await app.register(commsRoutes, { ctx });
   await app.register(conversationsRoutes, { ctx });
   // The run engine imports no other module: the modules it needs are wired in here.

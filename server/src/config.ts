@@ -124,6 +124,18 @@ const ZEnv = z.object({
   /** Runs one server instance executes at once; how often it looks for runnable runs besides wake-ups. */
   RUN_WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(16),
   RUN_POLL_MS: z.coerce.number().int().min(50).default(2_000),
+  /** Connections (issue 49): how often each is synced, and how long a sync holds it without renewing. */
+  CONNECTIONS_SYNC_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(15 * 60_000),
+  CONNECTIONS_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** The days before and after today that a calendar's recurring events are expanded over. */
+  CALENDAR_PAST_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
+  CALENDAR_FUTURE_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
+  /** A mail larger than this is kept without its text (its headers and attachment names stay). */
+  MAIL_MAX_MESSAGE_MB: z.coerce.number().min(0.01).max(1000).default(10),
   /** A model call's hold on the budgets: its instance renews it while the call runs; past it, any instance settles the call as interrupted. */
   SPEND_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
   /** Single sign-on with an OpenID Connect provider: on when the issuer and client id are set. */
@@ -210,6 +222,13 @@ export interface AppConfig {
   /** Bytes of cached reads (0: none). */
   readCacheBytes: number;
   runs: { leaseMs: number; concurrency: number; pollMs: number };
+  connections: {
+    syncIntervalMs: number;
+    leaseMs: number;
+    calendarPastDays: number;
+    calendarFutureDays: number;
+    mailMaxBytes: number;
+  };
   /** Budget reservations: the lease of a call in flight (renewed at a third of it, swept at half). */
   spend: { leaseMs: number };
   briefs: { smtpUrl?: string; smtpFrom: string; publicUrl: string; schedulerPollMs: number };
@@ -327,6 +346,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimit: e.BODY_LIMIT,
     readCacheBytes: Math.round(e.READ_CACHE_MB * 1024 * 1024),
     runs: { leaseMs: e.RUN_LEASE_MS, concurrency: e.RUN_WORKER_CONCURRENCY, pollMs: e.RUN_POLL_MS },
+    connections: {
+      syncIntervalMs: e.CONNECTIONS_SYNC_INTERVAL_MS,
+      leaseMs: e.CONNECTIONS_LEASE_MS,
+      calendarPastDays: e.CALENDAR_PAST_DAYS,
+      calendarFutureDays: e.CALENDAR_FUTURE_DAYS,
+      mailMaxBytes: Math.round(e.MAIL_MAX_MESSAGE_MB * 1024 * 1024),
+    },
     spend: { leaseMs: e.SPEND_LEASE_MS },
     briefs: {
       smtpUrl: e.SMTP_URL || undefined,

@@ -2,6 +2,7 @@
  * Table types for Kysely. Times are ISO-8601 UTC strings in both dialects (they sort correctly as
  * text); booleans are 0/1 integers and JSON is text, so one set of queries serves SQLite and PostgreSQL.
  */
+import type { ConnectionsTables } from './connections-types.ts';
 import type { ModelSettingsTables } from './model-settings-types.ts';
 import type { UsageTables } from './usage-types.ts';
 
@@ -605,7 +606,7 @@ export interface BriefSlotsTable {
   brief_id: string | null;
 }
 
-export interface Database extends UsageTables, ModelSettingsTables {
+export interface Database extends UsageTables, ModelSettingsTables, ConnectionsTables {
   activity: ActivityTable;
   briefs: BriefsTable;
   brief_slots: BriefSlotsTable;

@@ -10,6 +10,7 @@ import {
   ZBudgetRequest,
   ZCommsSuggestion,
   ZCommsThread,
+  ZConnection,
   ZContact,
   ZConversation,
   ZCreateAgentRequest,
@@ -37,6 +38,7 @@ import {
   ZTask,
   ZTool,
   ZUpdateAdviceRequest,
+  ZUpdateConnectionRequest,
   ZUpdateContactRequest,
   ZUpdateConversationRequest,
   ZUpdateFileRequest,
@@ -204,6 +206,26 @@ apiSuite('round-trip bodies: every PUT/PATCH takes back what the server returned
           record: j,
           change: ['content', 'Day one, edited'],
           reread: get(`/api/journals/${j.id}`),
+        };
+      },
+    },
+    'PATCH /api/connections/{id}': {
+      body: ZUpdateConnectionRequest,
+      entity: ZConnection,
+      unversioned: "a connection's status moves with every sync: a rename needs no guard",
+      async make() {
+        // A loopback ICS address the outbound policy refuses: its sync never leaves the machine.
+        const c = await call('POST', '/api/connections', {
+          kind: 'ics',
+          name: 'Cal',
+          url: 'http://127.0.0.1:9/c.ics',
+        });
+        return {
+          url: `/api/connections/${c.id}`,
+          token: ceo.token,
+          record: c,
+          change: ['name', 'Team calendar'],
+          reread: findIn('/api/connections/', (x) => x.id === c.id),
         };
       },
     },

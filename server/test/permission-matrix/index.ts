@@ -4,6 +4,7 @@ import { activityRows } from './activity.ts';
 import { adviceRows } from './advice.ts';
 import { briefRows } from './briefs.ts';
 import { commsRows } from './comms.ts';
+import { connectionRows } from './connections.ts';
 import { contactRows } from './contacts.ts';
 import { conversationRows } from './conversations.ts';
 import { factoryRows } from './factory.ts';
@@ -34,6 +35,7 @@ export const MATRIX: Record<string, Row[]> = {
   journals: journalRows,
   contacts: contactRows,
   'memory and models': memoryModelRows,
+  connections: connectionRows,
   comms: commsRows,
   conversations: conversationRows,
   factory: factoryRows,

@@ -35,6 +35,7 @@ import * as m0033 from './0033_tool_gating.ts';
 import * as m0034 from './0034_spend_leases.ts';
 import * as m0040 from './0040_models_settings.ts';
 import * as m0035 from './0035_goal_numbers.ts';
+import * as m0041 from './0041_connections.ts';
 
 /** Migrations are imported statically so the bundled server carries them; append new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '0034_spend_leases': m0034,
   '0035_goal_numbers': m0035,
   '0040_models_settings': m0040,
+  '0041_connections': m0041,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
