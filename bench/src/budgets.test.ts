@@ -8,7 +8,6 @@ import {
   cpuBudget,
   layerCheck,
   layerMarkdown,
-  latencyLayerCheck,
   rpsBudget,
 } from './budgets.ts';
 import { pairResult, type RunFigures } from './interleave.ts';
@@ -68,20 +67,6 @@ describe('speed layers', () => {
       pays: true,
     });
     expect(layerCheck('read worker', 'SQLITE_READ_WORKER=false', 'list miss', pair(0.8)).pays).toBe(false);
-  });
-
-  it('a latency layer compares the figure off with the figure on', () => {
-    expect(
-      latencyLayerCheck('stream pool', 'PG_STREAM_POOL_SIZE=0', 'fan-out', 'p99', 40, 100),
-    ).toMatchObject({
-      off_over_on: 2.5,
-      rps_on_over_off: null,
-      pays: true,
-      note: 'p99 on 40 ms, off 100 ms',
-    });
-    expect(latencyLayerCheck('stream pool', 'PG_STREAM_POOL_SIZE=0', 'fan-out', 'p99', 40, 50).pays).toBe(
-      false,
-    );
   });
 
   it('prints one markdown row per layer with its verdict', () => {

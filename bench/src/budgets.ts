@@ -140,28 +140,6 @@ export function layerCheck(
   };
 }
 
-/** The layer row of a latency figure measured with the layer on and off in turn. */
-export function latencyLayerCheck(
-  layer: string,
-  sw: string,
-  row: string,
-  label: string,
-  on: number,
-  off: number,
-): LayerCheck {
-  const gain = Math.round((off / on) * 100) / 100;
-  return {
-    layer,
-    switch: sw,
-    row,
-    measure: label,
-    off_over_on: gain,
-    rps_on_over_off: null,
-    pays: Number.isFinite(gain) && gain >= 1.5,
-    note: `${label} on ${on} ms, off ${off} ms`,
-  };
-}
-
 const LAYER_HEAD = ['engine', 'layer', 'switch', 'row', 'off/on', 'req/s on/off', '≥ 1.5×'];
 
 function layerRows(layers: LayerCheck[]): string[][] {

@@ -140,7 +140,6 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   const limits = createLimits(config.limits);
   const ctx: AppContext = {
     db: handle.db,
-    streamDb: handle.streamDb,
     dialect: handle.dialect,
     changes: config.readCacheBytes > 0 ? handle.changes : null,
     // A sixty-fourth of the read cache (pages take 59/64, sessions 4/64).

@@ -34,11 +34,6 @@ const ZEnv = z.object({
    * connection. Off for a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
    */
   PG_NAMED_STATEMENTS: bool(true),
-  /**
-   * PostgreSQL: connections of the pool live streams read from (runs, conversations, comms), apart from
-   * the main pool of 10; 0 = they share the main pool.
-   */
-  PG_STREAM_POOL_SIZE: z.coerce.number().int().min(0).max(100).default(3),
   /** HS256 secret for access tokens; generated and stored in the data directory when absent. */
   JWT_SECRET: z.string().optional(),
   /** Key (any text, hashed to 256 bits) that encrypts stored secrets such as MCP headers; generated and stored in the data directory when absent. */
@@ -173,8 +168,6 @@ export type DbConfig =
       url: string;
       /** Named (prepared) statements for the hot queries; default true (PG_NAMED_STATEMENTS). */
       namedStatements?: boolean;
-      /** Connections of the live streams' own pool; 0 shares the main pool (PG_STREAM_POOL_SIZE). */
-      streamPoolSize?: number;
     };
 
 export interface AppConfig {
@@ -279,7 +272,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const db = parseDatabaseUrl(e.DATABASE_URL);
   if (db.kind === 'postgres') {
     db.namedStatements = e.PG_NAMED_STATEMENTS;
-    db.streamPoolSize = e.PG_STREAM_POOL_SIZE;
   } else
     Object.assign(db, {
       cacheMb: e.SQLITE_CACHE_MB,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { type BudgetCheck, type LayerCheck, latencyLayerCheck, latencyRatioBudget } from '../budgets.ts';
+import { type BudgetCheck, latencyRatioBudget } from '../budgets.ts';
 import { startFloor } from '../floors.ts';
 import { pct as rankPct, signIn, sleep, startOwnServer } from '../own-server.ts';
 import type { ScenarioGroup } from './types.ts';
@@ -137,81 +137,11 @@ function openClient(url: string): Client {
 
 const pct = (values: number[], p: number) => rankPct(values, p, 1);
 
-/**
- * PostgreSQL's stream pool (PG_STREAM_POOL_SIZE, issue 48 §2) on and off: a second server on the same
- * database with the pool off (0: live streams share the main pool), as many streams on it as the
- * first has, and each message posted to one server then the other in turn (each server also delivers
- * the other's message to its streams, alike for both): one event's fan-out p99 on and off.
- */
-async function streamPoolOff(
-  databaseUrl: string,
-  threadId: string,
-  onClients: Client[],
-  postOn: (text: string) => Promise<unknown>,
-  arrival: (marker: string, at?: Client[]) => Promise<void>,
-  latenciesOf: (at: Client[], marker: string, t0: number) => { these: number[]; missed: number },
-): Promise<{ note: string; layer: LayerCheck }> {
-  const off = await startOwnServer({
-    name: 'comms-pool-off',
-    databaseUrl,
-    env: { PG_STREAM_POOL_SIZE: '0' },
-    withoutEnv: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'GOOGLE_GENERATIVE_AI_API_KEY'],
-  });
-  const offClients: Client[] = [];
-  try {
-    const ceo = await signIn(off.baseURL, 'ceo@demo.example');
-    const maya = await signIn(off.baseURL, 'maya@demo.example');
-    const url = `${off.baseURL}/api/comms/threads/${threadId}/events?token=${encodeURIComponent(maya)}`;
-    for (let i = 0; i < onClients.length; i += OPEN_BATCH) {
-      const batch = Array.from({ length: Math.min(OPEN_BATCH, onClients.length - i) }, () => openClient(url));
-      await Promise.all(batch.map((c) => c.opened));
-      offClients.push(...batch);
-    }
-    const postOff = (text: string) => {
-      expect(text);
-      return api(off.baseURL, ceo, 'POST', `/api/comms/threads/${threadId}/messages`, { text });
-    };
-    const on: number[] = [];
-    const offs: number[] = [];
-    for (let i = 0; i <= MESSAGES; i++) {
-      const tag = randomBytes(4).toString('hex');
-      let t0 = performance.now();
-      await postOn(`pool-on-${tag}`);
-      await arrival(`pool-on-${tag}`, onClients);
-      const a = latenciesOf(onClients, `pool-on-${tag}`, t0);
-      await sleep(500);
-      t0 = performance.now();
-      await postOff(`pool-off-${tag}`);
-      await arrival(`pool-off-${tag}`, offClients);
-      const b = latenciesOf(offClients, `pool-off-${tag}`, t0);
-      await sleep(500);
-      // The first message of each is a warm-up.
-      if (i > 0) {
-        on.push(...a.these);
-        offs.push(...b.these);
-      }
-    }
-    const layer = latencyLayerCheck(
-      'stream pool',
-      'PG_STREAM_POOL_SIZE=0',
-      `one event to ${onClients.length} streams`,
-      'p99',
-      pct(on, 99),
-      pct(offs, 99),
-    );
-    return { note: `stream pool on/off: ${layer.note}`, layer };
-  } finally {
-    for (const c of offClients) c.close();
-    await off.stop();
-  }
-}
-
 export const commsStreams: ScenarioGroup = {
   name: 'comms-streams',
   description: `${STREAMS} open comms streams in one server process (RSS per stream) and fan-out latency of one message`,
-  async run(ctx) {
+  async run() {
     const notes: string[] = [];
-    const layers: LayerCheck[] = [];
     // Suggestions come from the offline engine whatever keys this machine has: the measure is streams.
     const server = await startOwnServer({
       name: 'comms',
@@ -366,17 +296,11 @@ export const commsStreams: ScenarioGroup = {
           missing ? { ...check, figure: `${check.figure}, ${missing} missed`, pass: false } : check,
         );
       }
-      if (ctx.engine === 'postgres') {
-        for (const c of floorClients.splice(0)) c.close();
-        const off = await streamPoolOff(server.databaseUrl, thread.id, clients, post, arrival, latenciesOf);
-        notes.push(off.note);
-        layers.push(off.layer);
-      }
     } finally {
       for (const c of [...clients, ...floorClients]) c.close();
       await floor.stop();
       await server.stop();
     }
-    return { notes, budgets, layers };
+    return { notes, budgets };
   },
 };

@@ -38,12 +38,6 @@ export interface DbHandle {
   checkpointer?: WalCheckpointer | null;
   /** SQLite's shared write transaction (see {@link CommitGroup}); null elsewhere or when turned off. */
   group?: CommitGroup | null;
-  /**
-   * PostgreSQL: where live streams read their new rows (runs, conversations, comms threads), a pool of
-   * its own (PG_STREAM_POOL_SIZE) so a fan-out's read never queues behind the writers and page reads
-   * on the main pool. The main `db` elsewhere (SQLite, or the setting 0).
-   */
-  streamDb: Db;
   close(): Promise<void>;
 }
 
@@ -76,8 +70,6 @@ function pgPool(cfg: Extract<DbConfig, { kind: 'postgres' }>, max: number): pg.P
 
 /** Connections of the main PostgreSQL pool. */
 const PG_POOL_SIZE = 10;
-/** Connections of the live streams' own pool (PG_STREAM_POOL_SIZE's default). */
-export const DEFAULT_STREAM_POOL_SIZE = 3;
 
 /** `walSync` replaces the WAL flush (tests watch it; the default is fs.fdatasync). */
 export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHandle {
@@ -85,16 +77,11 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
     const pool = pgPool(cfg, PG_POOL_SIZE);
     const changes = new PgChangeFeed(pool);
     const db = new Kysely<Database>({ dialect: trackingDialect(new PostgresDialect({ pool }), changes) });
-    // Reads only: nothing on this pool writes, so the change feed has nothing to learn from it.
-    const lanes = cfg.streamPoolSize ?? DEFAULT_STREAM_POOL_SIZE;
-    const streamDb =
-      lanes > 0 ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool(cfg, lanes) }) }) : db;
     const close = async () => {
       changes.close();
-      if (streamDb !== db) await streamDb.destroy();
       await db.destroy();
     };
-    return { db, dialect: 'postgres', changes, durability: null, streamDb, close };
+    return { db, dialect: 'postgres', changes, durability: null, close };
   }
   if (cfg.file !== ':memory:') ensurePrivateDir(path.dirname(cfg.file));
   const sqlite = new SQLite(cfg.file);
@@ -161,7 +148,7 @@ export function createDb(cfg: DbConfig, opts: { walSync?: SyncFn } = {}): DbHand
     await checkpointer?.close();
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', changes, durability, checkpointer, group, streamDb: db, close };
+  return { db, dialect: 'sqlite', changes, durability, checkpointer, group, close };
 }
 
 export const nowIso = () => new Date().toISOString();

@@ -12,8 +12,6 @@ import type { StreamRegistry } from './realtime/stream-registry.ts';
 /** What services need from the running app; passed explicitly, so tests and the bench can build one. */
 export interface AppContext {
   db: Db;
-  /** Where live streams read their new rows: a pool of its own on PostgreSQL (DbHandle.streamDb). */
-  streamDb: Db;
   dialect: Dialect;
   /** When tables last changed, for reads cached in this process (null: nothing is cached). */
   changes: TableClock | null;

@@ -48,7 +48,7 @@ export async function streamThread(
   };
   await openSseStream(req, reply, ctx, {
     channel: threadChannel(threadId),
-    initialCursor: async () => String(await repo.maxSeq(ctx.streamDb, threadId)),
+    initialCursor: async () => String(await repo.maxSeq(ctx.db, threadId)),
     // storeMessage() notes a message once its write is on disk.
     durableCursor: (payload) => (payload.seq != null ? String(payload.seq) : null),
     // One read and one serialization per new message however many streams follow the thread (a thread
@@ -58,7 +58,7 @@ export async function streamThread(
     keep: visible,
     loadAfter: async (cursor, limit): Promise<SseMessage[]> => {
       const after = Math.max(parseCursor(cursor), thread.cleared_seq);
-      const rows = await repo.messagesAfter(ctx.streamDb, { threadId, after, limit });
+      const rows = await repo.messagesAfter(ctx.db, { threadId, after, limit });
       return rows.map(
         (m): ThreadEvent => ({
           id: String(m.seq),

@@ -179,10 +179,10 @@ export function conversationStreamOptions(ctx: AppContext, id: string) {
     channel: conversationChannel(id),
     // Without Last-Event-ID the stream starts live: history comes from the paged messages endpoint,
     // whose `cursor` the client passes as last_event_id to miss nothing in between.
-    initialCursor: async () => String(await repo.maxSeq(ctx.streamDb, id)),
+    initialCursor: async () => String(await repo.maxSeq(ctx.db, id)),
     loadAfter: async (cursor: string | null, limit: number): Promise<SseMessage[]> => {
       const after = Number.parseInt(cursor ?? '0', 10);
-      const rows = await repo.messagesAfter(ctx.streamDb, id, Number.isFinite(after) ? after : 0, limit);
+      const rows = await repo.messagesAfter(ctx.db, id, Number.isFinite(after) ? after : 0, limit);
       return rows.map((r) => ({ id: String(r.seq), event: 'message', data: presentMessage(r) }));
     },
     // A `message` note with a seq comes once that write is on disk (sse.ts: durableCursor).

@@ -440,7 +440,7 @@ export async function runStreamOptions(ctx: AppContext, caller: AuthUser, kind: 
     loadAfter: async (cursor: string | null, limit: number): Promise<SseMessage[]> => {
       const after = Number.parseInt(cursor ?? '0', 10);
       const rows = await repo.eventsAfter(
-        ctx.streamDb,
+        ctx.db,
         id,
         Number.isFinite(after) && after > 0 ? after : 0,
         limit,
