@@ -439,12 +439,7 @@ export async function runStreamOptions(ctx: AppContext, caller: AuthUser, kind: 
       p.kind === 'event' && p.seq != null ? String(p.seq) : null,
     loadAfter: async (cursor: string | null, limit: number): Promise<SseMessage[]> => {
       const after = Number.parseInt(cursor ?? '0', 10);
-      const rows = await repo.eventsAfter(
-        ctx.db,
-        id,
-        Number.isFinite(after) && after > 0 ? after : 0,
-        limit,
-      );
+      const rows = await repo.eventsAfter(ctx.db, id, Number.isFinite(after) && after > 0 ? after : 0, limit);
       return rows.map((r) => ({
         id: String(r.seq),
         event: 'run_event',
